@@ -1,0 +1,40 @@
+# How Tile's libraries and tools are linked against LLVM and MLIR.
+#
+# Tile's own libraries are static archives that record no link dependency on
+# LLVM or MLIR; each tool then links one consistent set: the shared
+# libMLIR.so + libLLVM.so (default), or every static MLIR archive plus LLVM's
+# static component archives inside one linker group (TILE_STATIC_LLVM), from
+# which the linker pulls only the objects that are referenced.
+
+function(tile_add_library name)
+  cmake_parse_arguments(ARG "" "" "SOURCES;DEPENDS;LINK" ${ARGN})
+  add_library(${name} STATIC ${ARG_SOURCES})
+  if(ARG_DEPENDS)
+    add_dependencies(${name} ${ARG_DEPENDS})
+  endif()
+  if(ARG_LINK)
+    target_link_libraries(${name} PUBLIC ${ARG_LINK})
+  endif()
+endfunction()
+
+if(TILE_STATIC_LLVM)
+  file(GLOB TILE_MLIR_ARCHIVES "${LLVM_LIBRARY_DIR}/libMLIR*.a")
+  list(FILTER TILE_MLIR_ARCHIVES EXCLUDE REGEX "libMLIR(CAPI|Python|ExecutionEngine|JitRunner|Mlir|RocmTarget|ROCDLTarget)")
+  execute_process(
+    COMMAND ${LLVM_TOOLS_BINARY_DIR}/llvm-config --link-static --libs all
+    OUTPUT_VARIABLE TILE_LLVM_STATIC_LIBS OUTPUT_STRIP_TRAILING_WHITESPACE)
+  separate_arguments(TILE_LLVM_STATIC_LIBS UNIX_COMMAND "${TILE_LLVM_STATIC_LIBS}")
+  # Only what the tools really use: z3 and libxml2 are absent on the GPU machine.
+  set(TILE_LLVM_SYSTEM_LIBS rt dl m z zstd pthread)
+endif()
+
+function(tile_link_llvm target)
+  if(TILE_STATIC_LLVM)
+    target_link_directories(${target} PRIVATE ${LLVM_LIBRARY_DIR})
+    target_link_libraries(${target} PRIVATE
+      -Wl,--start-group ${TILE_MLIR_ARCHIVES} ${TILE_LLVM_STATIC_LIBS} -Wl,--end-group
+      ${TILE_LLVM_SYSTEM_LIBS} ${CMAKE_DL_LIBS} -static-libstdc++ -static-libgcc)
+  else()
+    target_link_libraries(${target} PRIVATE MLIR LLVM ${CMAKE_DL_LIBS})
+  endif()
+endfunction()

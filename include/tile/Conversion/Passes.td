@@ -1,0 +1,37 @@
+//===- Passes.td - conversions between Tile's IRs ----------*- tablegen -*-===//
+
+#ifndef TILE_CONVERSION_PASSES_TD
+#define TILE_CONVERSION_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def ConvertTileToTileGPU : Pass<"convert-tile-to-tilegpu", "mlir::ModuleOp"> {
+  let summary = "Give every tensor of a tile program a default blocked layout";
+  let description = [{
+    Rewrites every tensor type in the module to carry a blocked layout of one
+    element per thread, lanes and warps along the axes in row-major order.
+    Records num-warps, threads-per-warp and the target on the module.
+  }];
+  let options = [
+    Option<"numWarps", "num-warps", "unsigned", /*default=*/"4",
+           "Warps per program">,
+    Option<"target", "target", "std::string", /*default=*/"\"sm_90a\"",
+           "GPU architecture (sm_80, sm_89, sm_90, sm_90a, ...)">,
+  ];
+  let dependentDialects = ["::mlir::tilegpu::TileGPUDialect"];
+}
+
+def ConvertTileGPUToLLVM : Pass<"convert-tilegpu-to-llvm", "mlir::ModuleOp"> {
+  let summary = "Lower a tilegpu program to the LLVM and NVVM dialects";
+  let description = [{
+    Each tensor becomes the registers its layout gives one thread (an LLVM
+    struct); each op becomes the per-thread code for its elements. Global
+    loads and stores are emitted as vector accesses as wide as the layout,
+    the contiguity analysis and the mask allow. Kernels become llvm.func
+    with the nvvm.kernel attribute and the launch bound num-warps * 32.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect",
+                           "::mlir::NVVM::NVVMDialect"];
+}
+
+#endif // TILE_CONVERSION_PASSES_TD

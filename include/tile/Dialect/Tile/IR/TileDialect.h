@@ -1,0 +1,41 @@
+//===- TileDialect.h - the block-level tile dialect -------------*- C++ -*-===//
+
+#ifndef TILE_DIALECT_TILE_IR_TILEDIALECT_H
+#define TILE_DIALECT_TILE_IR_TILEDIALECT_H
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Dialect.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/TypeUtilities.h"
+#include "mlir/Interfaces/InferTypeOpInterface.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#include "tile/Dialect/Tile/IR/TileDialect.h.inc"
+
+#define GET_TYPEDEF_CLASSES
+#include "tile/Dialect/Tile/IR/TileTypes.h.inc"
+
+namespace mlir::tile {
+/// What a load through pointers of `ptrType` yields: the pointee type with
+/// the pointers' shape and layout. Null when `ptrType` holds no pointers.
+Type getPointeeShapedType(Type ptrType);
+/// i1 with the shape and layout of `type`.
+Type getI1SameShape(Type type);
+} // namespace mlir::tile
+
+#define GET_OP_CLASSES
+#include "tile/Dialect/Tile/IR/TileOps.h.inc"
+
+namespace mlir::tile {
+/// The element type of a scalar or tensor type.
+using ::mlir::getElementTypeOrSelf;
+/// `type` with its element type replaced by `elementType`; shape and
+/// encoding kept. For a scalar, `elementType` itself.
+Type withElementType(Type type, Type elementType);
+/// The argument attribute recording a divisibility specialization
+/// (pointers: bytes; integers: value), as Triton's tt.divisibility.
+inline constexpr llvm::StringLiteral kDivisibilityAttr = "tile.divisibility";
+} // namespace mlir::tile
+
+#endif // TILE_DIALECT_TILE_IR_TILEDIALECT_H

@@ -1,0 +1,82 @@
+//===- TileGPUAttrs.td - tensor layouts --------------------*- tablegen -*-===//
+//
+// Layouts are tensor encodings. Every layout that spreads a tensor over the
+// registers of a program's threads implements DistributedLayoutInterface;
+// code generation and analyses ask only that interface, so slice, MMA and
+// dot-operand layouts (and a shared-memory layout, which is not distributed)
+// are added as further attributes without touching their users.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_DIALECT_TILEGPU_IR_TILEGPUATTRS_TD
+#define TILE_DIALECT_TILEGPU_IR_TILEGPUATTRS_TD
+
+include "tile/Dialect/TileGPU/IR/TileGPUDialect.td"
+include "mlir/IR/AttrTypeBase.td"
+
+def TileGPU_DistributedLayoutInterface
+    : AttrInterface<"DistributedLayoutInterface"> {
+  let cppNamespace = "::mlir::tilegpu";
+  let description = [{
+    A layout that gives each element of a tensor to the registers of one or
+    more threads. The mapping is described per axis, so it covers N-D tensors:
+    for each axis, how many consecutive elements a thread holds, how the lanes
+    of a warp and the warps of a program are spread, and the order in which
+    axes vary fastest. A tensor larger than the layout's tile wraps (a thread
+    holds several repetitions); a smaller one is replicated across threads.
+  }];
+  let methods = [
+    InterfaceMethod<"Elements per thread along each axis, for `shape`.",
+      "::llvm::SmallVector<unsigned>", "getElemsPerThread",
+      (ins "::llvm::ArrayRef<int64_t>":$shape)>,
+    InterfaceMethod<"Elements per thread in all, for `shape`.",
+      "unsigned", "getTotalElemsPerThread",
+      (ins "::llvm::ArrayRef<int64_t>":$shape)>,
+    InterfaceMethod<"Axes from fastest-varying to slowest.",
+      "::llvm::SmallVector<unsigned>", "getLayoutOrder", (ins)>,
+    InterfaceMethod<"Consecutive elements a thread holds along each axis.",
+      "::llvm::SmallVector<unsigned>", "getLayoutSizePerThread", (ins)>,
+    InterfaceMethod<"Lanes of a warp along each axis.",
+      "::llvm::SmallVector<unsigned>", "getLayoutThreadsPerWarp", (ins)>,
+    InterfaceMethod<"Warps of a program along each axis.",
+      "::llvm::SmallVector<unsigned>", "getLayoutWarpsPerCTA", (ins)>,
+  ];
+}
+
+def TileGPU_BlockedEncodingAttr : AttrDef<TileGPU_Dialect, "BlockedEncoding",
+    [DeclareAttrInterfaceMethods<TileGPU_DistributedLayoutInterface>]> {
+  let mnemonic = "blocked";
+  let summary = "Blocked layout: each thread holds small contiguous tiles";
+  let description = [{
+    As Triton's #blocked: along axis d a thread holds sizePerThread[d]
+    consecutive elements; threadsPerWarp[d] lanes and warpsPerCTA[d] warps
+    follow each other along d, giving a tile of
+    sizePerThread[d] * threadsPerWarp[d] * warpsPerCTA[d] elements that
+    repeats over the tensor. `order` lists the axes fastest first; lanes,
+    warps and a thread's registers are numbered along it.
+
+    Example: `#tilegpu.blocked<{sizePerThread = [4], threadsPerWarp = [32],
+    warpsPerCTA = [4], order = [0]}>` gives each of 128 threads 4 adjacent
+    f32, so a load of them is one 128-bit access.
+  }];
+  let parameters = (ins
+    ArrayRefParameter<"unsigned">:$sizePerThread,
+    ArrayRefParameter<"unsigned">:$threadsPerWarp,
+    ArrayRefParameter<"unsigned">:$warpsPerCTA,
+    ArrayRefParameter<"unsigned">:$order
+  );
+  let assemblyFormat = [{
+    `<` `{` `sizePerThread` `=` `[` $sizePerThread `]` `,`
+            `threadsPerWarp` `=` `[` $threadsPerWarp `]` `,`
+            `warpsPerCTA` `=` `[` $warpsPerCTA `]` `,`
+            `order` `=` `[` $order `]` `}` `>`
+  }];
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    unsigned getRank() const { return getOrder().size(); }
+    // Elements covered by one repetition of the layout along each axis.
+    ::llvm::SmallVector<int64_t> getShapePerCTATile() const;
+  }];
+}
+
+#endif // TILE_DIALECT_TILEGPU_IR_TILEGPUATTRS_TD

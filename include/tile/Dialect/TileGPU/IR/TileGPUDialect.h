@@ -1,0 +1,32 @@
+//===- TileGPUDialect.h - GPU-level tile IR ---------------------*- C++ -*-===//
+
+#ifndef TILE_DIALECT_TILEGPU_IR_TILEGPUDIALECT_H
+#define TILE_DIALECT_TILEGPU_IR_TILEGPUDIALECT_H
+
+#include "tile/Dialect/Tile/IR/TileDialect.h"
+
+#include "tile/Dialect/TileGPU/IR/TileGPUDialect.h.inc"
+#include "tile/Dialect/TileGPU/IR/TileGPUAttrInterfaces.h.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "tile/Dialect/TileGPU/IR/TileGPUAttrs.h.inc"
+
+#define GET_OP_CLASSES
+#include "tile/Dialect/TileGPU/IR/TileGPUOps.h.inc"
+
+namespace mlir::tilegpu {
+/// The blocked layout with `sizePerThread` elements per thread along each
+/// axis, lanes then warps spread over the axes in `order` (fastest first)
+/// as far as `shape` needs them; what is left over replicates.
+BlockedEncodingAttr getBlockedLayout(MLIRContext *ctx, ArrayRef<int64_t> shape,
+                                     ArrayRef<unsigned> sizePerThread,
+                                     ArrayRef<unsigned> order,
+                                     unsigned numWarps,
+                                     unsigned threadsPerWarp = 32);
+/// The distributed layout of a tensor type, or null.
+DistributedLayoutInterface getDistributedLayout(Type type);
+/// The module's num-warps attribute (default 4).
+unsigned getNumWarps(Operation *op);
+} // namespace mlir::tilegpu
+
+#endif // TILE_DIALECT_TILEGPU_IR_TILEGPUDIALECT_H

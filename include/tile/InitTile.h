@@ -1,0 +1,31 @@
+//===- InitTile.h - registration and the compile pipeline -------*- C++ -*-===//
+
+#ifndef TILE_INITTILE_H
+#define TILE_INITTILE_H
+
+#include <string>
+
+namespace mlir {
+class DialectRegistry;
+class OpPassManager;
+} // namespace mlir
+
+namespace mlir::tile {
+/// Every dialect and LLVM IR translation a Tile tool needs.
+void registerTileDialects(DialectRegistry &registry);
+/// Tile's passes, test passes and the named pipelines (tile-opt).
+void registerTilePasses();
+
+struct CompileOptions {
+  unsigned numWarps = 4;
+  std::string target = "sm_90a";
+};
+
+/// tile dialect -> tilegpu with coalesced layouts.
+void buildTileToTileGPUPipeline(OpPassManager &pm,
+                                const CompileOptions &options);
+/// tilegpu -> LLVM dialect with NVVM ops.
+void buildTileGPUToLLVMPipeline(OpPassManager &pm);
+} // namespace mlir::tile
+
+#endif // TILE_INITTILE_H

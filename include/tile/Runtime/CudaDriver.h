@@ -1,0 +1,228 @@
+//===- CudaDriver.h - the CUDA driver, loaded at run time -------*- C++ -*-===//
+//
+// A thin layer over the CUDA driver API that finds libcuda.so.1 with dlopen
+// when first asked, so that Tile builds without the CUDA toolkit and runs on
+// machines without a GPU, where every entry point reports "no CUDA driver
+// found" instead of failing to load. It covers what running and timing a
+// compiled kernel needs: the device's properties, JIT-loading PTX, device
+// memory, launches, and event timing in the manner of
+// triton.testing.do_bench.
+//
+// Nothing here throws. Fallible calls return false and describe the failure
+// in their `error` argument, naming the driver call and the driver's own
+// error name and text.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_RUNTIME_CUDADRIVER_H
+#define TILE_RUNTIME_CUDADRIVER_H
+
+#include <cstddef>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace tile::rt {
+
+// The few driver types this layer needs, declared with the same layout as
+// cuda.h so that no CUDA header is required.
+using CUresult = int;
+using CUdevice = int;
+using CUcontext = struct CUctx_st *;
+using CUmodule = struct CUmod_st *;
+using CUfunction = struct CUfunc_st *;
+using CUstream = struct CUstream_st *;
+using CUevent = struct CUevent_st *;
+using CUdeviceptr = unsigned long long;
+
+using DevicePtr = CUdeviceptr;
+
+class Driver;
+
+/// Properties of the device, read once when the driver is opened.
+struct DeviceInfo {
+  std::string name;
+  int ordinal = 0;
+  int ccMajor = 0;
+  int ccMinor = 0;
+  int multiprocessorCount = 0;
+  int l2CacheBytes = 0;
+  int maxSharedPerBlockOptin = 0;
+  /// As cuDriverGetVersion reports it: 1000 * major + 10 * minor.
+  int driverVersion = 0;
+};
+
+/// A kernel entry point in a loaded module. It stays valid as long as the
+/// module it came from is loaded.
+struct Function {
+  CUfunction handle = nullptr;
+  explicit operator bool() const { return handle != nullptr; }
+};
+
+/// The resources one kernel uses, as the JIT compiler decided them.
+struct FuncInfo {
+  int numRegs = 0;
+  /// Statically allocated shared memory, in bytes per block.
+  int sharedBytes = 0;
+  /// Local memory (register spills, local arrays), in bytes per thread.
+  int localBytes = 0;
+  int maxThreadsPerBlock = 0;
+  /// The current limit on dynamic shared memory for a launch.
+  int maxDynamicSharedBytes = 0;
+};
+
+/// A module JIT-compiled from PTX; it is unloaded on destruction.
+class Module {
+public:
+  Module() = default;
+  Module(const Module &) = delete;
+  Module &operator=(const Module &) = delete;
+  Module(Module &&other) noexcept;
+  Module &operator=(Module &&other) noexcept;
+  ~Module();
+
+  CUmodule handle() const { return mod; }
+  explicit operator bool() const { return mod != nullptr; }
+  /// The JIT compiler's informational log (verbose: registers, spills).
+  const std::string &infoLog() const { return log; }
+
+  /// Unloads the module now; errors are ignored.
+  void reset();
+
+private:
+  friend class Driver;
+  Driver *driver = nullptr;
+  CUmodule mod = nullptr;
+  std::string log;
+};
+
+/// Device memory that is freed on destruction.
+class DeviceBuffer {
+public:
+  DeviceBuffer() = default;
+  DeviceBuffer(const DeviceBuffer &) = delete;
+  DeviceBuffer &operator=(const DeviceBuffer &) = delete;
+  DeviceBuffer(DeviceBuffer &&other) noexcept;
+  DeviceBuffer &operator=(DeviceBuffer &&other) noexcept;
+  ~DeviceBuffer();
+
+  /// Frees what this buffer held, then allocates `bytes` bytes.
+  bool allocate(Driver &driver, size_t bytes, std::string &error);
+  /// Frees the memory now; errors are ignored.
+  void reset();
+
+  DevicePtr ptr() const { return devPtr; }
+  size_t size() const { return bytes; }
+
+private:
+  Driver *driver = nullptr;
+  DevicePtr devPtr = 0;
+  size_t bytes = 0;
+};
+
+/// One device of the CUDA driver, with its primary context.
+///
+/// Calls work on the context that is current on the calling thread; get()
+/// makes this device's context current, and makeCurrent() does so again
+/// (after another thread or device was used).
+class Driver {
+public:
+  /// Loads libcuda.so.1 (once per process), initializes the driver, retains
+  /// the primary context of device `ordinal` and makes it current. Returns
+  /// nullptr and sets `error` when there is no driver or no such device. The
+  /// Driver lives until the process exits.
+  static Driver *get(std::string &error, int ordinal = 0);
+
+  Driver(const Driver &) = delete;
+  Driver &operator=(const Driver &) = delete;
+
+  const DeviceInfo &info() const { return devInfo; }
+  const std::string &deviceName() const { return devInfo.name; }
+  /// 10 * major + minor, e.g. 90 for sm_90.
+  int computeCapability() const {
+    return devInfo.ccMajor * 10 + devInfo.ccMinor;
+  }
+  int multiprocessorCount() const { return devInfo.multiprocessorCount; }
+  int l2CacheBytes() const { return devInfo.l2CacheBytes; }
+  int maxSharedPerBlockOptin() const { return devInfo.maxSharedPerBlockOptin; }
+  int driverVersion() const { return devInfo.driverVersion; }
+
+  bool makeCurrent(std::string &error);
+
+  /// Loads a module from NUL-terminated PTX text, capturing the JIT logs
+  /// (16 KiB each). On failure `error` ends with the JIT error log.
+  bool loadModule(const std::string &ptx, Module &out, std::string &error,
+                  bool verboseLog = true);
+  bool getFunction(const Module &module, const std::string &name, Function &out,
+                   std::string &error);
+  bool funcAttributes(Function func, FuncInfo &out, std::string &error);
+  /// Allows launches of `func` with up to `bytes` of dynamic shared memory,
+  /// needed for more than 48 KiB.
+  bool setMaxDynamicShared(Function func, int bytes, std::string &error);
+
+  /// Zero bytes allocate nothing and give the null pointer, which free()
+  /// accepts.
+  bool alloc(size_t bytes, DevicePtr &out, std::string &error);
+  bool free(DevicePtr ptr, std::string &error);
+  bool copyToDevice(DevicePtr dst, const void *src, size_t bytes,
+                    std::string &error);
+  bool copyToHost(void *dst, DevicePtr src, size_t bytes, std::string &error);
+  bool memsetD8(DevicePtr dst, unsigned char value, size_t bytes,
+                std::string &error);
+  /// Sets `count` 32-bit words.
+  bool memsetD32(DevicePtr dst, unsigned value, size_t count,
+                 std::string &error);
+
+  /// Launches on the default stream with a one-dimensional block; each
+  /// element of `kernelParams` points at one argument's value.
+  bool launch(Function func, unsigned gridX, unsigned gridY, unsigned gridZ,
+              unsigned blockX, unsigned sharedBytes, void **kernelParams,
+              std::string &error);
+  bool synchronize(std::string &error);
+
+  /// Times the work `body` queues on the default stream, with a pair of
+  /// events, and waits for it to finish.
+  bool elapsedMs(const std::function<bool(std::string &)> &body, float &ms,
+                 std::string &error);
+
+  /// "CUDA_ERROR_NAME (description)" for a driver result code.
+  std::string describe(CUresult result) const;
+
+  /// The driver's entry points, resolved with dlsym; defined in
+  /// CudaDriver.cpp.
+  struct Api;
+  const Api &getApi() const { return api; }
+  /// Sets `error` to "<call> failed: <describe(result)>" unless `result` is
+  /// success.
+  bool check(CUresult result, const char *call, std::string &error) const;
+
+private:
+  Driver(const Api &resolved, int ordinal) : api(resolved) {
+    devInfo.ordinal = ordinal;
+  }
+
+  const Api &api;
+  CUdevice device = 0;
+  CUcontext context = nullptr;
+  DeviceInfo devInfo;
+};
+
+/// Measures `launchOnce` the way triton.testing.do_bench does: estimates one
+/// run from 5 runs, runs it for about `warmupMs` (at least once), then times
+/// max(1, repMs / estimate) runs, each with its own pair of events. With
+/// `flushL2`, a 256 MiB scratch buffer is overwritten before each run so that
+/// every run starts with a cold L2. `timesMs` receives each run's time; the
+/// median is quantile(timesMs, 0.5).
+bool benchmarkMedian(Driver &driver,
+                     const std::function<bool(std::string &)> &launchOnce,
+                     int warmupMs, int repMs, bool flushL2,
+                     std::vector<float> &timesMs, std::string &error);
+
+/// The q-th quantile (0 <= q <= 1) with linear interpolation between the
+/// closest ranks, as numpy.quantile computes it by default; NaN when `v` is
+/// empty.
+float quantile(std::vector<float> v, double q);
+
+} // namespace tile::rt
+
+#endif // TILE_RUNTIME_CUDADRIVER_H

@@ -1,0 +1,31 @@
+//===- LayoutIndexing.h - which elements a thread holds ---------*- C++ -*-===//
+//
+// The code-generation side of a distributed layout: for the thread running
+// the code, the tensor coordinates of each of its registers, as LLVM-dialect
+// values computed from the thread index.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_CONVERSION_TILEGPUTOLLVM_LAYOUTINDEXING_H
+#define TILE_CONVERSION_TILEGPUTOLLVM_LAYOUTINDEXING_H
+
+#include "tile/Dialect/TileGPU/IR/TileGPUDialect.h"
+
+#include "mlir/IR/Builders.h"
+
+namespace mlir::tilegpu {
+
+/// Per-axis register coordinates of register `reg` of a thread: registers
+/// are numbered along the layout's order, fastest axis first.
+SmallVector<unsigned> getRegisterCoords(DistributedLayoutInterface layout,
+                                        ArrayRef<int64_t> shape, unsigned reg);
+
+/// For each register of the calling thread (in the order above), the i32
+/// tensor coordinate along each axis.
+SmallVector<SmallVector<Value>>
+emitIndices(OpBuilder &builder, Location loc,
+            DistributedLayoutInterface layout, ArrayRef<int64_t> shape);
+
+} // namespace mlir::tilegpu
+
+#endif // TILE_CONVERSION_TILEGPUTOLLVM_LAYOUTINDEXING_H

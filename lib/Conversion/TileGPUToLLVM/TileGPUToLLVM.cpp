@@ -1,0 +1,639 @@
+//===- TileGPUToLLVM.cpp - tilegpu to the LLVM and NVVM dialects ----------===//
+//
+// convert-tilegpu-to-llvm lowers a program whose tensors all carry a
+// distributed layout. A tensor becomes an LLVM struct of the registers its
+// layout gives one thread, numbered as LayoutIndexing.h describes; each op
+// becomes that thread's code for its registers:
+//   - make_range: the registers' coordinates; splat: copies of the scalar;
+//   - addptr and elementwise arith ops: the scalar op per register;
+//   - load/store: predicated `ld.global` / `st.global` of vectors as wide as
+//     the layout's run of consecutive registers, the pointers' contiguity and
+//     alignment, and the mask's constancy allow (AxisInfo);
+//   - convert_layout between layouts that give every thread the same
+//     elements: the registers as they are.
+// Kernels become llvm.func with nvvm.kernel and nvvm.maxntid = num-warps * 32.
+// Assumes tilegpu-coalesce and tilegpu-remove-layout-conversions ran.
+//
+//===----------------------------------------------------------------------===//
+
+#include "LayoutIndexing.h"
+#include "tile/Analysis/AxisInfo.h"
+#include "tile/Conversion/Passes.h"
+#include "tile/Dialect/TileGPU/IR/TileGPUDialect.h"
+
+#include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
+#include "mlir/Conversion/LLVMCommon/Pattern.h"
+#include "mlir/Conversion/LLVMCommon/TypeConverter.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Transforms/DialectConversion.h"
+#include "llvm/Support/FormatVariadic.h"
+
+namespace mlir::tile {
+#define GEN_PASS_DEF_CONVERTTILEGPUTOLLVM
+#include "tile/Conversion/Passes.h.inc"
+} // namespace mlir::tile
+
+using namespace mlir;
+using namespace mlir::tile;
+using namespace mlir::tilegpu;
+
+namespace {
+constexpr unsigned kGlobalAddressSpace = 1;
+
+/// Tile types to LLVM: pointers to global pointers, a tensor with a
+/// distributed layout to the struct of one thread's registers.
+class TileLLVMTypeConverter : public LLVMTypeConverter {
+public:
+  explicit TileLLVMTypeConverter(MLIRContext *ctx) : LLVMTypeConverter(ctx) {
+    addConversion([ctx](PointerType) {
+      return LLVM::LLVMPointerType::get(ctx, kGlobalAddressSpace);
+    });
+    addConversion([this](RankedTensorType type) -> std::optional<Type> {
+      DistributedLayoutInterface layout = getDistributedLayout(type);
+      if (!layout)
+        return std::nullopt;
+      Type element = convertType(type.getElementType());
+      if (!element)
+        return std::nullopt;
+      unsigned count = layout.getTotalElemsPerThread(type.getShape());
+      return LLVM::LLVMStructType::getLiteral(
+          type.getContext(), SmallVector<Type>(count, element));
+    });
+  }
+};
+
+/// The registers of a converted tensor value.
+SmallVector<Value> unpack(OpBuilder &b, Location loc, Value packed) {
+  auto structType = cast<LLVM::LLVMStructType>(packed.getType());
+  SmallVector<Value> values;
+  for (unsigned i = 0; i < structType.getBody().size(); ++i)
+    values.push_back(LLVM::ExtractValueOp::create(b, loc, packed, i));
+  return values;
+}
+
+Value pack(OpBuilder &b, Location loc, Type structType, ValueRange values) {
+  Value packed = LLVM::UndefOp::create(b, loc, structType);
+  for (auto [i, v] : llvm::enumerate(values))
+    packed = LLVM::InsertValueOp::create(b, loc, packed, v, i);
+  return packed;
+}
+
+/// The registers of `operand` (converted), or `count` copies of a scalar.
+SmallVector<Value> registersOf(OpBuilder &b, Location loc, Value converted,
+                               unsigned count) {
+  if (isa<LLVM::LLVMStructType>(converted.getType()))
+    return unpack(b, loc, converted);
+  return SmallVector<Value>(count, converted);
+}
+
+template <typename OpTy>
+struct TilePattern : public ConvertOpToLLVMPattern<OpTy> {
+  TilePattern(const LLVMTypeConverter &converter, const ModuleAxisInfo &info)
+      : ConvertOpToLLVMPattern<OpTy>(converter), axisInfo(info) {}
+  const ModuleAxisInfo &axisInfo;
+};
+
+//===----------------------------------------------------------------------===//
+// Kernels
+//===----------------------------------------------------------------------===//
+
+struct FuncOpLowering : public ConvertOpToLLVMPattern<func::FuncOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+
+  LogicalResult
+  matchAndRewrite(func::FuncOp func, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (func.getNumResults() != 0)
+      return rewriter.notifyMatchFailure(func, "kernels return nothing");
+    TypeConverter::SignatureConversion signature(func.getNumArguments());
+    for (auto [i, type] : llvm::enumerate(func.getArgumentTypes())) {
+      Type converted = getTypeConverter()->convertType(type);
+      if (!converted)
+        return rewriter.notifyMatchFailure(func, "unsupported argument type");
+      signature.addInputs(i, converted);
+    }
+    auto llvmType = LLVM::LLVMFunctionType::get(
+        LLVM::LLVMVoidType::get(getContext()),
+        signature.getConvertedTypes());
+    auto kernel = LLVM::LLVMFuncOp::create(rewriter, func.getLoc(),
+                                           func.getName(), llvmType);
+    MLIRContext *ctx = getContext();
+    kernel->setAttr(NVVM::NVVMDialect::getKernelFuncAttrName(),
+                    UnitAttr::get(ctx));
+    int32_t threads = int32_t(getNumWarps(func)) * 32;
+    kernel->setAttr(NVVM::NVVMDialect::getMaxntidAttrName(),
+                    DenseI32ArrayAttr::get(ctx, {threads, 1, 1}));
+    // Specialized alignment helps LLVM as much as it helps us.
+    for (unsigned i = 0; i < func.getNumArguments(); ++i)
+      if (auto div = func.getArgAttrOfType<IntegerAttr>(i, kDivisibilityAttr))
+        if (isa<PointerType>(func.getArgumentTypes()[i]))
+          kernel.setArgAttr(i, LLVM::LLVMDialect::getAlignAttrName(),
+                            rewriter.getI64IntegerAttr(div.getInt()));
+    rewriter.inlineRegionBefore(func.getBody(), kernel.getBody(),
+                                kernel.end());
+    if (failed(rewriter.convertRegionTypes(&kernel.getBody(),
+                                           *getTypeConverter(), &signature)))
+      return failure();
+    rewriter.eraseOp(func);
+    return success();
+  }
+};
+
+struct ReturnOpLowering : public ConvertOpToLLVMPattern<func::ReturnOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult
+  matchAndRewrite(func::ReturnOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<LLVM::ReturnOp>(op, ValueRange());
+    return success();
+  }
+};
+
+template <typename OpTy, typename XOp, typename YOp, typename ZOp>
+struct GridQueryLowering : public ConvertOpToLLVMPattern<OpTy> {
+  using ConvertOpToLLVMPattern<OpTy>::ConvertOpToLLVMPattern;
+  LogicalResult
+  matchAndRewrite(OpTy op, typename OpTy::Adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Type i32 = rewriter.getI32Type();
+    Value result;
+    switch (op.getAxis()) {
+    case 0:
+      result = XOp::create(rewriter, op.getLoc(), i32);
+      break;
+    case 1:
+      result = YOp::create(rewriter, op.getLoc(), i32);
+      break;
+    default:
+      result = ZOp::create(rewriter, op.getLoc(), i32);
+      break;
+    }
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Block construction
+//===----------------------------------------------------------------------===//
+
+struct MakeRangeOpLowering : public ConvertOpToLLVMPattern<MakeRangeOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult
+  matchAndRewrite(MakeRangeOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto layout = getDistributedLayout(op.getType());
+    if (!layout)
+      return rewriter.notifyMatchFailure(op, "no distributed layout");
+    Value start = LLVM::ConstantOp::create(rewriter, loc,
+                                           rewriter.getI32Type(), op.getStart());
+    SmallVector<Value> values;
+    for (auto &index : emitIndices(rewriter, loc, layout, op.getType().getShape()))
+      values.push_back(LLVM::AddOp::create(rewriter, loc, index[0], start));
+    rewriter.replaceOp(
+        op, pack(rewriter, loc, getTypeConverter()->convertType(op.getType()),
+                 values));
+    return success();
+  }
+};
+
+struct SplatOpLowering : public ConvertOpToLLVMPattern<SplatOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult
+  matchAndRewrite(SplatOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Type structType = getTypeConverter()->convertType(op.getType());
+    if (!structType)
+      return rewriter.notifyMatchFailure(op, "no distributed layout");
+    unsigned count = cast<LLVM::LLVMStructType>(structType).getBody().size();
+    rewriter.replaceOp(op, pack(rewriter, op.getLoc(), structType,
+                                SmallVector<Value>(count, adaptor.getSrc())));
+    return success();
+  }
+};
+
+struct ConstantOpLowering : public ConvertOpToLLVMPattern<arith::ConstantOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult
+  matchAndRewrite(arith::ConstantOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto splat = dyn_cast<SplatElementsAttr>(op.getValue());
+    Type structType = getTypeConverter()->convertType(op.getType());
+    if (!splat || !structType || !isa<LLVM::LLVMStructType>(structType))
+      return failure();
+    auto elementType = cast<LLVM::LLVMStructType>(structType).getBody()[0];
+    Value scalar = LLVM::ConstantOp::create(rewriter, op.getLoc(), elementType,
+                                            splat.getSplatValue<Attribute>());
+    unsigned count = cast<LLVM::LLVMStructType>(structType).getBody().size();
+    rewriter.replaceOp(op, pack(rewriter, op.getLoc(), structType,
+                                SmallVector<Value>(count, scalar)));
+    return success();
+  }
+};
+
+struct ConvertLayoutOpLowering
+    : public ConvertOpToLLVMPattern<ConvertLayoutOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult
+  matchAndRewrite(ConvertLayoutOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto srcLayout = getDistributedLayout(op.getSrc().getType());
+    auto dstLayout = getDistributedLayout(op.getType());
+    ArrayRef<int64_t> shape = op.getType().getShape();
+    // Same elements in the same registers of the same threads: a no-op.
+    if (srcLayout && dstLayout &&
+        getBlockedLayoutKey(srcLayout, shape) ==
+            getBlockedLayoutKey(dstLayout, shape)) {
+      rewriter.replaceOp(op, adaptor.getSrc());
+      return success();
+    }
+    return op.emitOpError("moving data between threads (")
+           << op.getSrc().getType() << " to " << op.getType()
+           << ") needs shared memory, which this compiler does not allocate "
+              "yet";
+  }
+
+  /// What decides which thread holds which element, for `shape`: layouts
+  /// differing only in axes where the shape makes them equivalent compare
+  /// equal here.
+  static SmallVector<unsigned>
+  getBlockedLayoutKey(DistributedLayoutInterface layout,
+                      ArrayRef<int64_t> shape) {
+    SmallVector<unsigned> key;
+    for (auto list :
+         {layout.getLayoutSizePerThread(), layout.getLayoutThreadsPerWarp(),
+          layout.getLayoutWarpsPerCTA(), layout.getLayoutOrder()})
+      key.append(list.begin(), list.end());
+    return key;
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Elementwise ops
+//===----------------------------------------------------------------------===//
+
+/// Any elementwise op on tensors (arith ops, addptr) becomes the same op on
+/// each register; the scalar ops are then lowered by their own patterns.
+struct ElementwiseOpLowering : public ConversionPattern {
+  ElementwiseOpLowering(const TypeConverter &converter, MLIRContext *ctx)
+      : ConversionPattern(converter, MatchAnyOpTypeTag(), /*benefit=*/2, ctx) {}
+
+  LogicalResult
+  matchAndRewrite(Operation *op, ArrayRef<Value> operands,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!op->hasTrait<OpTrait::Elementwise>() || op->getNumResults() != 1 ||
+        !isa<RankedTensorType>(op->getResult(0).getType()))
+      return failure();
+    auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
+    Type structType = getTypeConverter()->convertType(resultType);
+    if (!structType)
+      return rewriter.notifyMatchFailure(op, "no distributed layout");
+    Location loc = op->getLoc();
+    unsigned count = cast<LLVM::LLVMStructType>(structType).getBody().size();
+    SmallVector<SmallVector<Value>> inputs;
+    for (Value operand : operands)
+      inputs.push_back(registersOf(rewriter, loc, operand, count));
+    Type scalarType = resultType.getElementType();
+    SmallVector<Value> results;
+    for (unsigned i = 0; i < count; ++i) {
+      OperationState state(loc, op->getName());
+      for (auto &input : inputs)
+        state.addOperands(input[i]);
+      state.addTypes(scalarType);
+      state.addAttributes(op->getAttrs());
+      Operation *scalar = rewriter.create(state);
+      results.push_back(scalar->getResult(0));
+    }
+    // The scalar ops still have tile-typed results (e.g. !tile.ptr);
+    // materializations reconcile them with the converted struct.
+    SmallVector<Value> converted;
+    for (Value v : results) {
+      Type llvmType = getTypeConverter()->convertType(v.getType());
+      if (llvmType != v.getType())
+        v = UnrealizedConversionCastOp::create(rewriter, loc, llvmType, v)
+                .getResult(0);
+      converted.push_back(v);
+    }
+    rewriter.replaceOp(op, pack(rewriter, loc, structType, converted));
+    return success();
+  }
+};
+
+struct AddPtrOpLowering : public ConvertOpToLLVMPattern<AddPtrOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult
+  matchAndRewrite(AddPtrOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto pointee = cast<PointerType>(getElementTypeOrSelf(op.getType()))
+                       .getPointeeType();
+    Type llvmPointee = getTypeConverter()->convertType(pointee);
+    Type ptrType =
+        LLVM::LLVMPointerType::get(getContext(), kGlobalAddressSpace);
+    auto gep = [&](Value base, Value offset) -> Value {
+      return LLVM::GEPOp::create(rewriter, loc, ptrType, llvmPointee, base,
+                                 ValueRange{offset});
+    };
+    if (!isa<RankedTensorType>(op.getType())) {
+      rewriter.replaceOp(op, gep(adaptor.getPtr(), adaptor.getOffset()));
+      return success();
+    }
+    Type structType = getTypeConverter()->convertType(op.getType());
+    unsigned count = cast<LLVM::LLVMStructType>(structType).getBody().size();
+    SmallVector<Value> bases = registersOf(rewriter, loc, adaptor.getPtr(), count);
+    SmallVector<Value> offsets =
+        registersOf(rewriter, loc, adaptor.getOffset(), count);
+    SmallVector<Value> results;
+    for (unsigned i = 0; i < count; ++i)
+      results.push_back(gep(bases[i], offsets[i]));
+    rewriter.replaceOp(op, pack(rewriter, loc, structType, results));
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Global memory
+//===----------------------------------------------------------------------===//
+
+/// How one thread's registers of a block access group into vectors.
+struct VectorPlan {
+  unsigned width = 1;    // elements per access
+  unsigned words = 1;    // PTX registers per access
+  unsigned wordBits = 32;
+};
+
+/// The widest access allowed for a memory op through `ptr` with `mask`.
+VectorPlan planVectors(const ModuleAxisInfo &axisInfo, Value ptr, Value mask,
+                       unsigned elementBits) {
+  VectorPlan plan;
+  auto layout = getDistributedLayout(ptr.getType());
+  if (layout) {
+    unsigned fastest = layout.getLayoutOrder()[0];
+    unsigned width = std::min(layout.getLayoutSizePerThread()[fastest],
+                              axisInfo.getPtrVectorWidth(ptr, fastest));
+    if (mask)
+      width = std::min(width, axisInfo.getMaskConstancy(mask, fastest));
+    plan.width = std::max(1u, width);
+  }
+  unsigned totalBits = plan.width * elementBits;
+  plan.wordBits = std::min(32u, totalBits);
+  plan.words = totalBits / plan.wordBits;
+  return plan;
+}
+
+StringRef constraintFor(unsigned wordBits) {
+  return wordBits == 64 ? "l" : wordBits == 32 ? "r" : "h";
+}
+
+/// Reinterprets `width` elements as `plan.words` integer words, or back.
+SmallVector<Value> toWords(OpBuilder &b, Location loc, ArrayRef<Value> elements,
+                           const VectorPlan &plan) {
+  Type elementType = elements[0].getType();
+  Type vecType = VectorType::get({int64_t(elements.size())}, elementType);
+  Value vec = LLVM::UndefOp::create(b, loc, vecType);
+  for (auto [i, e] : llvm::enumerate(elements))
+    vec = LLVM::InsertElementOp::create(
+        b, loc, vec, e, LLVM::ConstantOp::create(b, loc, b.getI32Type(), i));
+  Type wordType = b.getIntegerType(plan.wordBits);
+  Type wordsType = VectorType::get({int64_t(plan.words)}, wordType);
+  Value words = LLVM::BitcastOp::create(b, loc, wordsType, vec);
+  SmallVector<Value> result;
+  for (unsigned i = 0; i < plan.words; ++i)
+    result.push_back(LLVM::ExtractElementOp::create(
+        b, loc, words, LLVM::ConstantOp::create(b, loc, b.getI32Type(), i)));
+  return result;
+}
+
+SmallVector<Value> fromWords(OpBuilder &b, Location loc, ArrayRef<Value> words,
+                             Type elementType, unsigned width) {
+  Type wordsType =
+      VectorType::get({int64_t(words.size())}, words[0].getType());
+  Value vec = LLVM::UndefOp::create(b, loc, wordsType);
+  for (auto [i, w] : llvm::enumerate(words))
+    vec = LLVM::InsertElementOp::create(
+        b, loc, vec, w, LLVM::ConstantOp::create(b, loc, b.getI32Type(), i));
+  Type elementsType = VectorType::get({int64_t(width)}, elementType);
+  Value elements = LLVM::BitcastOp::create(b, loc, elementsType, vec);
+  SmallVector<Value> result;
+  for (unsigned i = 0; i < width; ++i)
+    result.push_back(LLVM::ExtractElementOp::create(
+        b, loc, elements, LLVM::ConstantOp::create(b, loc, b.getI32Type(), i)));
+  return result;
+}
+
+/// `.v4.b32`-style suffix of a PTX access of `plan`.
+std::string accessSuffix(const VectorPlan &plan) {
+  std::string suffix =
+      plan.words > 1 ? llvm::formatv(".v{0}", plan.words).str() : "";
+  return suffix + llvm::formatv(".b{0}", plan.wordBits).str();
+}
+
+unsigned bitsOf(Type type) {
+  return std::max(8u, type.getIntOrFloatBitWidth());
+}
+
+LogicalResult checkElementType(Operation *op, Type type) {
+  unsigned bits = type.getIntOrFloatBitWidth();
+  if (bits == 8 || bits == 16 || bits == 32 || bits == 64)
+    return success();
+  return op->emitOpError("global access of ")
+         << type << " elements is not supported (8, 16, 32 or 64 bits)";
+}
+
+struct LoadOpLowering : public TilePattern<LoadOp> {
+  using TilePattern::TilePattern;
+  LogicalResult
+  matchAndRewrite(LoadOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Type elementType = getElementTypeOrSelf(op.getType());
+    if (failed(checkElementType(op, elementType)))
+      return failure();
+    Type llvmElement = getTypeConverter()->convertType(elementType);
+    Type resultType = getTypeConverter()->convertType(op.getType());
+    bool isBlock = isa<RankedTensorType>(op.getType());
+    unsigned count =
+        isBlock ? cast<LLVM::LLVMStructType>(resultType).getBody().size() : 1;
+    VectorPlan plan = isBlock ? planVectors(axisInfo, op.getPtr(),
+                                            op.getMask(), bitsOf(elementType))
+                              : VectorPlan{1, 1, bitsOf(elementType)};
+    SmallVector<Value> ptrs = registersOf(rewriter, loc, adaptor.getPtr(), 1);
+    if (isBlock)
+      ptrs = unpack(rewriter, loc, adaptor.getPtr());
+    SmallVector<Value> masks, others;
+    if (adaptor.getMask())
+      masks = isBlock ? unpack(rewriter, loc, adaptor.getMask())
+                      : SmallVector<Value>{adaptor.getMask()};
+    if (adaptor.getOther())
+      others = isBlock ? unpack(rewriter, loc, adaptor.getOther())
+                       : SmallVector<Value>{adaptor.getOther()};
+
+    Type wordType = rewriter.getIntegerType(plan.wordBits);
+    SmallVector<Value> results;
+    for (unsigned first = 0; first < count; first += plan.width) {
+      // Masked-off elements read `other`, or zero.
+      SmallVector<Value> fallback;
+      for (unsigned i = 0; i < plan.width; ++i)
+        fallback.push_back(
+            others.empty()
+                ? LLVM::ZeroOp::create(rewriter, loc, llvmElement).getResult()
+                : others[first + i]);
+      SmallVector<Value> fallbackWords = toWords(rewriter, loc, fallback, plan);
+
+      // ld outputs $0..$(w-1); then the address, predicate, fallbacks.
+      std::string asmText, constraints;
+      unsigned w = plan.words;
+      std::string outs;
+      for (unsigned i = 0; i < w; ++i) {
+        outs += (i ? ", $" : "$") + std::to_string(i);
+        constraints += "=" + constraintFor(plan.wordBits).str() + ",";
+      }
+      unsigned addrIdx = w, predIdx = w + 1;
+      unsigned fallbackIdx = masks.empty() ? w + 1 : w + 2;
+      SmallVector<Value> operands{ptrs[first]};
+      constraints += "l";
+      if (!masks.empty()) {
+        operands.push_back(masks[first]);
+        constraints += ",b";
+        for (unsigned i = 0; i < w; ++i) {
+          asmText += llvm::formatv("mov.b{0} ${1}, ${2};\n\t", plan.wordBits,
+                                   i, fallbackIdx + i);
+          operands.push_back(fallbackWords[i]);
+          constraints += "," + constraintFor(plan.wordBits).str();
+        }
+        asmText += llvm::formatv("@${0} ", predIdx).str();
+      }
+      std::string brace = w > 1 ? "{ " + outs + " }" : outs;
+      asmText += llvm::formatv("ld.global{0} {1}, [ ${2} + 0 ];",
+                               accessSuffix(plan), brace, addrIdx);
+      Type asmResult =
+          w == 1 ? wordType
+                 : LLVM::LLVMStructType::getLiteral(
+                       getContext(), SmallVector<Type>(w, wordType));
+      // No side effects: LLVM may schedule and combine loads freely.
+      auto asmOp = LLVM::InlineAsmOp::create(
+          rewriter, loc, asmResult, operands, asmText, constraints,
+          /*has_side_effects=*/false, /*is_align_stack=*/false,
+          LLVM::tailcallkind::TailCallKind::None,
+          LLVM::AsmDialectAttr::get(getContext(),
+                                    LLVM::AsmDialect::AD_ATT),
+          ArrayAttr());
+      SmallVector<Value> words =
+          w == 1 ? SmallVector<Value>{asmOp.getResult(0)}
+                 : unpack(rewriter, loc, asmOp.getResult(0));
+      if (plan.wordBits < 32 && plan.wordBits != 16)
+        return op.emitOpError("unsupported access width");
+      auto loaded = fromWords(rewriter, loc, words, llvmElement, plan.width);
+      results.append(loaded.begin(), loaded.end());
+    }
+    rewriter.replaceOp(op, isBlock ? pack(rewriter, loc, resultType, results)
+                                   : results[0]);
+    return success();
+  }
+};
+
+struct StoreOpLowering : public TilePattern<StoreOp> {
+  using TilePattern::TilePattern;
+  LogicalResult
+  matchAndRewrite(StoreOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Type elementType = getElementTypeOrSelf(op.getValue().getType());
+    if (failed(checkElementType(op, elementType)))
+      return failure();
+    bool isBlock = isa<RankedTensorType>(op.getValue().getType());
+    VectorPlan plan = isBlock ? planVectors(axisInfo, op.getPtr(),
+                                            op.getMask(), bitsOf(elementType))
+                              : VectorPlan{1, 1, bitsOf(elementType)};
+    auto registers = [&](Value v) {
+      return isBlock ? unpack(rewriter, loc, v) : SmallVector<Value>{v};
+    };
+    SmallVector<Value> ptrs = registers(adaptor.getPtr());
+    SmallVector<Value> values = registers(adaptor.getValue());
+    SmallVector<Value> masks;
+    if (adaptor.getMask())
+      masks = registers(adaptor.getMask());
+
+    for (unsigned first = 0; first < values.size(); first += plan.width) {
+      SmallVector<Value> words = toWords(
+          rewriter, loc, ArrayRef(values).slice(first, plan.width), plan);
+      // $0 address, $1..$w words, $(w+1) predicate.
+      SmallVector<Value> operands{ptrs[first]};
+      std::string constraints = "l", list;
+      for (unsigned i = 0; i < plan.words; ++i) {
+        operands.push_back(words[i]);
+        constraints += "," + constraintFor(plan.wordBits).str();
+        list += (i ? ", $" : "$") + std::to_string(i + 1);
+      }
+      std::string asmText;
+      if (!masks.empty()) {
+        operands.push_back(masks[first]);
+        constraints += ",b";
+        asmText += llvm::formatv("@${0} ", plan.words + 1).str();
+      }
+      if (plan.words > 1)
+        list = "{ " + list + " }";
+      asmText += llvm::formatv("st.global{0} [ $0 + 0 ], {1};",
+                               accessSuffix(plan), list);
+      LLVM::InlineAsmOp::create(
+          rewriter, loc, Type(), operands, asmText, constraints,
+          /*has_side_effects=*/true, /*is_align_stack=*/false,
+          LLVM::tailcallkind::TailCallKind::None,
+          LLVM::AsmDialectAttr::get(getContext(), LLVM::AsmDialect::AD_ATT),
+          ArrayAttr());
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// The pass
+//===----------------------------------------------------------------------===//
+
+struct ConvertTileGPUToLLVM
+    : public tile::impl::ConvertTileGPUToLLVMBase<ConvertTileGPUToLLVM> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    MLIRContext *ctx = &getContext();
+    // Every tensor must have a layout by now.
+    WalkResult missing = module.walk([&](Operation *op) {
+      for (Type type : op->getResultTypes())
+        if (isa<RankedTensorType>(type) && !getDistributedLayout(type)) {
+          op->emitOpError("result ")
+              << type << " has no distributed layout; run "
+              << "convert-tile-to-tilegpu first";
+          return WalkResult::interrupt();
+        }
+      return WalkResult::advance();
+    });
+    if (missing.wasInterrupted())
+      return signalPassFailure();
+
+    ModuleAxisInfo axisInfo(module);
+    TileLLVMTypeConverter converter(ctx);
+    RewritePatternSet patterns(ctx);
+    patterns.add<FuncOpLowering, ReturnOpLowering, MakeRangeOpLowering,
+                 SplatOpLowering, ConvertLayoutOpLowering, AddPtrOpLowering,
+                 GridQueryLowering<ProgramIdOp, NVVM::BlockIdXOp,
+                                   NVVM::BlockIdYOp, NVVM::BlockIdZOp>,
+                 GridQueryLowering<NumProgramsOp, NVVM::GridDimXOp,
+                                   NVVM::GridDimYOp, NVVM::GridDimZOp>>(
+        converter);
+    patterns.add<ConstantOpLowering>(converter, /*benefit=*/3);
+    patterns.add<LoadOpLowering, StoreOpLowering>(converter, axisInfo);
+    patterns.add<ElementwiseOpLowering>(converter, ctx);
+    arith::populateArithToLLVMConversionPatterns(converter, patterns);
+
+    ConversionTarget target(*ctx);
+    target.addLegalDialect<LLVM::LLVMDialect, NVVM::NVVMDialect>();
+    target.addLegalOp<ModuleOp>();
+    if (failed(applyFullConversion(module, target, std::move(patterns))))
+      return signalPassFailure();
+  }
+};
+} // namespace

@@ -1,0 +1,173 @@
+//===- TileGPUDialect.cpp - GPU-level tile IR -----------------------------===//
+
+#include "tile/Dialect/TileGPU/IR/TileGPUDialect.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "mlir/IR/OpImplementation.h"
+#include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace mlir::tilegpu;
+
+#include "tile/Dialect/TileGPU/IR/TileGPUDialect.cpp.inc"
+#include "tile/Dialect/TileGPU/IR/TileGPUAttrInterfaces.cpp.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "tile/Dialect/TileGPU/IR/TileGPUAttrs.cpp.inc"
+
+void TileGPUDialect::initialize() {
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "tile/Dialect/TileGPU/IR/TileGPUAttrs.cpp.inc"
+      >();
+  addOperations<
+#define GET_OP_LIST
+#include "tile/Dialect/TileGPU/IR/TileGPUOps.cpp.inc"
+      >();
+}
+
+//===----------------------------------------------------------------------===//
+// BlockedEncodingAttr
+//===----------------------------------------------------------------------===//
+
+LogicalResult
+BlockedEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                            ArrayRef<unsigned> sizePerThread,
+                            ArrayRef<unsigned> threadsPerWarp,
+                            ArrayRef<unsigned> warpsPerCTA,
+                            ArrayRef<unsigned> order) {
+  size_t rank = order.size();
+  if (rank == 0)
+    return emitError() << "blocked layout needs at least one axis";
+  if (sizePerThread.size() != rank || threadsPerWarp.size() != rank ||
+      warpsPerCTA.size() != rank)
+    return emitError() << "sizePerThread, threadsPerWarp, warpsPerCTA and "
+                          "order must have one entry per axis ("
+                       << rank << ")";
+  SmallVector<bool> seen(rank, false);
+  for (unsigned axis : order) {
+    if (axis >= rank || seen[axis])
+      return emitError() << "order must be a permutation of 0.." << rank - 1;
+    seen[axis] = true;
+  }
+  for (auto [name, values] :
+       {std::pair<StringRef, ArrayRef<unsigned>>{"sizePerThread",
+                                                 sizePerThread},
+        {"threadsPerWarp", threadsPerWarp},
+        {"warpsPerCTA", warpsPerCTA}})
+    for (unsigned v : values)
+      if (v == 0 || !llvm::isPowerOf2_32(v))
+        return emitError() << name << " entries must be powers of two, got "
+                           << v;
+  return success();
+}
+
+SmallVector<int64_t> BlockedEncodingAttr::getShapePerCTATile() const {
+  SmallVector<int64_t> tile;
+  for (unsigned d = 0; d < getRank(); ++d)
+    tile.push_back(int64_t(getSizePerThread()[d]) * getThreadsPerWarp()[d] *
+                   getWarpsPerCTA()[d]);
+  return tile;
+}
+
+SmallVector<unsigned>
+BlockedEncodingAttr::getElemsPerThread(ArrayRef<int64_t> shape) const {
+  SmallVector<int64_t> tile = getShapePerCTATile();
+  SmallVector<unsigned> elems;
+  for (unsigned d = 0; d < getRank(); ++d) {
+    int64_t reps = std::max<int64_t>(1, llvm::divideCeil(shape[d], tile[d]));
+    elems.push_back(getSizePerThread()[d] * reps);
+  }
+  return elems;
+}
+
+unsigned
+BlockedEncodingAttr::getTotalElemsPerThread(ArrayRef<int64_t> shape) const {
+  unsigned total = 1;
+  for (unsigned e : getElemsPerThread(shape))
+    total *= e;
+  return total;
+}
+
+SmallVector<unsigned> BlockedEncodingAttr::getLayoutOrder() const {
+  return SmallVector<unsigned>(getOrder());
+}
+SmallVector<unsigned> BlockedEncodingAttr::getLayoutSizePerThread() const {
+  return SmallVector<unsigned>(getSizePerThread());
+}
+SmallVector<unsigned> BlockedEncodingAttr::getLayoutThreadsPerWarp() const {
+  return SmallVector<unsigned>(getThreadsPerWarp());
+}
+SmallVector<unsigned> BlockedEncodingAttr::getLayoutWarpsPerCTA() const {
+  return SmallVector<unsigned>(getWarpsPerCTA());
+}
+
+BlockedEncodingAttr mlir::tilegpu::getBlockedLayout(
+    MLIRContext *ctx, ArrayRef<int64_t> shape, ArrayRef<unsigned> sizePerThread,
+    ArrayRef<unsigned> order, unsigned numWarps, unsigned threadsPerWarp) {
+  unsigned rank = shape.size();
+  SmallVector<unsigned> lanes(rank, 1), warps(rank, 1);
+  // Lanes first, then warps, along the axes fastest first, each axis taking
+  // only as many as it has elements left for; leftovers go to the slowest
+  // axis, where they replicate or wrap.
+  unsigned lanesLeft = threadsPerWarp, warpsLeft = numWarps;
+  for (unsigned axis : order) {
+    int64_t perThread = sizePerThread[axis];
+    int64_t room = std::max<int64_t>(1, shape[axis] / perThread);
+    lanes[axis] = std::min<int64_t>(lanesLeft, llvm::PowerOf2Ceil(room));
+    lanes[axis] = std::min<unsigned>(lanes[axis], lanesLeft);
+    lanesLeft /= lanes[axis];
+  }
+  lanes[order.back()] *= lanesLeft;
+  for (unsigned axis : order) {
+    int64_t covered = int64_t(sizePerThread[axis]) * lanes[axis];
+    int64_t room = std::max<int64_t>(1, shape[axis] / covered);
+    warps[axis] = std::min<int64_t>(warpsLeft, llvm::PowerOf2Ceil(room));
+    warpsLeft /= warps[axis];
+  }
+  warps[order.back()] *= warpsLeft;
+  return BlockedEncodingAttr::get(ctx, sizePerThread, lanes, warps, order);
+}
+
+DistributedLayoutInterface mlir::tilegpu::getDistributedLayout(Type type) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  if (!tensor)
+    return {};
+  return dyn_cast_or_null<DistributedLayoutInterface>(tensor.getEncoding());
+}
+
+unsigned mlir::tilegpu::getNumWarps(Operation *op) {
+  auto module = isa<ModuleOp>(op) ? cast<ModuleOp>(op)
+                                  : op->getParentOfType<ModuleOp>();
+  if (module)
+    if (auto attr = module->getAttrOfType<IntegerAttr>(
+            TileGPUDialect::getNumWarpsAttrName()))
+      return attr.getInt();
+  return 4;
+}
+
+//===----------------------------------------------------------------------===//
+// ConvertLayoutOp
+//===----------------------------------------------------------------------===//
+
+OpFoldResult ConvertLayoutOp::fold(FoldAdaptor adaptor) {
+  if (getSrc().getType() == getType())
+    return getSrc();
+  // convert(convert(x)) is convert(x).
+  if (auto inner = getSrc().getDefiningOp<ConvertLayoutOp>()) {
+    if (inner.getSrc().getType() == getType())
+      return inner.getSrc();
+    getSrcMutable().assign(inner.getSrc());
+    return getResult();
+  }
+  // A converted constant is the constant in the new layout.
+  if (auto splat = dyn_cast_or_null<SplatElementsAttr>(adaptor.getSrc()))
+    return splat.reshape(getType());
+  return {};
+}
+
+#define GET_OP_CLASSES
+#include "tile/Dialect/TileGPU/IR/TileGPUOps.cpp.inc"

@@ -1,0 +1,55 @@
+//===- InitTile.cpp - dialect and pass registration -----------------------===//
+
+#include "tile/InitTile.h"
+#include "tile/Conversion/Passes.h"
+#include "tile/Dialect/TileGPU/IR/TileGPUDialect.h"
+#include "tile/Dialect/TileGPU/Transforms/Passes.h"
+#include "tile/Target/EmitPTX.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
+
+namespace mlir::tile::test {
+void registerTestAxisInfoPass();
+} // namespace mlir::tile::test
+
+using namespace mlir;
+
+void mlir::tile::registerTileDialects(DialectRegistry &registry) {
+  registry.insert<TileDialect, tilegpu::TileGPUDialect, arith::ArithDialect,
+                  func::FuncDialect, LLVM::LLVMDialect, NVVM::NVVMDialect>();
+  registerLLVMTranslations(registry);
+}
+
+namespace {
+struct PipelineOptions : public PassPipelineOptions<PipelineOptions> {
+  Option<unsigned> numWarps{*this, "num-warps",
+                            llvm::cl::desc("Warps per program"),
+                            llvm::cl::init(4)};
+  Option<std::string> target{*this, "target",
+                             llvm::cl::desc("GPU architecture"),
+                             llvm::cl::init("sm_90a")};
+};
+} // namespace
+
+void mlir::tile::registerTilePasses() {
+  registerTileConversionPasses();
+  tilegpu::registerTileGPUPasses();
+  test::registerTestAxisInfoPass();
+  registerCanonicalizerPass();
+  registerCSEPass();
+  PassPipelineRegistration<PipelineOptions>(
+      "tile-to-llvm",
+      "The whole compile: tile dialect to LLVM dialect with NVVM ops",
+      [](OpPassManager &pm, const PipelineOptions &options) {
+        CompileOptions compile;
+        compile.numWarps = options.numWarps;
+        compile.target = options.target;
+        buildTileToTileGPUPipeline(pm, compile);
+        buildTileGPUToLLVMPipeline(pm);
+      });
+}

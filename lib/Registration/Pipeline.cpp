@@ -1,0 +1,37 @@
+//===- Pipeline.cpp - the compile pipeline, stage by stage ----------------===//
+//
+// The order of passes from the tile dialect to the LLVM dialect; docs/
+// architecture.md describes what each guarantees.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile/InitTile.h"
+#include "tile/Conversion/Passes.h"
+#include "tile/Dialect/TileGPU/IR/TileGPUDialect.h"
+#include "tile/Dialect/TileGPU/Transforms/Passes.h"
+
+#include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Transforms/Passes.h"
+
+using namespace mlir;
+
+void mlir::tile::buildTileToTileGPUPipeline(OpPassManager &pm,
+                                            const CompileOptions &options) {
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  ConvertTileToTileGPUOptions convert;
+  convert.numWarps = options.numWarps;
+  convert.target = options.target;
+  pm.addPass(createConvertTileToTileGPU(convert));
+  pm.addPass(tilegpu::createTileGPUCoalesce());
+  pm.addPass(tilegpu::createTileGPURemoveLayoutConversions());
+  pm.addPass(createCSEPass());
+}
+
+void mlir::tile::buildTileGPUToLLVMPipeline(OpPassManager &pm) {
+  pm.addPass(createConvertTileGPUToLLVM());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+}

@@ -1,0 +1,140 @@
+//===- EmitPTX.cpp - LLVM dialect to PTX ----------------------------------===//
+//
+// Translates the LLVM-dialect module to LLVM IR, sets the NVPTX triple and
+// data layout, runs LLVM's O3 pipeline and emits PTX assembly for the chosen
+// SM. The target machine is created once per target and reused.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile/Target/EmitPTX.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/NVVM/NVVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Export.h"
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IR/Module.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/TargetParser/Triple.h"
+
+#include <map>
+#include <memory>
+#include <mutex>
+
+using namespace mlir;
+
+extern "C" {
+void LLVMInitializeNVPTXTargetInfo();
+void LLVMInitializeNVPTXTarget();
+void LLVMInitializeNVPTXTargetMC();
+void LLVMInitializeNVPTXAsmPrinter();
+}
+
+void mlir::tile::registerLLVMTranslations(DialectRegistry &registry) {
+  registerBuiltinDialectTranslation(registry);
+  registerLLVMDialectTranslation(registry);
+  registerNVVMDialectTranslation(registry);
+}
+
+static constexpr const char *kTriple = "nvptx64-nvidia-cuda";
+
+/// The NVPTX target machine for `target`, created on first use.
+static llvm::TargetMachine *getTargetMachine(StringRef target,
+                                             std::string &error) {
+  static std::once_flag initialized;
+  std::call_once(initialized, [] {
+    LLVMInitializeNVPTXTargetInfo();
+    LLVMInitializeNVPTXTarget();
+    LLVMInitializeNVPTXTargetMC();
+    LLVMInitializeNVPTXAsmPrinter();
+  });
+  static std::mutex mutex;
+  static std::map<std::string, std::unique_ptr<llvm::TargetMachine>> machines;
+  std::lock_guard<std::mutex> lock(mutex);
+  auto &machine = machines[target.str()];
+  if (machine)
+    return machine.get();
+  llvm::Triple triple(kTriple);
+  const llvm::Target *nvptx = llvm::TargetRegistry::lookupTarget(triple, error);
+  if (!nvptx)
+    return nullptr;
+  // sm_90a's wgmma/setmaxnreg need PTX 8.0; LLVM's default for a CPU may be
+  // lower.
+  std::string features = target.starts_with("sm_9") ? "+ptx80" : "";
+  machine.reset(nvptx->createTargetMachine(
+      triple, target, features, llvm::TargetOptions(), std::nullopt,
+      std::nullopt, llvm::CodeGenOptLevel::Aggressive));
+  if (!machine)
+    error = "LLVM cannot create an NVPTX target machine for '" + target.str() +
+            "'";
+  return machine.get();
+}
+
+/// LLVM IR for `module`, optimized for `machine`.
+static std::unique_ptr<llvm::Module>
+translateAndOptimize(ModuleOp module, llvm::LLVMContext &llvmContext,
+                     llvm::TargetMachine *machine) {
+  std::unique_ptr<llvm::Module> llvmModule =
+      translateModuleToLLVMIR(module, llvmContext);
+  if (!llvmModule) {
+    module.emitError("translation to LLVM IR failed");
+    return nullptr;
+  }
+  llvmModule->setTargetTriple(llvm::Triple(kTriple));
+  llvmModule->setDataLayout(machine->createDataLayout());
+
+  llvm::LoopAnalysisManager lam;
+  llvm::FunctionAnalysisManager fam;
+  llvm::CGSCCAnalysisManager cgam;
+  llvm::ModuleAnalysisManager mam;
+  llvm::PassBuilder builder(machine);
+  builder.registerModuleAnalyses(mam);
+  builder.registerCGSCCAnalyses(cgam);
+  builder.registerFunctionAnalyses(fam);
+  builder.registerLoopAnalyses(lam);
+  builder.crossRegisterProxies(lam, fam, cgam, mam);
+  llvm::ModulePassManager passes =
+      builder.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3);
+  passes.run(*llvmModule, mam);
+  return llvmModule;
+}
+
+FailureOr<std::string> mlir::tile::emitLLVMIR(ModuleOp module,
+                                              StringRef target) {
+  std::string error;
+  llvm::TargetMachine *machine = getTargetMachine(target, error);
+  if (!machine)
+    return module.emitError(error), failure();
+  llvm::LLVMContext llvmContext;
+  auto llvmModule = translateAndOptimize(module, llvmContext, machine);
+  if (!llvmModule)
+    return failure();
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  llvmModule->print(os, nullptr);
+  return text;
+}
+
+FailureOr<std::string> mlir::tile::emitPTX(ModuleOp module, StringRef target) {
+  std::string error;
+  llvm::TargetMachine *machine = getTargetMachine(target, error);
+  if (!machine)
+    return module.emitError(error), failure();
+  llvm::LLVMContext llvmContext;
+  auto llvmModule = translateAndOptimize(module, llvmContext, machine);
+  if (!llvmModule)
+    return failure();
+  llvm::SmallString<0> ptx;
+  llvm::raw_svector_ostream os(ptx);
+  llvm::legacy::PassManager codegen;
+  if (machine->addPassesToEmitFile(codegen, os, nullptr,
+                                   llvm::CodeGenFileType::AssemblyFile))
+    return module.emitError("the NVPTX backend cannot emit assembly"),
+           failure();
+  codegen.run(*llvmModule);
+  return std::string(ptx.str());
+}
