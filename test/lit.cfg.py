@@ -1,0 +1,39 @@
+# -*- Python -*-
+# lit configuration for Tile's tests.
+
+import ctypes
+import os
+import shutil
+
+import lit.formats
+from lit.llvm import llvm_config
+
+config.name = "Tile"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir", ".tile", ".test"]
+config.excludes = ["lit.cfg.py", "lit.site.cfg.py", "CMakeLists.txt", "lib",
+                   "Inputs"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.tile_obj_root, "test")
+
+config.substitutions.append(("%PATH%", config.environment["PATH"]))
+config.substitutions.append(("%tile_src_root", config.tile_src_root))
+config.substitutions.append(("%kernels", os.path.join(config.tile_src_root, "kernels")))
+
+llvm_config.use_default_substitutions()
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+llvm_config.with_environment("PATH", config.tile_tools_dir, append_path=True)
+llvm_config.add_tool_substitutions(["tile-opt", "tile-run"], [config.tile_tools_dir])
+
+# ptxas: tests that assemble the emitted PTX run only where it is on the PATH.
+ptxas = shutil.which("ptxas")
+if ptxas:
+    config.available_features.add("ptxas")
+    config.substitutions.append(("%ptxas", ptxas))
+
+# cuda: GPU tests run only where the driver loads.
+try:
+    ctypes.CDLL("libcuda.so.1")
+    config.available_features.add("cuda")
+except OSError:
+    pass

@@ -159,7 +159,21 @@ AxisInfo AxisInfoAnalysis::transfer(Operation *op, ArrayRef<AxisInfo> in,
     DimVector cont, div, cst;
     for (unsigned d = 0; d < rank; ++d) {
       cont.push_back(contiguityRule(lhs, rhs, d));
-      div.push_back(divisibilityRule(lhs, rhs, d));
+      // Where the result splits an operand's run (first value divisible by
+      // D) into aligned runs of length c, those start at multiples of
+      // gcd(D, c).
+      AxisInfo::DimVector lhsDiv(lhs.getDivisibility()),
+          rhsDiv(rhs.getDivisibility());
+      if (lhs.getContiguity(d) > cont.back())
+        lhsDiv[d] = std::gcd(lhsDiv[d], cont.back());
+      if (rhs.getContiguity(d) > cont.back())
+        rhsDiv[d] = std::gcd(rhsDiv[d], cont.back());
+      div.push_back(divisibilityRule(
+          AxisInfo(lhs.getContiguity(), lhsDiv, lhs.getConstancy(),
+                   lhs.getConstantValue()),
+          AxisInfo(rhs.getContiguity(), rhsDiv, rhs.getConstancy(),
+                   rhs.getConstantValue()),
+          d));
       cst.push_back(std::gcd(lhs.getConstancy(d), rhs.getConstancy(d)));
     }
     return AxisInfo(cont, div, cst);

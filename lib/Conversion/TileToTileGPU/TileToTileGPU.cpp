@@ -46,7 +46,8 @@ struct ConvertTileToTileGPU
   void runOnOperation() override {
     ModuleOp module = getOperation();
     if (numWarps == 0 || !llvm::isPowerOf2_32(numWarps)) {
-      module.emitError("num-warps must be a power of two, got ") << numWarps;
+      module.emitError("num-warps must be a power of two, got ")
+          << unsigned(numWarps);
       return signalPassFailure();
     }
     Builder builder(&getContext());

@@ -18,7 +18,22 @@ using namespace mlir::tilegpu;
 #define GET_ATTRDEF_CLASSES
 #include "tile/Dialect/TileGPU/IR/TileGPUAttrs.cpp.inc"
 
+namespace {
+/// Prints layouts as `#blocked`, `#blocked1`... aliases, as Triton does.
+struct TileGPUOpAsmInterface : public OpAsmDialectInterface {
+  using OpAsmDialectInterface::OpAsmDialectInterface;
+  AliasResult getAlias(Attribute attr, raw_ostream &os) const override {
+    if (isa<BlockedEncodingAttr>(attr)) {
+      os << "blocked";
+      return AliasResult::FinalAlias;
+    }
+    return AliasResult::NoAlias;
+  }
+};
+} // namespace
+
 void TileGPUDialect::initialize() {
+  addInterfaces<TileGPUOpAsmInterface>();
   addAttributes<
 #define GET_ATTRDEF_LIST
 #include "tile/Dialect/TileGPU/IR/TileGPUAttrs.cpp.inc"

@@ -48,7 +48,7 @@ def Tile_SplatOp : Tile_Op<"splat", [Pure,
   let hasFolder = 1;
 }
 
-def Tile_AddPtrOp : Tile_Op<"addptr", [Pure, Elementwise,
+def Tile_AddPtrOp : Tile_Op<"addptr", [Pure,
     AllTypesMatch<["ptr", "result"]>]> {
   let summary = "Pointer plus an element offset";
   let description = [{

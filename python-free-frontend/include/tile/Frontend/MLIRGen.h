@@ -1,0 +1,92 @@
+//===- MLIRGen.h - lowering of a Triton kernel to the tile dialect -*- C++ -*-===//
+//
+// Turns one @triton.jit function of a parsed .tile module into an MLIR module
+// holding a func.func in the tile and arith dialects, specialized the way
+// Triton specializes a kernel for a launch: tl.constexpr parameters become
+// compile-time values, integer parameters equal to 1 become the constant 1,
+// and the remaining parameters become the function's arguments, typed from
+// the launch signature (`*fp32`, `i32`, ...). Every operation carries the
+// FileLineColLoc of the Python expression it comes from.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_FRONTEND_MLIRGEN_H
+#define TILE_FRONTEND_MLIRGEN_H
+
+#include "tile/Frontend/AST.h"
+#include "tile/Frontend/Diagnostics.h"
+
+#include "llvm/ADT/StringRef.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace mlir {
+class MLIRContext;
+class ModuleOp;
+template <typename OpTy>
+class OwningOpRef;
+} // namespace mlir
+
+namespace tile::frontend {
+
+/// How the launch specializes one kernel parameter, as Triton's signature
+/// does.
+struct ParamSpec {
+  std::string name;
+  /// "*fp32", "*fp16", "*bf16", "*fp64", "*i8", "*i16", "*i32", "*i64",
+  /// "*u8", "*i1" for pointers; "i1", "i32", "i64", "fp32", "fp64" (also
+  /// "i8", "i16", "u8".."u64", "fp16", "bf16") for scalars; "constexpr" for
+  /// tl.constexpr parameters.
+  std::string type;
+  /// The constexpr value when type == "constexpr". Left empty, the
+  /// parameter's default (a literal) is used.
+  std::variant<std::monostate, int64_t, double, bool, std::string> value;
+  /// Pointer (address) or integer (value) % 16 == 0.
+  bool divisibleBy16 = false;
+  /// Integer == 1: the parameter becomes the constant 1.
+  bool equalsOne = false;
+};
+
+struct KernelSpecialization {
+  std::vector<ParamSpec> params;
+};
+
+/// Emits a module with one func.func named after the kernel, whose arguments
+/// are the non-constexpr, non-equal-to-one parameters; pointer arguments are
+/// typed !tile.ptr<T>; arguments marked divisibleBy16 carry the
+/// `tile.divisibility = 16 : i32` argument attribute (read by the contiguity
+/// analysis). The module is verified. Returns null after reporting a
+/// diagnostic.
+mlir::OwningOpRef<mlir::ModuleOp>
+emitKernel(mlir::MLIRContext &context, const ast::Module &module,
+           llvm::StringRef kernelName, const KernelSpecialization &spec,
+           DiagEmitter &diag);
+
+/// One parameter of a kernel, as a caller needs it to build the
+/// specialization of a launch.
+struct KernelParam {
+  std::string name;
+  /// Annotated `tl.constexpr`.
+  bool isConstexpr = false;
+  /// The default value expression, or null. Points into the ast::Module.
+  const ast::Expr *defaultValue = nullptr;
+  SourceLocation loc;
+};
+
+/// The parameters of `kernelName` in order; reports "no kernel named ..."
+/// and returns std::nullopt when the module has no such @triton.jit
+/// function.
+std::optional<std::vector<KernelParam>>
+getKernelParams(const ast::Module &module, llvm::StringRef kernelName,
+                DiagEmitter &diag);
+
+/// The names of the module's @triton.jit functions, in source order.
+std::vector<std::string> getKernelNames(const ast::Module &module);
+
+} // namespace tile::frontend
+
+#endif // TILE_FRONTEND_MLIRGEN_H

@@ -1,0 +1,57 @@
+// RUN: tile-opt %s -split-input-file -test-print-axis-info -verify-diagnostics -o /dev/null
+
+// The vector-add offsets: pid * 1024 + arange(0, 1024), compared with an n
+// specialized as divisible by 16.
+// expected-remark @below {{arg 0: contiguity = [1], divisibility = [16], constancy = [1]}}
+// expected-remark @below {{arg 1: contiguity = [1], divisibility = [1], constancy = [1]}}
+func.func @add_offsets(%p: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %n: i32) {
+  // expected-remark @below {{contiguity = [1], divisibility = [1], constancy = [1]}}
+  %pid = tile.program_id 0 : i32
+  // expected-remark @below {{contiguity = [1], divisibility = [1024], constancy = [1], constant = 1024}}
+  %c1024 = arith.constant 1024 : i32
+  // expected-remark @below {{contiguity = [1], divisibility = [1024], constancy = [1]}}
+  %start = arith.muli %pid, %c1024 : i32
+  // expected-remark @below {{contiguity = [1024], divisibility = [1073741824], constancy = [1]}}
+  %range = tile.make_range {start = 0 : i32, end = 1024 : i32} : tensor<1024xi32>
+  // expected-remark @below {{contiguity = [1], divisibility = [1024], constancy = [1024]}}
+  %s = tile.splat %start : i32 -> tensor<1024xi32>
+  // expected-remark @below {{contiguity = [1024], divisibility = [1024], constancy = [1]}}
+  %offs = arith.addi %s, %range : tensor<1024xi32>
+  // expected-remark @below {{contiguity = [1], divisibility = [1], constancy = [1024]}}
+  %ns = tile.splat %n : i32 -> tensor<1024xi32>
+  // Unknown n: the mask may change at any element.
+  // expected-remark @below {{contiguity = [1], divisibility = [1], constancy = [1]}}
+  %mask = arith.cmpi slt, %offs, %ns : tensor<1024xi32>
+  // expected-remark @below {{contiguity = [1], divisibility = [16], constancy = [1024]}}
+  %ps = tile.splat %p : !tile.ptr<f32> -> tensor<1024x!tile.ptr<f32>>
+  // Offsets count f32 elements: 1024 elements are 4096 bytes; gcd with 16.
+  // expected-remark @below {{contiguity = [1024], divisibility = [16], constancy = [1]}}
+  %pp = tile.addptr %ps, %offs : tensor<1024x!tile.ptr<f32>>, tensor<1024xi32>
+  return
+}
+
+// -----
+
+// expected-remark @below {{arg 0: contiguity = [1], divisibility = [16], constancy = [1]}}
+func.func @mask_with_divisible_bound(%n: i32 {tile.divisibility = 16 : i32}) {
+  // expected-remark @below {{contiguity = [256], divisibility = [1073741824], constancy = [1]}}
+  %range = tile.make_range {start = 0 : i32, end = 256 : i32} : tensor<256xi32>
+  // expected-remark @below {{contiguity = [1], divisibility = [16], constancy = [256]}}
+  %ns = tile.splat %n : i32 -> tensor<256xi32>
+  // A bound divisible by 16 flips the mask only at multiples of 16.
+  // expected-remark @below {{contiguity = [1], divisibility = [1], constancy = [16]}}
+  %mask = arith.cmpi slt, %range, %ns : tensor<256xi32>
+  // expected-remark @below {{contiguity = [1], divisibility = [8], constancy = [1], constant = 8}}
+  %c8 = arith.constant 8 : i32
+  // expected-remark @below {{contiguity = [1], divisibility = [8], constancy = [256], constant = 8}}
+  %c8s = tile.splat %c8 : i32 -> tensor<256xi32>
+  // x % 8 keeps runs of 8.
+  // expected-remark @below {{contiguity = [8], divisibility = [8], constancy = [1]}}
+  %rem = arith.remsi %range, %c8s : tensor<256xi32>
+  // Scaling a run breaks it; every element is then a multiple of 8.
+  // expected-remark @below {{contiguity = [1], divisibility = [8], constancy = [1]}}
+  %mul = arith.muli %range, %c8s : tensor<256xi32>
+  // expected-remark @below {{contiguity = [1], divisibility = [1], constancy = [1]}}
+  %sub = arith.subi %c8s, %range : tensor<256xi32>
+  return
+}

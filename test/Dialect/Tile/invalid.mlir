@@ -1,0 +1,95 @@
+// RUN: tile-opt %s -split-input-file -verify-diagnostics
+
+func.func @range_not_power_of_two() {
+  // expected-error @+1 {{length 24 (end - start) is not a power of two}}
+  %r = tile.make_range {start = 0 : i32, end = 24 : i32} : tensor<24xi32>
+  return
+}
+
+// -----
+
+func.func @range_empty() {
+  // expected-error @+1 {{needs start < end, got [8, 8)}}
+  %r = tile.make_range {start = 8 : i32, end = 8 : i32} : tensor<0xi32>
+  return
+}
+
+// -----
+
+func.func @range_wrong_shape() {
+  // expected-error @+1 {{result must be a 1-D tensor of 16 elements, got 'tensor<32xi32>'}}
+  %r = tile.make_range {start = 0 : i32, end = 16 : i32} : tensor<32xi32>
+  return
+}
+
+// -----
+
+func.func @program_id_axis() {
+  // expected-error @+1 {{attribute 'axis' failed to satisfy constraint}}
+  %p = tile.program_id 3 : i32
+  return
+}
+
+// -----
+
+func.func @splat_element_type(%x: f32) {
+  // expected-error @+1 {{result element type matches the scalar}}
+  %s = "tile.splat"(%x) : (f32) -> tensor<4xi32>
+  return
+}
+
+// -----
+
+func.func @addptr_shape(%p: tensor<4x!tile.ptr<f32>>, %o: tensor<8xi32>) {
+  // expected-error @+1 {{pointer and offset must have the same shape, got 'tensor<4x!tile.ptr<f32>>' and 'tensor<8xi32>'}}
+  %q = tile.addptr %p, %o : tensor<4x!tile.ptr<f32>>, tensor<8xi32>
+  return
+}
+
+// -----
+
+func.func @addptr_float_offset(%p: !tile.ptr<f32>, %o: f32) {
+  // expected-error @+1 {{operand #1 must be}}
+  %q = "tile.addptr"(%p, %o) : (!tile.ptr<f32>, f32) -> !tile.ptr<f32>
+  return
+}
+
+// -----
+
+func.func @load_result_type(%p: tensor<4x!tile.ptr<f32>>) {
+  // expected-error @+1 {{result is the pointee type shaped as the pointers}}
+  %v = "tile.load"(%p) {operandSegmentSizes = array<i32: 1, 0, 0>} : (tensor<4x!tile.ptr<f32>>) -> tensor<4xf16>
+  return
+}
+
+// -----
+
+func.func @load_mask_shape(%p: tensor<4x!tile.ptr<f32>>, %m: tensor<8xi1>) {
+  // expected-error @+1 {{mask is i1 shaped as the pointers}}
+  %v = "tile.load"(%p, %m) {operandSegmentSizes = array<i32: 1, 1, 0>} : (tensor<4x!tile.ptr<f32>>, tensor<8xi1>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @load_other_type(%p: tensor<4x!tile.ptr<f32>>, %m: tensor<4xi1>, %o: tensor<4xf16>) {
+  // expected-error @+1 {{other has the result type}}
+  %v = "tile.load"(%p, %m, %o) {operandSegmentSizes = array<i32: 1, 1, 1>} : (tensor<4x!tile.ptr<f32>>, tensor<4xi1>, tensor<4xf16>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @store_value_type(%p: tensor<4x!tile.ptr<f32>>, %v: tensor<4xi32>) {
+  // expected-error @+1 {{value is the pointee type shaped as the pointers}}
+  "tile.store"(%p, %v) : (tensor<4x!tile.ptr<f32>>, tensor<4xi32>) -> ()
+  return
+}
+
+// -----
+
+func.func @load_without_pointer() {
+  // expected-error @+1 {{expected 1 or more operands, but found 0}}
+  %v = "tile.load"() {operandSegmentSizes = array<i32: 0, 0, 0>} : () -> f32
+  return
+}

@@ -1,0 +1,55 @@
+// RUN: tile-opt %s -split-input-file -tilegpu-remove-layout-conversions | FileCheck %s
+
+#def = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#vec = #tilegpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+
+// The add is recomputed in the loads' layout; no conversion is left.
+// CHECK-LABEL: func.func @rematerialize
+// CHECK-NOT: tilegpu.convert_layout
+// CHECK: %[[R:.*]] = tile.make_range {{.*}} : tensor<1024xi32, #[[VEC:.*]]>
+// CHECK: tile.addptr %{{.*}}, %[[R]] : tensor<1024x!tile.ptr<f32>, #[[VEC]]>
+// CHECK: %[[X:.*]] = tile.load
+// CHECK: %[[S:.*]] = arith.addf %[[X]], %[[X]] : tensor<1024xf32, #[[VEC]]>
+// CHECK: tile.store %{{.*}}, %[[S]] : tensor<1024x!tile.ptr<f32>, #[[VEC]]>
+// CHECK-NOT: tilegpu.convert_layout
+func.func @rematerialize(%p: !tile.ptr<f32>) {
+  %r = tile.make_range {start = 0 : i32, end = 1024 : i32} : tensor<1024xi32, #def>
+  %ps = tile.splat %p : !tile.ptr<f32> -> tensor<1024x!tile.ptr<f32>, #def>
+  %pp = tile.addptr %ps, %r : tensor<1024x!tile.ptr<f32>, #def>, tensor<1024xi32, #def>
+  %pv = tilegpu.convert_layout %pp : tensor<1024x!tile.ptr<f32>, #def> -> tensor<1024x!tile.ptr<f32>, #vec>
+  %xv = tile.load %pv : tensor<1024x!tile.ptr<f32>, #vec>
+  %x = tilegpu.convert_layout %xv : tensor<1024xf32, #vec> -> tensor<1024xf32, #def>
+  %s = arith.addf %x, %x : tensor<1024xf32, #def>
+  %sv = tilegpu.convert_layout %s : tensor<1024xf32, #def> -> tensor<1024xf32, #vec>
+  tile.store %pv, %sv : tensor<1024x!tile.ptr<f32>, #vec>
+  return
+}
+
+// -----
+
+#a = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#b = #tilegpu.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+// A loaded value cannot be recomputed: its conversion stays.
+// CHECK-LABEL: func.func @keep_load
+// CHECK: tile.load
+// CHECK: tilegpu.convert_layout
+func.func @keep_load(%p: tensor<256x!tile.ptr<f32>, #a>) -> tensor<256xf32, #b> {
+  %v = tile.load %p : tensor<256x!tile.ptr<f32>, #a>
+  %c = tilegpu.convert_layout %v : tensor<256xf32, #a> -> tensor<256xf32, #b>
+  return %c : tensor<256xf32, #b>
+}
+
+// -----
+
+#a = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#b = #tilegpu.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+// Constants and chains fold.
+// CHECK-LABEL: func.func @fold
+// CHECK-NEXT: %[[C:.*]] = arith.constant dense<2.000000e+00> : tensor<256xf32, #{{.*}}>
+// CHECK-NEXT: return %[[C]]
+func.func @fold() -> tensor<256xf32, #a> {
+  %c = arith.constant dense<2.0> : tensor<256xf32, #a>
+  %x = tilegpu.convert_layout %c : tensor<256xf32, #a> -> tensor<256xf32, #b>
+  %y = tilegpu.convert_layout %x : tensor<256xf32, #b> -> tensor<256xf32, #a>
+  return %y : tensor<256xf32, #a>
+}
