@@ -10,6 +10,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Conversion/Passes.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
 
@@ -42,6 +43,7 @@ void mlir::tile::registerTilePasses() {
   test::registerTestAxisInfoPass();
   registerCanonicalizerPass();
   registerCSEPass();
+  registerReconcileUnrealizedCastsPass();
   PassPipelineRegistration<PipelineOptions>(
       "tile-to-llvm",
       "The whole compile: tile dialect to LLVM dialect with NVVM ops",
