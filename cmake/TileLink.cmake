@@ -15,6 +15,7 @@ function(tile_add_library name)
   if(ARG_LINK)
     target_link_libraries(${name} PUBLIC ${ARG_LINK})
   endif()
+  set_property(GLOBAL APPEND PROPERTY TILE_LIBRARIES ${name})
 endfunction()
 
 if(TILE_STATIC_LLVM)
@@ -24,15 +25,24 @@ if(TILE_STATIC_LLVM)
     COMMAND ${LLVM_TOOLS_BINARY_DIR}/llvm-config --link-static --libs all
     OUTPUT_VARIABLE TILE_LLVM_STATIC_LIBS OUTPUT_STRIP_TRAILING_WHITESPACE)
   separate_arguments(TILE_LLVM_STATIC_LIBS UNIX_COMMAND "${TILE_LLVM_STATIC_LIBS}")
+  # Debian lists Polly among "all" without shipping its archives.
+  list(FILTER TILE_LLVM_STATIC_LIBS EXCLUDE REGEX "Polly")
   # Only what the tools really use: z3 and libxml2 are absent on the GPU machine.
   set(TILE_LLVM_SYSTEM_LIBS rt dl m z zstd pthread)
 endif()
 
 function(tile_link_llvm target)
   if(TILE_STATIC_LLVM)
+    # Tile's own archives join the group: they and MLIR refer to each other.
+    get_property(tile_libraries GLOBAL PROPERTY TILE_LIBRARIES)
+    set(tile_archives)
+    foreach(lib ${tile_libraries})
+      list(APPEND tile_archives $<TARGET_FILE:${lib}>)
+    endforeach()
     target_link_directories(${target} PRIVATE ${LLVM_LIBRARY_DIR})
     target_link_libraries(${target} PRIVATE
-      -Wl,--start-group ${TILE_MLIR_ARCHIVES} ${TILE_LLVM_STATIC_LIBS} -Wl,--end-group
+      -Wl,--start-group ${tile_archives} ${TILE_MLIR_ARCHIVES}
+      ${TILE_LLVM_STATIC_LIBS} -Wl,--end-group
       ${TILE_LLVM_SYSTEM_LIBS} ${CMAKE_DL_LIBS} -static-libstdc++ -static-libgcc)
   else()
     target_link_libraries(${target} PRIVATE MLIR LLVM ${CMAKE_DL_LIBS})

@@ -1,0 +1,116 @@
+//===- LaunchSpec.h - the launch description a .tile file carries -*- C++ -*-===//
+//
+// A kernel file says how to run itself in a comment block that starts with
+// `# tile-run: <kernel>`, followed by Python assignments, one per comment
+// line:
+//
+//   # tile-run: add_kernel
+//   #   n = 98432                          (a size; --set n=... overrides)
+//   #   x_ptr = rand(fp32, n)              (a kernel parameter: a buffer)
+//   #   n_elements = n                     (a kernel parameter: a scalar)
+//   #   BLOCK_SIZE = 1024                  (a constexpr parameter)
+//   #   grid = (cdiv(n, BLOCK_SIZE),)
+//   #   num_warps = 4
+//   #   check(output_ptr, ref_add(x_ptr, y_ptr), tol=0)
+//   #   bytes = 3 * 4 * n                  (bytes one launch moves: GB/s)
+//
+// The statements are parsed by the front end's own Python parser and
+// evaluated here, in order. Buffers: rand/randn/zeros/empty(dtype, *shape);
+// stride(buf, axis); helpers cdiv, next_power_of_2, min, max; Python
+// arithmetic and conditional expressions.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_DRIVER_LAUNCHSPEC_H
+#define TILE_DRIVER_LAUNCHSPEC_H
+
+#include "tile/Frontend/Diagnostics.h"
+
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/SourceMgr.h"
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tile::launch {
+
+enum class DType { F16, BF16, F32, F64, I8, I16, I32, I64, U8 };
+
+/// "fp32" and friends, as in Triton's signatures.
+llvm::StringRef getName(DType type);
+std::optional<DType> parseDType(llvm::StringRef name);
+unsigned getByteWidth(DType type);
+bool isFloat(DType type);
+
+struct BufferSpec {
+  std::string name; // the variable it was first bound to
+  DType dtype = DType::F32;
+  std::vector<int64_t> shape;
+  enum class Init { Rand, Randn, Zeros, Empty } init = Init::Empty;
+
+  int64_t getNumElements() const;
+  /// Row-major strides, in elements.
+  int64_t getStride(unsigned axis) const;
+};
+
+struct Value {
+  enum class Kind { None, Int, Float, Bool, String, DType, Buffer, Tuple };
+  Kind kind = Kind::None;
+  int64_t intValue = 0;
+  double floatValue = 0;
+  std::string stringValue;
+  DType dtype = DType::F32;
+  unsigned buffer = 0; // index into LaunchSpec::buffers
+  std::vector<Value> elements;
+
+  static Value getInt(int64_t v);
+  static Value getFloat(double v);
+  static Value getBool(bool v);
+  bool isNumber() const {
+    return kind == Kind::Int || kind == Kind::Float || kind == Kind::Bool;
+  }
+  double asDouble() const;
+  std::string describe() const;
+};
+
+/// `check(output, ref_name(args...), tol=...)`.
+struct Check {
+  unsigned output = 0; // buffer
+  std::string reference;
+  std::vector<Value> args;
+  double tolerance = 0; // relative L2 error allowed; 0 means exact
+  frontend::SourceLocation loc;
+};
+
+struct LaunchSpec {
+  std::string kernel;
+  frontend::SourceLocation loc;
+  std::vector<BufferSpec> buffers;
+  llvm::StringMap<Value> variables;
+  std::array<int64_t, 3> grid = {1, 1, 1};
+  unsigned numWarps = 4;
+  std::vector<Check> checks;
+  std::optional<double> bytes;
+  std::optional<double> flops;
+};
+
+/// A `name=expression` override from the command line.
+struct Override {
+  std::string name;
+  std::string expression;
+};
+
+/// Finds and evaluates the launch description of buffer `bufferId`.
+/// Overridden variables keep the command line's value. Reports problems
+/// through `diag` and returns nullopt.
+std::optional<LaunchSpec> parseLaunchSpec(llvm::SourceMgr &sourceMgr,
+                                          unsigned bufferId,
+                                          frontend::DiagEmitter &diag,
+                                          llvm::ArrayRef<Override> overrides);
+
+} // namespace tile::launch
+
+#endif // TILE_DRIVER_LAUNCHSPEC_H

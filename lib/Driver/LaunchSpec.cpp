@@ -1,0 +1,701 @@
+//===- LaunchSpec.cpp - evaluate a .tile file's launch description --------===//
+//
+// Locates the `# tile-run:` comment block, parses its lines with the front
+// end's statement parser (the `#` at each line start is skipped) and
+// evaluates the assignments in order with Python's integer semantics.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile/Driver/LaunchSpec.h"
+#include "tile/Frontend/AST.h"
+#include "tile/Frontend/Parser.h"
+
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <cmath>
+
+using namespace tile;
+using namespace tile::launch;
+using namespace tile::frontend;
+using llvm::cast;
+using llvm::dyn_cast;
+using llvm::isa;
+
+llvm::StringRef tile::launch::getName(DType type) {
+  switch (type) {
+  case DType::F16:
+    return "fp16";
+  case DType::BF16:
+    return "bf16";
+  case DType::F32:
+    return "fp32";
+  case DType::F64:
+    return "fp64";
+  case DType::I8:
+    return "i8";
+  case DType::I16:
+    return "i16";
+  case DType::I32:
+    return "i32";
+  case DType::I64:
+    return "i64";
+  case DType::U8:
+    return "u8";
+  }
+  return "?";
+}
+
+std::optional<DType> tile::launch::parseDType(llvm::StringRef name) {
+  return llvm::StringSwitch<std::optional<DType>>(name)
+      .Cases({"fp16", "float16"}, DType::F16)
+      .Cases({"bf16", "bfloat16"}, DType::BF16)
+      .Cases({"fp32", "float32"}, DType::F32)
+      .Cases({"fp64", "float64"}, DType::F64)
+      .Cases({"i8", "int8"}, DType::I8)
+      .Cases({"i16", "int16"}, DType::I16)
+      .Cases({"i32", "int32"}, DType::I32)
+      .Cases({"i64", "int64"}, DType::I64)
+      .Cases({"u8", "uint8"}, DType::U8)
+      .Default(std::nullopt);
+}
+
+unsigned tile::launch::getByteWidth(DType type) {
+  switch (type) {
+  case DType::I8:
+  case DType::U8:
+    return 1;
+  case DType::F16:
+  case DType::BF16:
+  case DType::I16:
+    return 2;
+  case DType::F32:
+  case DType::I32:
+    return 4;
+  case DType::F64:
+  case DType::I64:
+    return 8;
+  }
+  return 4;
+}
+
+bool tile::launch::isFloat(DType type) {
+  return type == DType::F16 || type == DType::BF16 || type == DType::F32 ||
+         type == DType::F64;
+}
+
+int64_t BufferSpec::getNumElements() const {
+  int64_t n = 1;
+  for (int64_t d : shape)
+    n *= d;
+  return n;
+}
+
+int64_t BufferSpec::getStride(unsigned axis) const {
+  int64_t stride = 1;
+  for (unsigned d = axis + 1; d < shape.size(); ++d)
+    stride *= shape[d];
+  return stride;
+}
+
+Value Value::getInt(int64_t v) {
+  Value value;
+  value.kind = Kind::Int;
+  value.intValue = v;
+  return value;
+}
+Value Value::getFloat(double v) {
+  Value value;
+  value.kind = Kind::Float;
+  value.floatValue = v;
+  return value;
+}
+Value Value::getBool(bool v) {
+  Value value;
+  value.kind = Kind::Bool;
+  value.intValue = v;
+  return value;
+}
+
+double Value::asDouble() const {
+  return kind == Kind::Float ? floatValue : double(intValue);
+}
+
+std::string Value::describe() const {
+  switch (kind) {
+  case Kind::None:
+    return "None";
+  case Kind::Int:
+    return std::to_string(intValue);
+  case Kind::Float:
+    return std::to_string(floatValue);
+  case Kind::Bool:
+    return intValue ? "True" : "False";
+  case Kind::String:
+    return "'" + stringValue + "'";
+  case Kind::DType:
+    return getName(dtype).str();
+  case Kind::Buffer:
+    return "buffer";
+  case Kind::Tuple:
+    return "tuple of " + std::to_string(elements.size());
+  }
+  return "?";
+}
+
+namespace {
+class Evaluator {
+public:
+  Evaluator(LaunchSpec &spec, DiagEmitter &diag) : spec(spec), diag(diag) {}
+
+  std::optional<Value> eval(const ast::Expr &expr);
+  bool run(const ast::StmtList &statements,
+           const llvm::StringMap<Value> &preset);
+
+private:
+  std::optional<Value> error(const ast::Expr &expr, const llvm::Twine &msg) {
+    diag.error(expr.getLoc(), msg);
+    return std::nullopt;
+  }
+  std::optional<Value> evalBinary(const ast::BinOpExpr &expr);
+  std::optional<Value> evalCall(const ast::CallExpr &expr);
+  std::optional<int64_t> evalInt(const ast::Expr &expr);
+
+  LaunchSpec &spec;
+  DiagEmitter &diag;
+};
+} // namespace
+
+std::optional<int64_t> Evaluator::evalInt(const ast::Expr &expr) {
+  std::optional<Value> v = eval(expr);
+  if (!v)
+    return std::nullopt;
+  if (v->kind != Value::Kind::Int && v->kind != Value::Kind::Bool) {
+    error(expr, "expected an integer, got " + v->describe());
+    return std::nullopt;
+  }
+  return v->intValue;
+}
+
+static int64_t floorDiv(int64_t a, int64_t b) {
+  int64_t q = a / b;
+  return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
+}
+
+std::optional<Value> Evaluator::evalBinary(const ast::BinOpExpr &expr) {
+  std::optional<Value> lhs = eval(expr.getLHS()), rhs = eval(expr.getRHS());
+  if (!lhs || !rhs)
+    return std::nullopt;
+  if (!lhs->isNumber() || !rhs->isNumber())
+    return error(expr, "operator '" + ast::spell(expr.getOp()) +
+                           "' needs numbers, got " + lhs->describe() +
+                           " and " + rhs->describe());
+  bool isInt = lhs->kind != Value::Kind::Float &&
+               rhs->kind != Value::Kind::Float;
+  int64_t a = lhs->intValue, b = rhs->intValue;
+  double x = lhs->asDouble(), y = rhs->asDouble();
+  switch (expr.getOp()) {
+  case ast::BinaryOp::Add:
+    return isInt ? Value::getInt(a + b) : Value::getFloat(x + y);
+  case ast::BinaryOp::Sub:
+    return isInt ? Value::getInt(a - b) : Value::getFloat(x - y);
+  case ast::BinaryOp::Mul:
+    return isInt ? Value::getInt(a * b) : Value::getFloat(x * y);
+  case ast::BinaryOp::Div:
+    if (y == 0)
+      return error(expr, "division by zero");
+    return Value::getFloat(x / y);
+  case ast::BinaryOp::FloorDiv:
+  case ast::BinaryOp::Mod:
+    if (y == 0)
+      return error(expr, "division by zero");
+    if (!isInt)
+      return expr.getOp() == ast::BinaryOp::Mod
+                 ? Value::getFloat(x - std::floor(x / y) * y)
+                 : Value::getFloat(std::floor(x / y));
+    return expr.getOp() == ast::BinaryOp::Mod
+               ? Value::getInt(a - floorDiv(a, b) * b)
+               : Value::getInt(floorDiv(a, b));
+  case ast::BinaryOp::Pow:
+    if (isInt && b >= 0) {
+      int64_t result = 1;
+      for (int64_t i = 0; i < b && i < 64; ++i)
+        result *= a;
+      return Value::getInt(result);
+    }
+    return Value::getFloat(std::pow(x, y));
+  case ast::BinaryOp::LShift:
+  case ast::BinaryOp::RShift:
+  case ast::BinaryOp::BitAnd:
+  case ast::BinaryOp::BitOr:
+  case ast::BinaryOp::BitXor:
+    if (!isInt)
+      return error(expr, "operator '" + ast::spell(expr.getOp()) +
+                             "' needs integers");
+    if ((expr.getOp() == ast::BinaryOp::LShift ||
+         expr.getOp() == ast::BinaryOp::RShift) &&
+        (b < 0 || b > 62))
+      return error(expr, "shift count " + std::to_string(b) +
+                             " out of range");
+    switch (expr.getOp()) {
+    case ast::BinaryOp::LShift:
+      return Value::getInt(a << b);
+    case ast::BinaryOp::RShift:
+      return Value::getInt(a >> b);
+    case ast::BinaryOp::BitAnd:
+      return Value::getInt(a & b);
+    case ast::BinaryOp::BitOr:
+      return Value::getInt(a | b);
+    default:
+      return Value::getInt(a ^ b);
+    }
+  default:
+    return error(expr, "operator '" + ast::spell(expr.getOp()) +
+                           "' is not allowed in a launch description");
+  }
+}
+
+std::optional<Value> Evaluator::evalCall(const ast::CallExpr &expr) {
+  const auto *callee = dyn_cast<ast::NameExpr>(&expr.getCallee());
+  if (!callee)
+    return error(expr, "only plain function names can be called here");
+  llvm::StringRef name = callee->getName();
+  const ast::ExprList &args = expr.getArgs();
+  auto expectArgs = [&](size_t lo, size_t hi) {
+    if (args.size() >= lo && args.size() <= hi)
+      return true;
+    error(expr, name + "() takes " + std::to_string(lo) +
+                    (hi != lo ? " to " + std::to_string(hi) : "") +
+                    " arguments, got " + std::to_string(args.size()));
+    return false;
+  };
+
+  // Buffers.
+  auto init = llvm::StringSwitch<std::optional<BufferSpec::Init>>(name)
+                  .Case("rand", BufferSpec::Init::Rand)
+                  .Case("randn", BufferSpec::Init::Randn)
+                  .Case("zeros", BufferSpec::Init::Zeros)
+                  .Case("empty", BufferSpec::Init::Empty)
+                  .Default(std::nullopt);
+  if (init) {
+    if (!expectArgs(2, 5))
+      return std::nullopt;
+    std::optional<Value> dtype = eval(*args[0]);
+    if (!dtype)
+      return std::nullopt;
+    if (dtype->kind != Value::Kind::DType)
+      return error(*args[0], name + "() needs a dtype first (fp16, bf16, "
+                                    "fp32, fp64, i8, i16, i32, i64, u8)");
+    BufferSpec buffer;
+    buffer.dtype = dtype->dtype;
+    buffer.init = *init;
+    for (size_t i = 1; i < args.size(); ++i) {
+      std::optional<int64_t> extent = evalInt(*args[i]);
+      if (!extent)
+        return std::nullopt;
+      if (*extent <= 0 || *extent > (int64_t(1) << 34))
+        return error(*args[i], "buffer extent " + std::to_string(*extent) +
+                                   " out of range");
+      buffer.shape.push_back(*extent);
+    }
+    if (buffer.getNumElements() * getByteWidth(buffer.dtype) >
+        (int64_t(1) << 36))
+      return error(expr, "buffer of " +
+                             std::to_string(buffer.getNumElements()) +
+                             " elements is too large");
+    Value value;
+    value.kind = Value::Kind::Buffer;
+    value.buffer = spec.buffers.size();
+    spec.buffers.push_back(buffer);
+    return value;
+  }
+
+  if (name == "stride") {
+    if (!expectArgs(2, 2))
+      return std::nullopt;
+    std::optional<Value> buffer = eval(*args[0]);
+    std::optional<int64_t> axis = evalInt(*args[1]);
+    if (!buffer || !axis)
+      return std::nullopt;
+    if (buffer->kind != Value::Kind::Buffer)
+      return error(*args[0], "stride() needs a buffer");
+    const BufferSpec &b = spec.buffers[buffer->buffer];
+    if (*axis < 0 || *axis >= int64_t(b.shape.size()))
+      return error(*args[1], "axis " + std::to_string(*axis) +
+                                 " out of range for a buffer of rank " +
+                                 std::to_string(b.shape.size()));
+    return Value::getInt(b.getStride(*axis));
+  }
+  if (name == "cdiv" || name == "next_power_of_2" || name == "min" ||
+      name == "max") {
+    bool unary = name == "next_power_of_2";
+    if (!expectArgs(unary ? 1 : 2, unary ? 1 : 8))
+      return std::nullopt;
+    std::vector<int64_t> values;
+    for (const auto &arg : args) {
+      std::optional<int64_t> v = evalInt(*arg);
+      if (!v)
+        return std::nullopt;
+      values.push_back(*v);
+    }
+    if (name == "cdiv") {
+      if (values.size() != 2 || values[1] == 0)
+        return error(expr, "cdiv(a, b) needs two integers, b != 0");
+      return Value::getInt(-floorDiv(-values[0], values[1]));
+    }
+    if (unary)
+      return Value::getInt(values[0] <= 1 ? 1
+                                          : int64_t(llvm::PowerOf2Ceil(
+                                                uint64_t(values[0]))));
+    return Value::getInt(name == "min"
+                             ? *std::min_element(values.begin(), values.end())
+                             : *std::max_element(values.begin(), values.end()));
+  }
+  return error(expr, "unknown function '" + name +
+                         "' in a launch description; known: rand, randn, "
+                         "zeros, empty, stride, cdiv, next_power_of_2, min, "
+                         "max, check");
+}
+
+std::optional<Value> Evaluator::eval(const ast::Expr &expr) {
+  switch (expr.getKind()) {
+  case ast::Expr::Kind::Name: {
+    llvm::StringRef name = cast<ast::NameExpr>(expr).getName();
+    auto it = spec.variables.find(name);
+    if (it != spec.variables.end())
+      return it->second;
+    if (std::optional<DType> dtype = parseDType(name)) {
+      Value value;
+      value.kind = Value::Kind::DType;
+      value.dtype = *dtype;
+      return value;
+    }
+    return error(expr, "name '" + name + "' is not defined");
+  }
+  case ast::Expr::Kind::Constant: {
+    const auto &c = cast<ast::ConstantExpr>(expr);
+    if (c.isInt())
+      return Value::getInt(c.getInt());
+    if (c.isFloat())
+      return Value::getFloat(c.getFloat());
+    if (c.isBool())
+      return Value::getBool(c.getBool());
+    if (c.isString()) {
+      Value value;
+      value.kind = Value::Kind::String;
+      value.stringValue = c.getString().str();
+      return value;
+    }
+    return Value();
+  }
+  case ast::Expr::Kind::Tuple:
+  case ast::Expr::Kind::List: {
+    const ast::ExprList &elements =
+        isa<ast::TupleExpr>(expr)
+            ? cast<ast::TupleExpr>(expr).getElements()
+            : cast<ast::ListExpr>(expr).getElements();
+    Value tuple;
+    tuple.kind = Value::Kind::Tuple;
+    for (const auto &element : elements) {
+      std::optional<Value> v = eval(*element);
+      if (!v)
+        return std::nullopt;
+      tuple.elements.push_back(*v);
+    }
+    return tuple;
+  }
+  case ast::Expr::Kind::BinOp:
+    return evalBinary(cast<ast::BinOpExpr>(expr));
+  case ast::Expr::Kind::UnaryOp: {
+    const auto &unary = cast<ast::UnaryOpExpr>(expr);
+    std::optional<Value> v = eval(unary.getOperand());
+    if (!v)
+      return std::nullopt;
+    if (!v->isNumber())
+      return error(expr, "unary operator needs a number");
+    switch (unary.getOp()) {
+    case ast::UnaryOp::Minus:
+      return v->kind == Value::Kind::Float ? Value::getFloat(-v->floatValue)
+                                           : Value::getInt(-v->intValue);
+    case ast::UnaryOp::Plus:
+      return v;
+    case ast::UnaryOp::Not:
+      return Value::getBool(v->asDouble() == 0);
+    case ast::UnaryOp::Invert:
+      return Value::getInt(~v->intValue);
+    }
+    return std::nullopt;
+  }
+  case ast::Expr::Kind::Compare: {
+    const auto &compare = cast<ast::CompareExpr>(expr);
+    std::optional<Value> left = eval(compare.getLeft());
+    if (!left)
+      return std::nullopt;
+    for (auto [op, rightExpr] :
+         llvm::zip(compare.getOps(), compare.getComparators())) {
+      std::optional<Value> right = eval(*rightExpr);
+      if (!right)
+        return std::nullopt;
+      if (!left->isNumber() || !right->isNumber())
+        return error(expr, "comparisons need numbers");
+      double a = left->asDouble(), b = right->asDouble();
+      bool holds;
+      switch (op) {
+      case ast::CompareOp::Eq:
+        holds = a == b;
+        break;
+      case ast::CompareOp::NotEq:
+        holds = a != b;
+        break;
+      case ast::CompareOp::Lt:
+        holds = a < b;
+        break;
+      case ast::CompareOp::LtE:
+        holds = a <= b;
+        break;
+      case ast::CompareOp::Gt:
+        holds = a > b;
+        break;
+      case ast::CompareOp::GtE:
+        holds = a >= b;
+        break;
+      default:
+        return error(expr, "operator '" + ast::spell(op) +
+                               "' is not allowed in a launch description");
+      }
+      if (!holds)
+        return Value::getBool(false);
+      left = right;
+    }
+    return Value::getBool(true);
+  }
+  case ast::Expr::Kind::BoolOp: {
+    const auto &boolOp = cast<ast::BoolOpExpr>(expr);
+    std::optional<Value> last;
+    for (const auto &operand : boolOp.getValues()) {
+      last = eval(*operand);
+      if (!last)
+        return std::nullopt;
+      bool truthy = last->isNumber() && last->asDouble() != 0;
+      if (truthy == (boolOp.getOp() == ast::BoolOp::Or))
+        return last;
+    }
+    return last;
+  }
+  case ast::Expr::Kind::IfExp: {
+    const auto &ifExp = cast<ast::IfExpExpr>(expr);
+    std::optional<Value> test = eval(ifExp.getTest());
+    if (!test)
+      return std::nullopt;
+    bool truthy = test->isNumber() && test->asDouble() != 0;
+    return eval(truthy ? ifExp.getBody() : ifExp.getOrElse());
+  }
+  case ast::Expr::Kind::Call:
+    return evalCall(cast<ast::CallExpr>(expr));
+  default:
+    return error(expr, "this expression is not allowed in a launch "
+                       "description");
+  }
+}
+
+bool Evaluator::run(const ast::StmtList &statements,
+                    const llvm::StringMap<Value> &preset) {
+  for (const auto &statement : statements) {
+    if (const auto *assign = dyn_cast<ast::AssignStmt>(statement.get())) {
+      if (assign->getTargets().size() != 1 ||
+          !isa<ast::NameExpr>(*assign->getTargets()[0])) {
+        diag.error(statement->getLoc(),
+                   "a launch description assigns to one plain name per line");
+        return false;
+      }
+      llvm::StringRef name =
+          cast<ast::NameExpr>(*assign->getTargets()[0]).getName();
+      if (preset.count(name))
+        continue; // the command line wins
+      std::optional<Value> value = eval(assign->getValue());
+      if (!value)
+        return false;
+      if (value->kind == Value::Kind::Buffer &&
+          spec.buffers[value->buffer].name.empty())
+        spec.buffers[value->buffer].name = name.str();
+      spec.variables[name] = *value;
+      continue;
+    }
+    const auto *exprStmt = dyn_cast<ast::ExprStmt>(statement.get());
+    const auto *call =
+        exprStmt ? dyn_cast<ast::CallExpr>(&exprStmt->getValue()) : nullptr;
+    const auto *callee =
+        call ? dyn_cast<ast::NameExpr>(&call->getCallee()) : nullptr;
+    if (!callee || callee->getName() != "check") {
+      diag.error(statement->getLoc(),
+                 "a launch description holds assignments and check(...) "
+                 "calls only");
+      return false;
+    }
+    // check(output, ref_name(args...), tol=...)
+    if (call->getArgs().size() != 2) {
+      diag.error(call->getLoc(), "check() takes an output buffer and a "
+                                 "reference call, e.g. check(out, "
+                                 "ref_add(x, y), tol=0)");
+      return false;
+    }
+    Check check;
+    check.loc = call->getLoc();
+    std::optional<Value> output = eval(*call->getArgs()[0]);
+    if (!output)
+      return false;
+    if (output->kind != Value::Kind::Buffer) {
+      diag.error(call->getArgs()[0]->getLoc(), "check() needs a buffer");
+      return false;
+    }
+    check.output = output->buffer;
+    const auto *reference = dyn_cast<ast::CallExpr>(call->getArgs()[1].get());
+    const auto *refName =
+        reference ? dyn_cast<ast::NameExpr>(&reference->getCallee()) : nullptr;
+    if (!refName) {
+      diag.error(call->getArgs()[1]->getLoc(),
+                 "the reference must be a call such as ref_add(x, y)");
+      return false;
+    }
+    check.reference = refName->getName().str();
+    for (const auto &arg : reference->getArgs()) {
+      std::optional<Value> v = eval(*arg);
+      if (!v)
+        return false;
+      check.args.push_back(*v);
+    }
+    for (const ast::Keyword &keyword : call->getKeywords()) {
+      if (keyword.name != "tol") {
+        diag.error(keyword.loc, "check() got an unexpected keyword argument '" +
+                                    keyword.name + "'; valid: tol");
+        return false;
+      }
+      std::optional<Value> tol = eval(*keyword.value);
+      if (!tol)
+        return false;
+      if (!tol->isNumber() || tol->asDouble() < 0) {
+        diag.error(keyword.loc, "tol must be a number >= 0");
+        return false;
+      }
+      check.tolerance = tol->asDouble();
+    }
+    spec.checks.push_back(check);
+  }
+  return true;
+}
+
+/// Reads the grid, num_warps and bytes variables into their fields.
+static bool readLaunchVariables(LaunchSpec &spec, DiagEmitter &diag) {
+  auto it = spec.variables.find("grid");
+  if (it != spec.variables.end()) {
+    const Value &grid = it->second;
+    std::vector<Value> dims =
+        grid.kind == Value::Kind::Tuple ? grid.elements
+                                        : std::vector<Value>{grid};
+    if (dims.empty() || dims.size() > 3) {
+      diag.error(spec.loc, "grid must have 1 to 3 dimensions");
+      return false;
+    }
+    for (size_t i = 0; i < dims.size(); ++i) {
+      if (dims[i].kind != Value::Kind::Int || dims[i].intValue <= 0 ||
+          dims[i].intValue > 0x7fffffff) {
+        diag.error(spec.loc, "grid dimension " + std::to_string(i) +
+                                 " must be a positive integer, got " +
+                                 dims[i].describe());
+        return false;
+      }
+      spec.grid[i] = dims[i].intValue;
+    }
+  }
+  it = spec.variables.find("num_warps");
+  if (it != spec.variables.end()) {
+    const Value &warps = it->second;
+    if (warps.kind != Value::Kind::Int || warps.intValue <= 0 ||
+        warps.intValue > 32 || !llvm::isPowerOf2_64(warps.intValue)) {
+      diag.error(spec.loc, "num_warps must be a power of two from 1 to 32, "
+                           "got " + warps.describe());
+      return false;
+    }
+    spec.numWarps = warps.intValue;
+  }
+  for (auto [name, field] : {std::pair{"bytes", &spec.bytes},
+                             std::pair{"flops", &spec.flops}}) {
+    it = spec.variables.find(name);
+    if (it == spec.variables.end())
+      continue;
+    if (!it->second.isNumber()) {
+      diag.error(spec.loc, llvm::Twine(name) + " must be a number");
+      return false;
+    }
+    *field = it->second.asDouble();
+  }
+  return true;
+}
+
+std::optional<LaunchSpec>
+tile::launch::parseLaunchSpec(llvm::SourceMgr &sourceMgr, unsigned bufferId,
+                              DiagEmitter &diag,
+                              llvm::ArrayRef<Override> overrides) {
+  llvm::StringRef text = sourceMgr.getMemoryBuffer(bufferId)->getBuffer();
+  static constexpr llvm::StringLiteral kMarker = "# tile-run:";
+  size_t markerPos = text.find(kMarker);
+  while (markerPos != llvm::StringRef::npos && markerPos != 0 &&
+         text[markerPos - 1] != '\n')
+    markerPos = text.find(kMarker, markerPos + 1);
+  if (markerPos == llvm::StringRef::npos) {
+    diag.error("no launch description: add a comment block starting with "
+               "'# tile-run: <kernel>', or pass the kernel's launch on the "
+               "command line");
+    return std::nullopt;
+  }
+  LaunchSpec spec;
+  size_t lineEnd = text.find('\n', markerPos);
+  if (lineEnd == llvm::StringRef::npos)
+    lineEnd = text.size();
+  spec.kernel =
+      text.slice(markerPos + kMarker.size(), lineEnd).trim().str();
+  spec.loc = diag.getLocation(
+      bufferId, sourceMgr.FindLineNumber(
+                    llvm::SMLoc::getFromPointer(text.data() + markerPos),
+                    bufferId),
+      1);
+  // The block: following lines that start with '#'.
+  size_t blockStart = std::min(lineEnd + 1, text.size());
+  size_t blockEnd = blockStart;
+  while (blockEnd < text.size() && text[blockEnd] == '#') {
+    size_t next = text.find('\n', blockEnd);
+    blockEnd = next == llvm::StringRef::npos ? text.size() : next + 1;
+  }
+  // Skip the first line's '#': the parser skips it on the others.
+  FragmentOptions fragment;
+  fragment.range = text.slice(std::min(blockStart + 1, blockEnd), blockEnd);
+  fragment.linePrefix = "#";
+
+  // Command-line values are evaluated first, each in its own buffer so that
+  // errors quote them.
+  llvm::StringMap<Value> preset;
+  Evaluator evaluator(spec, diag);
+  for (const Override &override : overrides) {
+    unsigned id = sourceMgr.AddNewSourceBuffer(
+        llvm::MemoryBuffer::getMemBufferCopy(override.expression,
+                                             "<--set " + override.name + ">"),
+        llvm::SMLoc());
+    std::unique_ptr<ast::Expr> expr = parseExpression(sourceMgr, id, diag);
+    if (!expr)
+      return std::nullopt;
+    std::optional<Value> value = evaluator.eval(*expr);
+    if (!value)
+      return std::nullopt;
+    spec.variables[override.name] = *value;
+    preset[override.name] = *value;
+  }
+  if (!fragment.range.empty()) {
+    std::optional<ast::StmtList> statements =
+        parseStatements(sourceMgr, bufferId, diag, fragment);
+    if (!statements || !evaluator.run(*statements, preset))
+      return std::nullopt;
+  }
+  if (!readLaunchVariables(spec, diag))
+    return std::nullopt;
+  return spec;
+}
