@@ -249,9 +249,12 @@ Lexer::Lexer(llvm::SourceMgr &sourceMgr, unsigned bufferId, DiagEmitter &diag,
       lineStart = p + 1;
     }
   }
+  indentOrigin = lineStart;
   if (cur == bufferStart && llvm::StringRef(cur, end - cur).starts_with(
-                                "\xEF\xBB\xBF")) // UTF-8 byte order mark
+                                "\xEF\xBB\xBF")) { // UTF-8 byte order mark
     cur += 3;
+    indentOrigin = cur;
+  }
   indentStack.push_back(0);
   atLineStart = options.trackIndentation;
   consume();
@@ -289,6 +292,7 @@ Token Lexer::makeError(const char *at, const llvm::Twine &message) {
 void Lexer::startLine(const char *p) {
   ++line;
   lineStart = p;
+  indentOrigin = p;
   cur = p;
   if (options.trackIndentation || options.linePrefix.empty())
     return;
@@ -348,7 +352,7 @@ bool Lexer::handleLineStart(Token &result) {
                                    "with spaces only");
       return true;
     }
-    unsigned width = static_cast<unsigned>(cur - lineStart);
+    unsigned width = static_cast<unsigned>(cur - indentOrigin);
     if (width > indentStack.back()) {
       indentStack.push_back(width);
       result = makeToken(TokenKind::Indent, cur, cur);
@@ -383,6 +387,15 @@ Token Lexer::lexAfterIndentation() {
       ++cur;
 
     if (cur == end) {
+      if (!openBrackets.empty()) {
+        // Report the bracket itself rather than the end of the file.
+        SourceLocation open = openBrackets.back();
+        diag.error(open, "'" + llvm::StringRef(open.ptr.getPointer(), 1) +
+                             "' was never closed");
+        failed = true;
+        pending.clear();
+        return makeToken(TokenKind::Error, cur, cur);
+      }
       if (!reachedEnd) {
         // Close the last logical line and every open block, as Python does.
         reachedEnd = true;
@@ -409,13 +422,13 @@ Token Lexer::lexAfterIndentation() {
       continue;
     }
     if (isLineBreak(c)) {
-      bool endsLogicalLine = bracketDepth == 0 && tokensOnLine;
+      bool endsLogicalLine = openBrackets.empty() && tokensOnLine;
       const char *stop = start + 1;
       if (c == '\r' && stop < end && *stop == '\n')
         ++stop;
       Token newline = makeToken(TokenKind::Newline, start, stop);
       consumeLineBreak();
-      if (bracketDepth == 0)
+      if (openBrackets.empty())
         atLineStart = options.trackIndentation;
       if (endsLogicalLine) {
         tokensOnLine = false;
@@ -777,16 +790,12 @@ Token Lexer::lexOperator(const char *start) {
 
   switch (*start) {
   case '(':
-    kind = TokenKind::LParen;
-    ++bracketDepth;
-    break;
   case '[':
-    kind = TokenKind::LSquare;
-    ++bracketDepth;
-    break;
   case '{':
-    kind = TokenKind::LBrace;
-    ++bracketDepth;
+    kind = *start == '('   ? TokenKind::LParen
+           : *start == '[' ? TokenKind::LSquare
+                           : TokenKind::LBrace;
+    openBrackets.push_back(locationOf(start));
     break;
   case ')':
   case ']':
@@ -794,9 +803,9 @@ Token Lexer::lexOperator(const char *start) {
     kind = *start == ')'   ? TokenKind::RParen
            : *start == ']' ? TokenKind::RSquare
                            : TokenKind::RBrace;
-    // Unbalanced closers are the parser's to report.
-    if (bracketDepth > 0)
-      --bracketDepth;
+    // Unbalanced or mismatched closers are the parser's to report.
+    if (!openBrackets.empty())
+      openBrackets.pop_back();
     break;
   case ',':
     kind = TokenKind::Comma;

@@ -499,6 +499,9 @@ private:
   void collectTargetNames(const ast::Expr &target);
   Result lookupName(const ast::NameExpr &name);
   Result evaluateGlobal(llvm::StringRef name, const ast::Location &useLoc);
+  /// Evaluates a global's value or a parameter default, which Python
+  /// evaluates at module level.
+  Result evaluateInModuleScope(const ast::Expr &expr);
 
   //===--------------------------------------------------------------------===//
   // Statements
@@ -699,7 +702,7 @@ KernelEmitter::emit(const ast::FunctionDef &kernel,
                                   "', which has no default either");
         return nullptr;
       }
-      Result value = emitExpr(*param.defaultValue);
+      Result value = evaluateInModuleScope(*param.defaultValue);
       if (!value)
         return nullptr;
       locals[param.name] = *value;
@@ -717,7 +720,7 @@ KernelEmitter::emit(const ast::FunctionDef &kernel,
       } else if (auto *s = std::get_if<std::string>(&paramSpec->value)) {
         value = PyValue::string(*s);
       } else if (param.defaultValue) {
-        Result defaultValue = emitExpr(*param.defaultValue);
+        Result defaultValue = evaluateInModuleScope(*param.defaultValue);
         if (!defaultValue)
           return nullptr;
         value = *defaultValue;
@@ -933,20 +936,26 @@ KernelEmitter::Result KernelEmitter::evaluateGlobal(llvm::StringRef name,
     return error(useLoc, "global '" + name + "' is defined in terms of itself");
   llvm::scope_exit done([&] { globalsBeingEvaluated.erase(name); });
 
-  // Evaluate in module scope, where no IR may be emitted: only
-  // compile-time values can be globals of a kernel.
+  Result value = evaluateInModuleScope(*globalDefinitions.lookup(name));
+  if (!value)
+    return std::nullopt;
+  globalValues[name] = *value;
+  return value;
+}
+
+KernelEmitter::Result
+KernelEmitter::evaluateInModuleScope(const ast::Expr &expr) {
+  // No IR may be emitted there: only compile-time values can be globals or
+  // defaults of a kernel, and the kernel's own names are not visible.
   llvm::StringMap<PyValue> savedLocals = std::move(locals);
   llvm::StringSet<> savedAssigned = std::move(assignedNames);
   locals.clear();
   assignedNames.clear();
   mlir::OpBuilder::InsertionGuard insertionGuard(builder);
   builder.clearInsertionPoint();
-  Result value = emitExpr(*globalDefinitions.lookup(name));
+  Result value = emitExpr(expr);
   locals = std::move(savedLocals);
   assignedNames = std::move(savedAssigned);
-  if (!value)
-    return std::nullopt;
-  globalValues[name] = *value;
   return value;
 }
 
@@ -1119,7 +1128,7 @@ mlir::LogicalResult KernelEmitter::emitIf(const ast::IfStmt &stmt) {
   // branch is lowered.
   if (!test->isConstexpr() && test->kind != PyValue::Kind::Namespace &&
       test->kind != PyValue::Kind::Function)
-    return fail(stmt.getTest().getLoc(),
+    return fail(ast::getStartLoc(stmt.getTest()),
                 "'if' with a runtime condition is not supported yet (the "
                 "condition must be a compile-time constant)");
   return emitBlock(isTruthy(*test) ? stmt.getBody() : stmt.getOrElse());
@@ -1161,7 +1170,7 @@ KernelEmitter::Result KernelEmitter::emitExpr(const ast::Expr &expr) {
     if (!test)
       return std::nullopt;
     if (!test->isConstexpr())
-      return error(ifExp.getTest().getLoc(),
+      return error(ast::getStartLoc(ifExp.getTest()),
                    "a conditional expression with a runtime condition is not "
                    "supported yet (tl.where is the block form)");
     return emitExpr(isTruthy(*test) ? ifExp.getBody() : ifExp.getOrElse());
@@ -1569,8 +1578,8 @@ KernelEmitter::Result KernelEmitter::emitLoad(const ast::CallExpr &call,
   bool asBlock = false;
   llvm::SmallVector<int64_t> shape;
   const char *shapeOwner = nullptr;
-  auto unifyShape = [&](const std::optional<PyValue> &value,
-                        const char *name) -> bool {
+  auto unifyShape = [&](const std::optional<PyValue> &value, const char *name,
+                        const ast::Expr *argExpr) -> bool {
     if (!value || !value->isRuntime() || !isBlock(value->value))
       return true;
     llvm::ArrayRef<int64_t> valueShape = getShape(value->value);
@@ -1582,14 +1591,16 @@ KernelEmitter::Result KernelEmitter::emitLoad(const ast::CallExpr &call,
     }
     if (valueShape == llvm::ArrayRef<int64_t>(shape))
       return true;
-    diag.error(call.getLoc(), displayName + "(): '" + name + "' has shape " +
+    diag.error(ast::getStartLoc(*argExpr),
+               displayName + "(): '" + name + "' has shape " +
                                   formatShape(valueShape) + " but '" +
                                   shapeOwner + "' has shape " +
                                   formatShape(shape));
     return false;
   };
-  if (!unifyShape(pointer, "pointer") || !unifyShape(mask, "mask") ||
-      !unifyShape(other, "other"))
+  if (!unifyShape(pointer, "pointer", (*args)[0]) ||
+      !unifyShape(mask, "mask", (*args)[1]) ||
+      !unifyShape(other, "other", (*args)[2]))
     return std::nullopt;
 
   mlir::Location loc = getLoc(call.getLoc());
@@ -1663,7 +1674,7 @@ KernelEmitter::Result KernelEmitter::emitStore(const ast::CallExpr &call,
   llvm::SmallVector<int64_t> shape;
   const char *shapeOwner = nullptr;
   auto unifyShape = [&](const std::optional<PyValue> &operand,
-                        const char *name) -> bool {
+                        const char *name, const ast::Expr *argExpr) -> bool {
     if (!operand || !operand->isRuntime() || !isBlock(operand->value))
       return true;
     llvm::ArrayRef<int64_t> operandShape = getShape(operand->value);
@@ -1675,14 +1686,16 @@ KernelEmitter::Result KernelEmitter::emitStore(const ast::CallExpr &call,
     }
     if (operandShape == llvm::ArrayRef<int64_t>(shape))
       return true;
-    diag.error(call.getLoc(), displayName + "(): '" + name + "' has shape " +
+    diag.error(ast::getStartLoc(*argExpr),
+               displayName + "(): '" + name + "' has shape " +
                                   formatShape(operandShape) + " but '" +
                                   shapeOwner + "' has shape " +
                                   formatShape(shape));
     return false;
   };
-  if (!unifyShape(pointer, "pointer") || !unifyShape(value, "value") ||
-      !unifyShape(mask, "mask"))
+  if (!unifyShape(pointer, "pointer", (*args)[0]) ||
+      !unifyShape(value, "value", (*args)[1]) ||
+      !unifyShape(mask, "mask", (*args)[2]))
     return std::nullopt;
 
   mlir::Location loc = getLoc(call.getLoc());

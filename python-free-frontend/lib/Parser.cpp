@@ -152,6 +152,19 @@ const Keyword *CallExpr::findKeyword(llvm::StringRef name) const {
   return nullptr;
 }
 
+Location ast::getStartLoc(const Expr &expr) {
+  const Expr *current = &expr;
+  // Iterative, so that long operator chains cost no stack.
+  for (;;) {
+    if (auto *binary = dyn_cast<BinOpExpr>(current))
+      current = &binary->getLHS();
+    else if (auto *compare = dyn_cast<CompareExpr>(current))
+      current = &compare->getLeft();
+    else
+      return current->getLoc();
+  }
+}
+
 const ConstantExpr *FunctionDef::getDocstring() const {
   if (body.empty())
     return nullptr;

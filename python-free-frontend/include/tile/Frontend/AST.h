@@ -385,6 +385,11 @@ private:
   ExprPtr test, body, orElse;
 };
 
+/// Where the source text of `expr` begins. Binary operators and comparisons
+/// are located at their operator (which is where type errors point); this
+/// walks down to their leftmost operand instead.
+Location getStartLoc(const Expr &expr);
+
 //===----------------------------------------------------------------------===//
 // Statements
 //===----------------------------------------------------------------------===//

@@ -217,12 +217,16 @@ private:
   const char *cur;
   const char *end;
   const char *lineStart;
+  /// Where indentation is measured from: the line start, or just past a
+  /// byte order mark.
+  const char *indentOrigin;
   unsigned line;
 
   Token curToken;
   std::deque<Token> pending;
   std::vector<unsigned> indentStack;
-  unsigned bracketDepth = 0;
+  /// Where each enclosing bracket opened; lines join while any is open.
+  std::vector<SourceLocation> openBrackets;
   bool atLineStart = true;
   bool tokensOnLine = false;
   bool reachedEnd = false;
