@@ -643,9 +643,9 @@ tile::launch::parseLaunchSpec(llvm::SourceMgr &sourceMgr, unsigned bufferId,
          text[markerPos - 1] != '\n')
     markerPos = text.find(kMarker, markerPos + 1);
   if (markerPos == llvm::StringRef::npos) {
-    diag.error("no launch description: add a comment block starting with "
-               "'# tile-run: <kernel>', or pass the kernel's launch on the "
-               "command line");
+    diag.error(llvm::SMLoc::getFromPointer(text.data()),
+               "no launch description: add a comment block starting with "
+               "'# tile-run: <kernel>' that says how to launch the kernel");
     return std::nullopt;
   }
   LaunchSpec spec;
