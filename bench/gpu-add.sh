@@ -18,7 +18,7 @@ echo "== bandwidth"
 for n in '2**20' '2**24' '2**27'; do
   tile-run kernels/add.tile --set "n=$n" --seed $RANDOM | tee -a $out/tile_add.log
 done
-echo "== cold compile (fresh process each), 5 runs"
-for i in 1 2 3 4 5; do tile-run kernels/add.tile --set n=4096 --no-bench | grep 'cold compile'; done
+echo "== cold compile (fresh process each, driver JIT cache disabled), 5 runs"
+for i in 1 2 3 4 5; do CUDA_CACHE_DISABLE=1 tile-run kernels/add.tile --set n=4096 --no-bench | grep "cold compile"; done
 echo "== Triton and PyTorch, same run"
 PYTHONUNBUFFERED=1 python3 .gpu/triton_ref.py add 2>&1 | tee $out/triton_add.log

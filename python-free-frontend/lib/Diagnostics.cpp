@@ -1,4 +1,4 @@
-//===- Diagnostics.cpp - source-located errors of the Tile front end ------===//
+//===- Diagnostics.cpp - source-located front-end errors ------------------===//
 //
 // Implements DiagEmitter on top of llvm::SourceMgr::PrintMessage.
 //
@@ -15,15 +15,17 @@ void DiagEmitter::emit(llvm::SMLoc loc, llvm::SourceMgr::DiagKind kind,
                        const llvm::Twine &message) {
   if (kind == llvm::SourceMgr::DK_Error)
     ++numErrors;
-  // A location outside every buffer would make SourceMgr assert; print such
-  // messages without a position instead.
-  if (loc.isValid() && sourceMgr.FindBufferContainingLoc(loc) == 0)
-    loc = llvm::SMLoc();
+  // Without a position (or with one outside every buffer, which would make
+  // SourceMgr assert) print just `error: message`, not `<unknown>:0: ...`.
+  if (!loc.isValid() || sourceMgr.FindBufferContainingLoc(loc) == 0) {
+    llvm::SMDiagnostic(/*filename=*/"", kind, message.str())
+        .print(/*ProgName=*/nullptr, os);
+    return;
+  }
   sourceMgr.PrintMessage(os, loc, kind, message);
 }
 
-void DiagEmitter::error(const SourceLocation &loc,
-                        const llvm::Twine &message) {
+void DiagEmitter::error(const SourceLocation &loc, const llvm::Twine &message) {
   emit(loc.ptr, llvm::SourceMgr::DK_Error, message);
 }
 
@@ -57,8 +59,7 @@ SourceLocation DiagEmitter::getLocation(unsigned bufferId, unsigned line,
       sourceMgr.FindLocForLineAndColumn(bufferId, line, /*ColNo=*/1);
   if (!lineStart.isValid())
     return loc;
-  const char *bufferEnd =
-      sourceMgr.getMemoryBuffer(bufferId)->getBufferEnd();
+  const char *bufferEnd = sourceMgr.getMemoryBuffer(bufferId)->getBufferEnd();
   const char *p = lineStart.getPointer();
   for (unsigned i = 1; i < col && p < bufferEnd && *p != '\n' && *p != '\r';
        ++i)

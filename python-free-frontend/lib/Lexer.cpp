@@ -42,45 +42,76 @@ llvm::StringRef tile::frontend::getTokenKindSpelling(TokenKind kind) {
     return "float literal";
   case TokenKind::String:
     return "string literal";
-#define KEYWORD(NAME)                                                          \
-  case TokenKind::kw_##NAME:                                                   \
-    return #NAME;
-    KEYWORD(False)
-    KEYWORD(None)
-    KEYWORD(True)
-    KEYWORD(and)
-    KEYWORD(as)
-    KEYWORD(assert)
-    KEYWORD(async)
-    KEYWORD(await)
-    KEYWORD(break)
-    KEYWORD(class)
-    KEYWORD(continue)
-    KEYWORD(def)
-    KEYWORD(del)
-    KEYWORD(elif)
-    KEYWORD(else)
-    KEYWORD(except)
-    KEYWORD(finally)
-    KEYWORD(for)
-    KEYWORD(from)
-    KEYWORD(global)
-    KEYWORD(if)
-    KEYWORD(import)
-    KEYWORD(in)
-    KEYWORD(is)
-    KEYWORD(lambda)
-    KEYWORD(nonlocal)
-    KEYWORD(not)
-    KEYWORD(or)
-    KEYWORD(pass)
-    KEYWORD(raise)
-    KEYWORD(return)
-    KEYWORD(try)
-    KEYWORD(while)
-    KEYWORD(with)
-    KEYWORD(yield)
-#undef KEYWORD
+  case TokenKind::kw_False:
+    return "False";
+  case TokenKind::kw_None:
+    return "None";
+  case TokenKind::kw_True:
+    return "True";
+  case TokenKind::kw_and:
+    return "and";
+  case TokenKind::kw_as:
+    return "as";
+  case TokenKind::kw_assert:
+    return "assert";
+  case TokenKind::kw_async:
+    return "async";
+  case TokenKind::kw_await:
+    return "await";
+  case TokenKind::kw_break:
+    return "break";
+  case TokenKind::kw_class:
+    return "class";
+  case TokenKind::kw_continue:
+    return "continue";
+  case TokenKind::kw_def:
+    return "def";
+  case TokenKind::kw_del:
+    return "del";
+  case TokenKind::kw_elif:
+    return "elif";
+  case TokenKind::kw_else:
+    return "else";
+  case TokenKind::kw_except:
+    return "except";
+  case TokenKind::kw_finally:
+    return "finally";
+  case TokenKind::kw_for:
+    return "for";
+  case TokenKind::kw_from:
+    return "from";
+  case TokenKind::kw_global:
+    return "global";
+  case TokenKind::kw_if:
+    return "if";
+  case TokenKind::kw_import:
+    return "import";
+  case TokenKind::kw_in:
+    return "in";
+  case TokenKind::kw_is:
+    return "is";
+  case TokenKind::kw_lambda:
+    return "lambda";
+  case TokenKind::kw_nonlocal:
+    return "nonlocal";
+  case TokenKind::kw_not:
+    return "not";
+  case TokenKind::kw_or:
+    return "or";
+  case TokenKind::kw_pass:
+    return "pass";
+  case TokenKind::kw_raise:
+    return "raise";
+  case TokenKind::kw_return:
+    return "return";
+  case TokenKind::kw_try:
+    return "try";
+  case TokenKind::kw_while:
+    return "while";
+  case TokenKind::kw_with:
+    return "with";
+  case TokenKind::kw_yield:
+    return "yield";
   case TokenKind::LParen:
     return "(";
   case TokenKind::RParen:
@@ -199,9 +230,7 @@ std::string Token::describe() const {
 // Character classes
 //===----------------------------------------------------------------------===//
 
-static bool isIdentifierStart(char c) {
-  return llvm::isAlpha(c) || c == '_';
-}
+static bool isIdentifierStart(char c) { return llvm::isAlpha(c) || c == '_'; }
 static bool isIdentifierChar(char c) { return llvm::isAlnum(c) || c == '_'; }
 static bool isLineBreak(char c) { return c == '\n' || c == '\r'; }
 static bool isBlank(char c) { return c == ' ' || c == '\t' || c == '\f'; }
@@ -231,8 +260,7 @@ Lexer::Lexer(llvm::SourceMgr &sourceMgr, unsigned bufferId, DiagEmitter &diag,
   if (const char *rangeStart = options.range.data()) {
     // A range outside the buffer would break every location; lex nothing.
     if (rangeStart >= bufferStart && rangeStart <= end &&
-        options.range.size() <=
-            static_cast<size_t>(end - rangeStart)) {
+        options.range.size() <= static_cast<size_t>(end - rangeStart)) {
       cur = rangeStart;
       end = rangeStart + options.range.size();
     } else {
@@ -250,8 +278,9 @@ Lexer::Lexer(llvm::SourceMgr &sourceMgr, unsigned bufferId, DiagEmitter &diag,
     }
   }
   indentOrigin = lineStart;
-  if (cur == bufferStart && llvm::StringRef(cur, end - cur).starts_with(
-                                "\xEF\xBB\xBF")) { // UTF-8 byte order mark
+  if (cur == bufferStart &&
+      llvm::StringRef(cur, end - cur)
+          .starts_with("\xEF\xBB\xBF")) { // UTF-8 byte order mark
     cur += 3;
     indentOrigin = cur;
   }
@@ -365,8 +394,8 @@ bool Lexer::handleLineStart(Token &result) {
       pending.push_back(makeToken(TokenKind::Dedent, cur, cur));
     }
     if (width != indentStack.back()) {
-      result = makeError(
-          cur, "unindent does not match any outer indentation level");
+      result =
+          makeError(cur, "unindent does not match any outer indentation level");
       return true;
     }
     result = std::move(pending.front());
@@ -592,7 +621,7 @@ Token Lexer::lexNumber(const char *start) {
   if (after == 'j' || after == 'J')
     return makeError(start, "complex literals are not supported");
   if (isIdentifierChar(after) || static_cast<unsigned char>(after) >= 0x80)
-    return makeError(start, radix == 16 ? "invalid hexadecimal literal"
+    return makeError(start, radix == 16  ? "invalid hexadecimal literal"
                             : radix == 8 ? "invalid octal literal"
                             : radix == 2 ? "invalid binary literal"
                                          : "invalid decimal literal");
@@ -624,9 +653,9 @@ Token Lexer::lexNumber(const char *start) {
   for (char c : digits) {
     unsigned digit = llvm::hexDigitValue(c);
     if (value > (limit - digit) / radix)
-      return makeError(start, "integer literal is too large: " +
-                                  token.describe() +
-                                  " does not fit in a signed 64-bit integer");
+      return makeError(start,
+                       "integer literal is too large: " + token.describe() +
+                           " does not fit in a signed 64-bit integer");
     value = value * radix + digit;
   }
   token.intValue = static_cast<int64_t>(value);
@@ -735,8 +764,7 @@ Token Lexer::lexString(const char *start, const char *quote, bool isRaw,
         value += escaped;
         break;
       case 'x': {
-        if (p + 1 >= end || !llvm::isHexDigit(p[0]) ||
-            !llvm::isHexDigit(p[1]))
+        if (p + 1 >= end || !llvm::isHexDigit(p[0]) || !llvm::isHexDigit(p[1]))
           return failAt(locationOf(p - 2), "invalid \\x escape in string "
                                            "literal; expected two hex digits");
         value += static_cast<char>(llvm::hexDigitValue(p[0]) * 16 +
@@ -841,8 +869,8 @@ Token Lexer::lexOperator(const char *start) {
   case '*':
     if (charAt(1) == '*') {
       length = 2;
-      kind = withOptionalEqual(TokenKind::DoubleStar,
-                               TokenKind::DoubleStarEqual);
+      kind =
+          withOptionalEqual(TokenKind::DoubleStar, TokenKind::DoubleStarEqual);
     } else {
       kind = withOptionalEqual(TokenKind::Star, TokenKind::StarEqual);
     }

@@ -1,4 +1,4 @@
-//===- MLIRGen.cpp - lowering of a Triton kernel to the tile dialect ------===//
+//===- MLIRGen.cpp - Triton kernels to the tile dialect -------------------===//
 //
 // Walks the AST of one @triton.jit function and emits a func.func in the
 // tile and arith dialects, following Triton's semantics: Python values known
@@ -31,6 +31,7 @@
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/MathExtras.h"
 
 #include <cmath>
@@ -164,8 +165,8 @@ const ast::FunctionDef *findKernel(const ast::Module &module,
                           ? std::string("the file defines no @triton.jit "
                                         "function")
                           : "kernels: " + llvm::join(kernels, ", ");
-  diag.error("no kernel named '" + kernelName + "' in " +
-             module.getFilename() + "; " + known);
+  diag.error("no kernel named '" + kernelName + "' in " + module.getFilename() +
+             "; " + known);
   return nullptr;
 }
 
@@ -183,8 +184,7 @@ tile::frontend::getKernelNames(const ast::Module &module) {
 
 std::optional<std::vector<KernelParam>>
 tile::frontend::getKernelParams(const ast::Module &module,
-                                llvm::StringRef kernelName,
-                                DiagEmitter &diag) {
+                                llvm::StringRef kernelName, DiagEmitter &diag) {
   const ast::FunctionDef *kernel = findKernel(module, kernelName, diag);
   if (!kernel)
     return std::nullopt;
@@ -193,8 +193,7 @@ tile::frontend::getKernelParams(const ast::Module &module,
   for (const ast::Param &param : kernel->getParams()) {
     KernelParam result;
     result.name = param.name;
-    result.isConstexpr =
-        isConstexprAnnotation(param.annotation.get(), aliases);
+    result.isConstexpr = isConstexprAnnotation(param.annotation.get(), aliases);
     result.defaultValue = param.defaultValue.get();
     result.loc = param.loc;
     params.push_back(std::move(result));
@@ -398,19 +397,17 @@ NumberKind getNumberKind(mlir::Type type) {
 NumberKind getNumberKind(const PyValue &value) {
   if (value.kind == PyValue::Kind::Float)
     return NumberKind::Float;
-  return value.kind == PyValue::Kind::Bool ? NumberKind::Bool
-                                           : NumberKind::Int;
+  return value.kind == PyValue::Kind::Bool ? NumberKind::Bool : NumberKind::Int;
 }
 
 /// The builtin functions of Python a kernel might name; calling them is not
 /// supported yet, but they are not undefined either.
 bool isPythonBuiltin(llvm::StringRef name) {
   static const char *const builtins[] = {
-      "abs",     "all",      "any",   "bool",  "divmod",     "enumerate",
-      "float",   "getattr",  "hasattr", "int", "isinstance", "len",
-      "list",    "map",      "max",   "min",   "pow",        "print",
-      "range",   "reversed", "round", "sorted", "str",       "sum",
-      "tuple",   "type",     "zip"};
+      "abs",     "all",     "any", "bool",       "divmod", "enumerate", "float",
+      "getattr", "hasattr", "int", "isinstance", "len",    "list",      "map",
+      "max",     "min",     "pow", "print",      "range",  "reversed",  "round",
+      "sorted",  "str",     "sum", "tuple",      "type",   "zip"};
   return llvm::is_contained(builtins, name);
 }
 
@@ -443,6 +440,18 @@ double floorModulo(double a, double b) {
   if (remainder != 0.0 && ((remainder < 0) != (b < 0)))
     remainder += b;
   return remainder;
+}
+
+/// Float to int64 truncating toward zero, saturating at the int64 range
+/// (NaN becomes 0), so that no float converts with undefined behavior.
+int64_t saturatingFloatToInt(double value) {
+  if (std::isnan(value))
+    return 0;
+  if (value >= 9223372036854775807.0)
+    return std::numeric_limits<int64_t>::max();
+  if (value <= -9223372036854775808.0)
+    return std::numeric_limits<int64_t>::min();
+  return static_cast<int64_t>(value);
 }
 
 //===----------------------------------------------------------------------===//
@@ -510,8 +519,7 @@ private:
   mlir::LogicalResult emitBlock(const ast::StmtList &body);
   mlir::LogicalResult emitStmt(const ast::Stmt &stmt);
   mlir::LogicalResult emitAssign(const ast::AssignStmt &assign);
-  mlir::LogicalResult bindTarget(const ast::Expr &target,
-                                 const PyValue &value);
+  mlir::LogicalResult bindTarget(const ast::Expr &target, const PyValue &value);
   mlir::LogicalResult emitIf(const ast::IfStmt &stmt);
 
   //===--------------------------------------------------------------------===//
@@ -529,8 +537,8 @@ private:
                     const ast::Location &loc);
   Result foldBinary(ast::BinaryOp op, const PyValue &lhs, const PyValue &rhs,
                     const ast::Location &loc);
-  Result foldCompare(ast::CompareOp op, const PyValue &lhs,
-                     const PyValue &rhs, const ast::Location &loc);
+  Result foldCompare(ast::CompareOp op, const PyValue &lhs, const PyValue &rhs,
+                     const ast::Location &loc);
   Result emitPointerArithmetic(ast::BinaryOp op, const PyValue &lhs,
                                const PyValue &rhs, const ast::Location &loc);
   Result emitRuntimeCompare(ast::CompareOp op, const PyValue &lhs,
@@ -553,9 +561,11 @@ private:
   Result emitArange(const ast::CallExpr &call, llvm::StringRef displayName);
   Result emitLoad(const ast::CallExpr &call, llvm::StringRef displayName);
   Result emitStore(const ast::CallExpr &call, llvm::StringRef displayName);
-  mlir::LogicalResult checkMemoryHints(
-      llvm::ArrayRef<const ast::Expr *> args, llvm::ArrayRef<BuiltinParam> params,
-      llvm::StringRef displayName, llvm::ArrayRef<llvm::StringRef> cacheModifiers);
+  mlir::LogicalResult
+  checkMemoryHints(llvm::ArrayRef<const ast::Expr *> args,
+                   llvm::ArrayRef<BuiltinParam> params,
+                   llvm::StringRef displayName,
+                   llvm::ArrayRef<llvm::StringRef> cacheModifiers);
   bool requireIR(const ast::Location &loc, llvm::StringRef what);
 
   //===--------------------------------------------------------------------===//
@@ -565,9 +575,8 @@ private:
   /// The operand type for a compile-time number used alone: Triton's i32 (or
   /// i64 when it does not fit), fp32, or i1.
   mlir::Type getDefaultType(const PyValue &value);
-  std::optional<mlir::Type> getComputationType(ast::BinaryOp op,
-                                               const PyValue &lhs,
-                                               const PyValue &rhs);
+  std::optional<mlir::Type>
+  getComputationType(ast::BinaryOp op, const PyValue &lhs, const PyValue &rhs);
   mlir::Type promoteTypes(mlir::Type a, mlir::Type b, bool divOrMod);
   /// An arith.constant holding `value` as `elementType`, splatted to `shape`
   /// when `asBlock`.
@@ -628,8 +637,8 @@ KernelEmitter::checkDecorators(const ast::FunctionDef &kernel) {
   return mlir::success();
 }
 
-std::optional<mlir::Type> KernelEmitter::parseSpecType(
-    llvm::StringRef type, const ast::Param &param) {
+std::optional<mlir::Type>
+KernelEmitter::parseSpecType(llvm::StringRef type, const ast::Param &param) {
   bool isPointerType = type.consume_front("*");
   mlir::Type scalar = llvm::StringSwitch<mlir::Type>(type)
                           .Cases({"i1", "u1", "B"}, builder.getI1Type())
@@ -644,7 +653,8 @@ std::optional<mlir::Type> KernelEmitter::parseSpecType(
                           .Default(mlir::Type());
   if (!scalar) {
     diag.error(param.loc, llvm::Twine("unknown type '") +
-                              (isPointerType ? "*" : "") + type + "' for parameter '" + param.name +
+                              (isPointerType ? "*" : "") + type +
+                              "' for parameter '" + param.name +
                               "' in the specialization; expected e.g. "
                               "'*fp32', 'i32', 'fp32' or 'constexpr'");
     return std::nullopt;
@@ -789,8 +799,8 @@ KernelEmitter::emit(const ast::FunctionDef &kernel,
 
   if (mlir::failed(emitBlock(kernel.getBody())))
     return nullptr;
-  mlir::func::ReturnOp::create(
-      builder, returned ? getLoc(returnLoc) : kernelLoc);
+  mlir::func::ReturnOp::create(builder,
+                               returned ? getLoc(returnLoc) : kernelLoc);
 
   // Verification failures are bugs of this front end, but report them at
   // the user's line like any other error.
@@ -799,7 +809,8 @@ KernelEmitter::emit(const ast::FunctionDef &kernel,
   {
     mlir::ScopedDiagnosticHandler handler(&context, [&](mlir::Diagnostic &d) {
       SourceLocation at;
-      if (auto fileLoc = d.getLocation()->findInstanceOf<mlir::FileLineColLoc>())
+      if (auto fileLoc =
+              d.getLocation()->findInstanceOf<mlir::FileLineColLoc>())
         at = diag.getLocation(bufferId, fileLoc.getLine(), fileLoc.getColumn());
       llvm::SourceMgr::DiagKind kind =
           d.getSeverity() == mlir::DiagnosticSeverity::Error
@@ -807,8 +818,8 @@ KernelEmitter::emit(const ast::FunctionDef &kernel,
           : d.getSeverity() == mlir::DiagnosticSeverity::Warning
               ? llvm::SourceMgr::DK_Warning
               : llvm::SourceMgr::DK_Note;
-      diag.emit(at.ptr, kind, "internal error: the generated IR is invalid: " +
-                                  d.str());
+      diag.emit(at.ptr, kind,
+                "internal error: the generated IR is invalid: " + d.str());
       return mlir::success();
     });
     verified = mlir::succeeded(mlir::verify(*moduleOp));
@@ -903,8 +914,8 @@ KernelEmitter::Result KernelEmitter::lookupName(const ast::NameExpr &name) {
   if (local != locals.end())
     return local->second;
   if (assignedNames.contains(id))
-    return error(name.getLoc(), "local variable '" + id +
-                                    "' is used before it is assigned");
+    return error(name.getLoc(),
+                 "local variable '" + id + "' is used before it is assigned");
   if (globalDefinitions.count(id))
     return evaluateGlobal(id, name.getLoc());
   if (module.findFunction(id))
@@ -915,16 +926,16 @@ KernelEmitter::Result KernelEmitter::lookupName(const ast::NameExpr &name) {
   if (isPythonBuiltin(id))
     return PyValue::named(PyValue::Kind::Namespace, ("builtins." + id).str());
   if (id == "tl" || id == "triton")
-    return error(name.getLoc(),
-                 "name '" + id + "' is not defined (missing '" +
-                     (id == "tl" ? "import triton.language as tl"
-                                 : "import triton") +
-                     "'?)");
+    return error(name.getLoc(), "name '" + id + "' is not defined (missing '" +
+                                    (id == "tl" ? "import triton.language as tl"
+                                                : "import triton") +
+                                    "'?)");
   return error(name.getLoc(), "name '" + id + "' is not defined");
 }
 
-KernelEmitter::Result KernelEmitter::evaluateGlobal(llvm::StringRef name,
-                                                    const ast::Location &useLoc) {
+KernelEmitter::Result
+KernelEmitter::evaluateGlobal(llvm::StringRef name,
+                              const ast::Location &useLoc) {
   auto known = globalValues.find(name);
   if (known != globalValues.end())
     return known->second;
@@ -932,6 +943,11 @@ KernelEmitter::Result KernelEmitter::evaluateGlobal(llvm::StringRef name,
     return error(useLoc, "global '" + name +
                              "' is assigned more than once at module level; "
                              "only globals assigned once are supported");
+  // Globals defined through other globals recurse; keep that bounded.
+  constexpr size_t kMaxGlobalNesting = 64;
+  if (globalsBeingEvaluated.size() >= kMaxGlobalNesting)
+    return error(useLoc, "global '" + name +
+                             "' is defined through too many other globals");
   if (!globalsBeingEvaluated.insert(name).second)
     return error(useLoc, "global '" + name + "' is defined in terms of itself");
   llvm::scope_exit done([&] { globalsBeingEvaluated.erase(name); });
@@ -1242,11 +1258,9 @@ KernelEmitter::Result KernelEmitter::emitCall(const ast::CallExpr &call) {
   std::string spelled = spellName(call.getCallee());
   if (callee->kind == PyValue::Kind::Function)
     return error(call.getLoc(), "calling @triton.jit function '" +
-                                    callee->text +
-                                    "' is not supported yet");
+                                    callee->text + "' is not supported yet");
   if (callee->kind != PyValue::Kind::Namespace)
-    return error(call.getLoc(),
-                 describe(*callee) + " is not callable");
+    return error(call.getLoc(), describe(*callee) + " is not callable");
 
   llvm::StringRef qualified = callee->text;
   std::string displayName =
@@ -1293,11 +1307,10 @@ KernelEmitter::bindArguments(const ast::CallExpr &call,
       params, [](const BuiltinParam &param) { return param.required; });
   const ast::ExprList &args = call.getArgs();
   if (args.size() > params.size()) {
-    std::string takes =
-        numRequired == params.size()
-            ? std::to_string(params.size())
-            : "from " + std::to_string(numRequired) + " to " +
-                  std::to_string(params.size());
+    std::string takes = numRequired == params.size()
+                            ? std::to_string(params.size())
+                            : "from " + std::to_string(numRequired) + " to " +
+                                  std::to_string(params.size());
     diag.error(call.getLoc(),
                displayName + "() takes " + takes + " positional argument" +
                    (params.size() == 1 ? "" : "s") + " but " +
@@ -1318,10 +1331,9 @@ KernelEmitter::bindArguments(const ast::CallExpr &call,
       for (auto [index, candidate] : llvm::enumerate(params))
         if (index >= args.size())
           valid.push_back(candidate.name);
-      diag.error(keyword.loc, displayName +
-                                  "() got an unexpected keyword argument '" +
-                                  keyword.name + "'; valid: " +
-                                  llvm::join(valid, ", "));
+      diag.error(keyword.loc,
+                 displayName + "() got an unexpected keyword argument '" +
+                     keyword.name + "'; valid: " + llvm::join(valid, ", "));
       return std::nullopt;
     }
     size_t index = param - params.begin();
@@ -1336,8 +1348,7 @@ KernelEmitter::bindArguments(const ast::CallExpr &call,
 
   for (auto [index, param] : llvm::enumerate(params)) {
     if (param.required && !bound[index]) {
-      diag.error(call.getLoc(), displayName +
-                                    "() missing required argument '" +
+      diag.error(call.getLoc(), displayName + "() missing required argument '" +
                                     param.name + "'");
       return std::nullopt;
     }
@@ -1374,10 +1385,8 @@ KernelEmitter::evaluateAxis(const ast::Expr &expr,
   return axis->intValue;
 }
 
-KernelEmitter::Result
-KernelEmitter::emitProgramIdLike(const ast::CallExpr &call,
-                                 llvm::StringRef displayName,
-                                 bool numPrograms) {
+KernelEmitter::Result KernelEmitter::emitProgramIdLike(
+    const ast::CallExpr &call, llvm::StringRef displayName, bool numPrograms) {
   static const BuiltinParam params[] = {{"axis", true}};
   auto args = bindArguments(call, displayName, params);
   if (!args)
@@ -1413,14 +1422,13 @@ KernelEmitter::Result KernelEmitter::emitArange(const ast::CallExpr &call,
     bounds[i] = bound->intValue;
   }
   auto [start, end] = bounds;
-  std::string range = (displayName + "(" + llvm::Twine(start) + ", " +
-                       llvm::Twine(end) + ")")
-                          .str();
+  std::string range =
+      (displayName + "(" + llvm::Twine(start) + ", " + llvm::Twine(end) + ")")
+          .str();
   if (!llvm::isInt<32>(start) || !llvm::isInt<32>(end))
     return error(call.getLoc(), range + ": the bounds must fit in int32");
   if (end <= start)
-    return error(call.getLoc(),
-                 range + ": 'end' must be greater than 'start'");
+    return error(call.getLoc(), range + ": 'end' must be greater than 'start'");
   int64_t length = end - start;
   if (!llvm::isPowerOf2_64(length))
     return error(call.getLoc(), range + ": the length " + llvm::Twine(length) +
@@ -1508,8 +1516,8 @@ mlir::LogicalResult KernelEmitter::checkMemoryHints(
       for (llvm::StringRef choice : allowed)
         choices += (choices.empty() ? "'" : ", '") + choice.str() + "'";
       return fail(arg->getLoc(), displayName + "() '" + name +
-                                     "' must be one of " + choices +
-                                     "; got '" + text + "'");
+                                     "' must be one of " + choices + "; got '" +
+                                     text + "'");
     }
   }
   return mlir::success();
@@ -1518,9 +1526,9 @@ mlir::LogicalResult KernelEmitter::checkMemoryHints(
 KernelEmitter::Result KernelEmitter::emitLoad(const ast::CallExpr &call,
                                               llvm::StringRef displayName) {
   static const BuiltinParam params[] = {
-      {"pointer", true},         {"mask", false},
-      {"other", false},          {"boundary_check", false},
-      {"padding_option", false}, {"cache_modifier", false},
+      {"pointer", true},          {"mask", false},
+      {"other", false},           {"boundary_check", false},
+      {"padding_option", false},  {"cache_modifier", false},
       {"eviction_policy", false}, {"volatile", false}};
   auto args = bindArguments(call, displayName, params);
   if (!args)
@@ -1536,8 +1544,9 @@ KernelEmitter::Result KernelEmitter::emitLoad(const ast::CallExpr &call,
     return std::nullopt;
   if (!pointer->isRuntime() || !isPointer(getElementType(pointer->value)))
     return error(pointerExpr.getLoc(),
-                 displayName + "() 'pointer' must be a pointer or a block of "
-                               "pointers, got " +
+                 displayName +
+                     "() 'pointer' must be a pointer or a block of "
+                     "pointers, got " +
                      describe(*pointer));
 
   std::optional<PyValue> mask, other;
@@ -1550,8 +1559,9 @@ KernelEmitter::Result KernelEmitter::emitLoad(const ast::CallExpr &call,
     else if (!(mask->kind == PyValue::Kind::Bool ||
                (mask->isRuntime() && isBool(getElementType(mask->value)))))
       return error(maskExpr->getLoc(),
-                   displayName + "() 'mask' must be a boolean (i1) block or "
-                                 "scalar, got " +
+                   displayName +
+                       "() 'mask' must be a boolean (i1) block or "
+                       "scalar, got " +
                        describe(*mask));
   }
   if (const ast::Expr *otherExpr = (*args)[2]) {
@@ -1563,8 +1573,9 @@ KernelEmitter::Result KernelEmitter::emitLoad(const ast::CallExpr &call,
     else if (!other->isNumber() &&
              !(other->isRuntime() && !isPointer(getElementType(other->value))))
       return error(otherExpr->getLoc(),
-                   displayName + "() 'other' must be a number or a block of "
-                                 "numbers, got " +
+                   displayName +
+                       "() 'other' must be a number or a block of "
+                       "numbers, got " +
                        describe(*other));
     if (other && !mask)
       return error(otherExpr->getLoc(),
@@ -1593,9 +1604,8 @@ KernelEmitter::Result KernelEmitter::emitLoad(const ast::CallExpr &call,
       return true;
     diag.error(ast::getStartLoc(*argExpr),
                displayName + "(): '" + name + "' has shape " +
-                                  formatShape(valueShape) + " but '" +
-                                  shapeOwner + "' has shape " +
-                                  formatShape(shape));
+                   formatShape(valueShape) + " but '" + shapeOwner +
+                   "' has shape " + formatShape(shape));
     return false;
   };
   if (!unifyShape(pointer, "pointer", (*args)[0]) ||
@@ -1628,8 +1638,8 @@ KernelEmitter::Result KernelEmitter::emitStore(const ast::CallExpr &call,
   auto args = bindArguments(call, displayName, params);
   if (!args)
     return std::nullopt;
-  static const llvm::StringRef cacheModifiers[] = {"",    ".wb", ".cg",
-                                                   ".cs", ".wt"};
+  static const llvm::StringRef cacheModifiers[] = {"", ".wb", ".cg", ".cs",
+                                                   ".wt"};
   if (mlir::failed(
           checkMemoryHints(*args, params, displayName, cacheModifiers)))
     return std::nullopt;
@@ -1640,8 +1650,9 @@ KernelEmitter::Result KernelEmitter::emitStore(const ast::CallExpr &call,
     return std::nullopt;
   if (!pointer->isRuntime() || !isPointer(getElementType(pointer->value)))
     return error(pointerExpr.getLoc(),
-                 displayName + "() 'pointer' must be a pointer or a block of "
-                               "pointers, got " +
+                 displayName +
+                     "() 'pointer' must be a pointer or a block of "
+                     "pointers, got " +
                      describe(*pointer));
   const ast::Expr &valueExpr = *(*args)[1];
   std::optional<PyValue> value = emitExpr(valueExpr);
@@ -1663,8 +1674,9 @@ KernelEmitter::Result KernelEmitter::emitStore(const ast::CallExpr &call,
     else if (!(mask->kind == PyValue::Kind::Bool ||
                (mask->isRuntime() && isBool(getElementType(mask->value)))))
       return error(maskExpr->getLoc(),
-                   displayName + "() 'mask' must be a boolean (i1) block or "
-                                 "scalar, got " +
+                   displayName +
+                       "() 'mask' must be a boolean (i1) block or "
+                       "scalar, got " +
                        describe(*mask));
   }
   if (!requireIR(call.getLoc(), displayName))
@@ -1673,8 +1685,8 @@ KernelEmitter::Result KernelEmitter::emitStore(const ast::CallExpr &call,
   bool asBlock = false;
   llvm::SmallVector<int64_t> shape;
   const char *shapeOwner = nullptr;
-  auto unifyShape = [&](const std::optional<PyValue> &operand,
-                        const char *name, const ast::Expr *argExpr) -> bool {
+  auto unifyShape = [&](const std::optional<PyValue> &operand, const char *name,
+                        const ast::Expr *argExpr) -> bool {
     if (!operand || !operand->isRuntime() || !isBlock(operand->value))
       return true;
     llvm::ArrayRef<int64_t> operandShape = getShape(operand->value);
@@ -1688,9 +1700,8 @@ KernelEmitter::Result KernelEmitter::emitStore(const ast::CallExpr &call,
       return true;
     diag.error(ast::getStartLoc(*argExpr),
                displayName + "(): '" + name + "' has shape " +
-                                  formatShape(operandShape) + " but '" +
-                                  shapeOwner + "' has shape " +
-                                  formatShape(shape));
+                   formatShape(operandShape) + " but '" + shapeOwner +
+                   "' has shape " + formatShape(shape));
     return false;
   };
   if (!unifyShape(pointer, "pointer", (*args)[0]) ||
@@ -1705,7 +1716,8 @@ KernelEmitter::Result KernelEmitter::emitStore(const ast::CallExpr &call,
   mlir::Type pointee =
       cast<mlir::tile::PointerType>(getElementType(ptr)).getPointeeType();
   // Triton stores the value converted to the pointee type.
-  mlir::Value storedValue = prepareOperand(*value, pointee, asBlock, shape, loc);
+  mlir::Value storedValue =
+      prepareOperand(*value, pointee, asBlock, shape, loc);
   mlir::Value maskValue;
   if (mask)
     maskValue = prepareOperand(*mask, builder.getI1Type(), asBlock, shape, loc);
@@ -1849,9 +1861,9 @@ KernelEmitter::emitPointerArithmetic(ast::BinaryOp op, const PyValue &lhs,
   bool lhsIsPointer = lhs.isRuntime() && isPointer(getElementType(lhs.value));
   bool rhsIsPointer = rhs.isRuntime() && isPointer(getElementType(rhs.value));
   // Only pointer + integer, integer + pointer and pointer - integer.
-  bool valid = lhsIsPointer != rhsIsPointer &&
-               (op == ast::BinaryOp::Add ||
-                (op == ast::BinaryOp::Sub && lhsIsPointer));
+  bool valid =
+      lhsIsPointer != rhsIsPointer &&
+      (op == ast::BinaryOp::Add || (op == ast::BinaryOp::Sub && lhsIsPointer));
   const PyValue &pointer = lhsIsPointer ? lhs : rhs;
   const PyValue &offset = lhsIsPointer ? rhs : lhs;
   if (valid) {
@@ -1872,11 +1884,11 @@ KernelEmitter::emitPointerArithmetic(ast::BinaryOp op, const PyValue &lhs,
     if (isBool(getElementType(off)))
       off = convertElementType(off, builder.getI32Type(), irLoc);
     if (op == ast::BinaryOp::Sub)
-      off = arith::SubIOp::create(builder, irLoc, zeroLike(off.getType(), irLoc),
-                                  off);
+      off = arith::SubIOp::create(builder, irLoc,
+                                  zeroLike(off.getType(), irLoc), off);
   } else {
-    int64_t value = offset.kind == PyValue::Kind::Bool ? offset.boolValue
-                                                       : offset.intValue;
+    int64_t value =
+        offset.kind == PyValue::Kind::Bool ? offset.boolValue : offset.intValue;
     if (op == ast::BinaryOp::Sub) {
       if (value == std::numeric_limits<int64_t>::min())
         return error(loc, "pointer offset overflows int64");
@@ -1921,9 +1933,8 @@ KernelEmitter::Result KernelEmitter::emitUnary(const ast::UnaryOpExpr &unary) {
     }
     if (!operand.isNumber())
       return badOperand();
-    int64_t intValue = operand.kind == PyValue::Kind::Bool
-                           ? operand.boolValue
-                           : operand.intValue;
+    int64_t intValue = operand.kind == PyValue::Kind::Bool ? operand.boolValue
+                                                           : operand.intValue;
     bool isFloatValue = operand.kind == PyValue::Kind::Float;
     switch (op) {
     case ast::UnaryOp::Plus:
@@ -2041,8 +2052,9 @@ KernelEmitter::emitRuntimeCompare(ast::CompareOp op, const PyValue &lhs,
   case ast::CompareOp::IsNot:
   case ast::CompareOp::In:
   case ast::CompareOp::NotIn:
-    return error(loc, "'" + opName + "' on runtime values is not supported "
-                                     "yet");
+    return error(loc, "'" + opName +
+                          "' on runtime values is not supported "
+                          "yet");
   default:
     break;
   }
@@ -2107,20 +2119,20 @@ KernelEmitter::emitRuntimeCompare(ast::CompareOp op, const PyValue &lhs,
   arith::CmpIPredicate predicate;
   switch (op) {
   case ast::CompareOp::Lt:
-    predicate = isUnsigned ? arith::CmpIPredicate::ult
-                           : arith::CmpIPredicate::slt;
+    predicate =
+        isUnsigned ? arith::CmpIPredicate::ult : arith::CmpIPredicate::slt;
     break;
   case ast::CompareOp::LtE:
-    predicate = isUnsigned ? arith::CmpIPredicate::ule
-                           : arith::CmpIPredicate::sle;
+    predicate =
+        isUnsigned ? arith::CmpIPredicate::ule : arith::CmpIPredicate::sle;
     break;
   case ast::CompareOp::Gt:
-    predicate = isUnsigned ? arith::CmpIPredicate::ugt
-                           : arith::CmpIPredicate::sgt;
+    predicate =
+        isUnsigned ? arith::CmpIPredicate::ugt : arith::CmpIPredicate::sgt;
     break;
   case ast::CompareOp::GtE:
-    predicate = isUnsigned ? arith::CmpIPredicate::uge
-                           : arith::CmpIPredicate::sge;
+    predicate =
+        isUnsigned ? arith::CmpIPredicate::uge : arith::CmpIPredicate::sge;
     break;
   case ast::CompareOp::Eq:
     predicate = arith::CmpIPredicate::eq;
@@ -2166,8 +2178,7 @@ KernelEmitter::Result KernelEmitter::foldBinary(ast::BinaryOp op,
     return v.kind == Kind::Bool ? v.boolValue : v.intValue;
   };
   auto asDouble = [&](const PyValue &v) -> double {
-    return v.kind == Kind::Float ? v.floatValue
-                                 : static_cast<double>(asInt(v));
+    return v.kind == Kind::Float ? v.floatValue : static_cast<double>(asInt(v));
   };
   auto overflow = [&] {
     return error(loc, "integer overflow in constant expression");
@@ -2231,8 +2242,8 @@ KernelEmitter::Result KernelEmitter::foldBinary(ast::BinaryOp op,
                                                           : floorModulo(a, b));
   case ast::BinaryOp::Pow: {
     if (b < 0)
-      return PyValue::floating(std::pow(static_cast<double>(a),
-                                        static_cast<double>(b)));
+      return PyValue::floating(
+          std::pow(static_cast<double>(a), static_cast<double>(b)));
     int64_t power = 1;
     for (int64_t i = 0; i < b; ++i) {
       if (llvm::MulOverflow(power, a, power))
@@ -2252,9 +2263,14 @@ KernelEmitter::Result KernelEmitter::foldBinary(ast::BinaryOp op,
       return error(loc, "negative shift count");
     if (a == 0)
       return PyValue::integer(0);
-    if (b >= 63 || (a << b) >> b != a)
+    if (b >= 63)
       return overflow();
-    return PyValue::integer(a << b);
+    // Shift as unsigned (shifting a negative value is undefined in C++17)
+    // and check that shifting back recovers the value.
+    result = static_cast<int64_t>(static_cast<uint64_t>(a) << b);
+    if ((result >> b) != a)
+      return overflow();
+    return PyValue::integer(result);
   case ast::BinaryOp::RShift:
     if (b < 0)
       return error(loc, "negative shift count");
@@ -2397,7 +2413,8 @@ KernelEmitter::getComputationType(ast::BinaryOp op, const PyValue &lhs,
     // int < float) takes the runtime operand's type, as in Triton; an
     // integer that does not fit that type promotes it instead.
     const PyValue &number = lhs.isRuntime() ? rhs : lhs;
-    mlir::Type runtimeType = getElementType((lhs.isRuntime() ? lhs : rhs).value);
+    mlir::Type runtimeType =
+        getElementType((lhs.isRuntime() ? lhs : rhs).value);
     bool fits = true;
     if (number.kind == PyValue::Kind::Int && isInteger(runtimeType))
       fits = fitsInWidth(number.intValue, runtimeType.getIntOrFloatBitWidth());
@@ -2421,7 +2438,7 @@ mlir::Value KernelEmitter::materialize(const PyValue &value,
     int64_t intValue;
     if (value.kind == PyValue::Kind::Float)
       intValue = isBool(elementType) ? value.floatValue != 0.0
-                                     : static_cast<int64_t>(value.floatValue);
+                                     : saturatingFloatToInt(value.floatValue);
     else if (value.kind == PyValue::Kind::Bool)
       intValue = value.boolValue;
     else
@@ -2475,17 +2492,19 @@ mlir::Value KernelEmitter::convertElementType(mlir::Value value,
       return arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ne,
                                    value, zeroLike(value.getType(), loc));
     if (sourceWidth < targetWidth)
-      return isBool(source) ? mlir::Value(arith::ExtUIOp::create(
-                                  builder, loc, resultType, value))
-                            : mlir::Value(arith::ExtSIOp::create(
-                                  builder, loc, resultType, value));
+      return isBool(source)
+                 ? mlir::Value(
+                       arith::ExtUIOp::create(builder, loc, resultType, value))
+                 : mlir::Value(
+                       arith::ExtSIOp::create(builder, loc, resultType, value));
     return arith::TruncIOp::create(builder, loc, resultType, value);
   }
   if (isInteger(source)) // integer -> float
-    return isBool(source) ? mlir::Value(arith::UIToFPOp::create(
-                                builder, loc, resultType, value))
-                          : mlir::Value(arith::SIToFPOp::create(
-                                builder, loc, resultType, value));
+    return isBool(source)
+               ? mlir::Value(
+                     arith::UIToFPOp::create(builder, loc, resultType, value))
+               : mlir::Value(
+                     arith::SIToFPOp::create(builder, loc, resultType, value));
   if (isInteger(elementType)) { // float -> integer
     if (isBool(elementType))
       return arith::CmpFOp::create(builder, loc, arith::CmpFPredicate::UNE,
@@ -2520,12 +2539,10 @@ mlir::Value KernelEmitter::prepareOperand(const PyValue &value,
 // Entry point
 //===----------------------------------------------------------------------===//
 
-mlir::OwningOpRef<mlir::ModuleOp>
-tile::frontend::emitKernel(mlir::MLIRContext &context,
-                           const ast::Module &module,
-                           llvm::StringRef kernelName,
-                           const KernelSpecialization &spec,
-                           DiagEmitter &diag) {
+mlir::OwningOpRef<mlir::ModuleOp> tile::frontend::emitKernel(
+    mlir::MLIRContext &context, const ast::Module &module,
+    llvm::StringRef kernelName, const KernelSpecialization &spec,
+    DiagEmitter &diag) {
   context.loadDialect<mlir::func::FuncDialect, mlir::arith::ArithDialect,
                       mlir::tile::TileDialect>();
   const ast::FunctionDef *kernel = findKernel(module, kernelName, diag);

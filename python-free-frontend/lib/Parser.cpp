@@ -812,8 +812,9 @@ ExprPtr Parser::parseStandaloneExpression() {
   while (consumeIf(TokenKind::Newline)) {
   }
   if (!is(TokenKind::Eof))
-    return errorHere("unexpected " + tok().describe() + " after the "
-                                                        "expression");
+    return errorHere("unexpected " + tok().describe() +
+                     " after the "
+                     "expression");
   return failed ? nullptr : std::move(expr);
 }
 
@@ -831,8 +832,8 @@ std::optional<StmtList> Parser::parseStandaloneStatements() {
     case TokenKind::kw_with:
     case TokenKind::kw_try:
     case TokenKind::At:
-      errorHere("only simple statements are allowed here, not '" +
-                tok().text + "'");
+      errorHere("only simple statements are allowed here, not '" + tok().text +
+                "'");
       break;
     case TokenKind::kw_import:
     case TokenKind::kw_from:
@@ -891,9 +892,8 @@ std::unique_ptr<FunctionDef> Parser::parseFunctionDef() {
   if (!body)
     return nullptr;
   return std::make_unique<FunctionDef>(defLoc, std::move(*name),
-                                       std::move(decorators),
-                                       std::move(params), std::move(returns),
-                                       std::move(*body));
+                                       std::move(decorators), std::move(params),
+                                       std::move(returns), std::move(*body));
 }
 
 bool Parser::parseParameters(std::vector<Param> &params) {
@@ -922,8 +922,8 @@ bool Parser::parseParameters(std::vector<Param> &params) {
       return false;
     param.name = std::move(*name);
     if (!seen.insert(param.name).second) {
-      error(param.loc, "duplicate parameter '" + param.name +
-                           "' in function definition");
+      error(param.loc,
+            "duplicate parameter '" + param.name + "' in function definition");
       return false;
     }
     if (consumeIf(TokenKind::Colon)) {
@@ -1182,9 +1182,8 @@ StmtPtr Parser::parseExpressionStatement() {
       if (!value)
         return nullptr;
     }
-    return std::make_unique<AnnAssignStmt>(loc, std::move(first),
-                                           std::move(annotation),
-                                           std::move(value));
+    return std::make_unique<AnnAssignStmt>(
+        loc, std::move(first), std::move(annotation), std::move(value));
   }
 
   if (std::optional<BinaryOp> op = getAugmentedOperator(tok().kind)) {
@@ -1214,8 +1213,7 @@ StmtPtr Parser::parseExpressionStatement() {
     if (!last)
       return nullptr;
   }
-  return std::make_unique<AssignStmt>(loc, std::move(targets),
-                                      std::move(last));
+  return std::make_unique<AssignStmt>(loc, std::move(targets), std::move(last));
 }
 
 bool Parser::checkAssignable(const Expr &target) {
@@ -1511,8 +1509,7 @@ ExprPtr Parser::parseComparison() {
     default:
       if (ops.empty())
         return left;
-      return std::make_unique<CompareExpr>(loc, std::move(left),
-                                           std::move(ops),
+      return std::make_unique<CompareExpr>(loc, std::move(left), std::move(ops),
                                            std::move(comparators));
     }
     consume();
@@ -1664,8 +1661,8 @@ ExprPtr Parser::parseCall(ExprPtr callee) {
       if (llvm::any_of(keywords, [&](const Keyword &other) {
             return other.name == keyword.name;
           }))
-        return error(argLoc, "keyword argument repeated: '" + keyword.name +
-                                 "'");
+        return error(argLoc,
+                     "keyword argument repeated: '" + keyword.name + "'");
       keywords.push_back(std::move(keyword));
     } else {
       if (is(TokenKind::kw_for))
@@ -1868,8 +1865,7 @@ ExprPtr Parser::parseListDisplay() {
   return std::make_unique<ListExpr>(open.loc, std::move(elements));
 }
 
-bool Parser::parseComprehensionClauses(
-    std::vector<Comprehension> &generators) {
+bool Parser::parseComprehensionClauses(std::vector<Comprehension> &generators) {
   while (consumeIf(TokenKind::kw_for)) {
     Comprehension generator;
     generator.target = parseTargetList();
@@ -1907,9 +1903,8 @@ ExprPtr Parser::parseDictDisplay() {
     if (!key)
       return nullptr;
     if (!is(TokenKind::Colon)) {
-      if (keys.empty() &&
-          (is(TokenKind::Comma) || is(TokenKind::RBrace) ||
-           is(TokenKind::kw_for)))
+      if (keys.empty() && (is(TokenKind::Comma) || is(TokenKind::RBrace) ||
+                           is(TokenKind::kw_for)))
         return error(open.loc, "set displays are not supported");
       return expected("':' after the dictionary key");
     }

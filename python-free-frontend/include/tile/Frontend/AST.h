@@ -129,9 +129,8 @@ public:
   static std::unique_ptr<ConstantExpr> getFloat(Location loc, double value);
   static std::unique_ptr<ConstantExpr> getBool(Location loc, bool value);
   static std::unique_ptr<ConstantExpr> getNone(Location loc);
-  static std::unique_ptr<ConstantExpr> getString(Location loc,
-                                                 std::string value,
-                                                 bool isBytes = false);
+  static std::unique_ptr<ConstantExpr>
+  getString(Location loc, std::string value, bool isBytes = false);
   static std::unique_ptr<ConstantExpr> getEllipsis(Location loc);
 
   ValueKind getValueKind() const { return valueKind; }
@@ -166,17 +165,14 @@ private:
 /// `value.attr`, e.g. `tl.load` is Attribute(Name(tl), "load").
 class AttributeExpr : public Expr {
 public:
-  AttributeExpr(Location loc, ExprPtr value, std::string attr,
-                Location attrLoc)
+  AttributeExpr(Location loc, ExprPtr value, std::string attr, Location attrLoc)
       : Expr(Kind::Attribute, loc), value(std::move(value)),
         attr(std::move(attr)), attrLoc(attrLoc) {}
   const Expr &getValue() const { return *value; }
   llvm::StringRef getAttr() const { return attr; }
   /// Where the attribute name itself is written.
   const Location &getAttrLoc() const { return attrLoc; }
-  static bool classof(const Expr *e) {
-    return e->getKind() == Kind::Attribute;
-  }
+  static bool classof(const Expr *e) { return e->getKind() == Kind::Attribute; }
 
 private:
   ExprPtr value;
@@ -191,13 +187,13 @@ struct Keyword {
   ExprPtr value;
 };
 
-/// `callee(args..., name=value...)`.
+/// `callee(args..., name=value...)`, located where the callee starts.
 class CallExpr : public Expr {
 public:
   CallExpr(Location loc, ExprPtr callee, ExprList args,
            std::vector<Keyword> keywords)
-      : Expr(Kind::Call, loc), callee(std::move(callee)),
-        args(std::move(args)), keywords(std::move(keywords)) {}
+      : Expr(Kind::Call, loc), callee(std::move(callee)), args(std::move(args)),
+        keywords(std::move(keywords)) {}
   const Expr &getCallee() const { return *callee; }
   const ExprList &getArgs() const { return args; }
   const std::vector<Keyword> &getKeywords() const { return keywords; }
@@ -220,9 +216,7 @@ public:
         index(std::move(index)) {}
   const Expr &getValue() const { return *value; }
   const Expr &getIndex() const { return *index; }
-  static bool classof(const Expr *e) {
-    return e->getKind() == Kind::Subscript;
-  }
+  static bool classof(const Expr *e) { return e->getKind() == Kind::Subscript; }
 
 private:
   ExprPtr value;
@@ -297,9 +291,7 @@ public:
       : Expr(Kind::ListComp, loc), element(std::move(element)),
         generators(std::move(generators)) {}
   const Expr &getElement() const { return *element; }
-  const std::vector<Comprehension> &getGenerators() const {
-    return generators;
-  }
+  const std::vector<Comprehension> &getGenerators() const { return generators; }
   static bool classof(const Expr *e) { return e->getKind() == Kind::ListComp; }
 
 private:
@@ -352,7 +344,8 @@ private:
 };
 
 /// `left op0 c0 op1 c1 ...`: a chained comparison means
-/// `left op0 c0 and c0 op1 c1 ...` with each operand evaluated once.
+/// `left op0 c0 and c0 op1 c1 ...` with each operand evaluated once. The
+/// location is that of the first operator.
 class CompareExpr : public Expr {
 public:
   CompareExpr(Location loc, ExprPtr left, std::vector<CompareOp> ops,
@@ -463,9 +456,7 @@ public:
   const Expr &getTarget() const { return *target; }
   BinaryOp getOp() const { return op; }
   const Expr &getValue() const { return *value; }
-  static bool classof(const Stmt *s) {
-    return s->getKind() == Kind::AugAssign;
-  }
+  static bool classof(const Stmt *s) { return s->getKind() == Kind::AugAssign; }
 
 private:
   ExprPtr target;
@@ -476,17 +467,14 @@ private:
 /// `target: annotation [= value]`.
 class AnnAssignStmt : public Stmt {
 public:
-  AnnAssignStmt(Location loc, ExprPtr target, ExprPtr annotation,
-                ExprPtr value)
+  AnnAssignStmt(Location loc, ExprPtr target, ExprPtr annotation, ExprPtr value)
       : Stmt(Kind::AnnAssign, loc), target(std::move(target)),
         annotation(std::move(annotation)), value(std::move(value)) {}
   const Expr &getTarget() const { return *target; }
   const Expr &getAnnotation() const { return *annotation; }
   /// Null for a bare declaration.
   const Expr *getValue() const { return value.get(); }
-  static bool classof(const Stmt *s) {
-    return s->getKind() == Kind::AnnAssign;
-  }
+  static bool classof(const Stmt *s) { return s->getKind() == Kind::AnnAssign; }
 
 private:
   ExprPtr target, annotation, value;
@@ -514,9 +502,8 @@ class ForStmt : public Stmt {
 public:
   ForStmt(Location loc, ExprPtr target, ExprPtr iter, StmtList body,
           StmtList orElse)
-      : Stmt(Kind::For, loc), target(std::move(target)),
-        iter(std::move(iter)), body(std::move(body)),
-        orElse(std::move(orElse)) {}
+      : Stmt(Kind::For, loc), target(std::move(target)), iter(std::move(iter)),
+        body(std::move(body)), orElse(std::move(orElse)) {}
   const Expr &getTarget() const { return *target; }
   const Expr &getIter() const { return *iter; }
   const StmtList &getBody() const { return body; }

@@ -1,4 +1,4 @@
-//===- Diagnostics.h - source-located errors of the Tile front end -*- C++ -*-===//
+//===- Diagnostics.h - source-located front-end errors ----------*- C++ -*-===//
 //
 // Every error the front end reports goes through one DiagEmitter, which prints
 // it with llvm::SourceMgr so that it reads `add.tile:12:17: error: ...`

@@ -1,4 +1,4 @@
-//===- MLIRGen.h - lowering of a Triton kernel to the tile dialect -*- C++ -*-===//
+//===- MLIRGen.h - Triton kernels to the tile dialect -----------*- C++ -*-===//
 //
 // Turns one @triton.jit function of a parsed .tile module into an MLIR module
 // holding a func.func in the tile and arith dialects, specialized the way
@@ -27,8 +27,7 @@
 namespace mlir {
 class MLIRContext;
 class ModuleOp;
-template <typename OpTy>
-class OwningOpRef;
+template <typename OpTy> class OwningOpRef;
 } // namespace mlir
 
 namespace tile::frontend {
@@ -61,10 +60,11 @@ struct KernelSpecialization {
 /// `tile.divisibility = 16 : i32` argument attribute (read by the contiguity
 /// analysis). The module is verified. Returns null after reporting a
 /// diagnostic.
-mlir::OwningOpRef<mlir::ModuleOp>
-emitKernel(mlir::MLIRContext &context, const ast::Module &module,
-           llvm::StringRef kernelName, const KernelSpecialization &spec,
-           DiagEmitter &diag);
+mlir::OwningOpRef<mlir::ModuleOp> emitKernel(mlir::MLIRContext &context,
+                                             const ast::Module &module,
+                                             llvm::StringRef kernelName,
+                                             const KernelSpecialization &spec,
+                                             DiagEmitter &diag);
 
 /// One parameter of a kernel, as a caller needs it to build the
 /// specialization of a launch.

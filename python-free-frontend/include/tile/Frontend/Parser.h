@@ -46,8 +46,7 @@ std::unique_ptr<ast::Module> parseModule(llvm::SourceMgr &sourceMgr,
 /// `grid = ` right-hand sides). Blank lines and comments around it are
 /// allowed; anything else after it is an error. Returns null on error.
 std::unique_ptr<ast::Expr> parseExpression(llvm::SourceMgr &sourceMgr,
-                                           unsigned bufferId,
-                                           DiagEmitter &diag,
+                                           unsigned bufferId, DiagEmitter &diag,
                                            FragmentOptions options = {});
 
 /// Parses simple statements (assignments, expression statements, pass,
