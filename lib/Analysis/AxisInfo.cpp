@@ -56,8 +56,7 @@ AxisInfo constantInfo(ArrayRef<int64_t> shape, int64_t value) {
 
 using AxisInfoLattice = Lattice<AxisInfo>;
 
-class AxisInfoAnalysis
-    : public SparseForwardDataFlowAnalysis<AxisInfoLattice> {
+class AxisInfoAnalysis : public SparseForwardDataFlowAnalysis<AxisInfoLattice> {
 public:
   using SparseForwardDataFlowAnalysis::SparseForwardDataFlowAnalysis;
 
@@ -66,11 +65,11 @@ public:
     AxisInfo info = AxisInfo::getPessimisticValueState(value);
     // Launch specialization records divisibility on kernel arguments.
     if (auto arg = dyn_cast<BlockArgument>(value))
-      if (auto func = dyn_cast<FunctionOpInterface>(
-              arg.getOwner()->getParentOp()))
+      if (auto func =
+              dyn_cast<FunctionOpInterface>(arg.getOwner()->getParentOp()))
         if (arg.getOwner()->isEntryBlock())
-          if (auto div = func.getArgAttrOfType<IntegerAttr>(
-                  arg.getArgNumber(), kDivisibilityAttr))
+          if (auto div = func.getArgAttrOfType<IntegerAttr>(arg.getArgNumber(),
+                                                            kDivisibilityAttr))
             info = AxisInfo({1}, {div.getInt()}, {1});
     propagateIfChanged(lattice, lattice->join(info));
   }
@@ -168,12 +167,12 @@ AxisInfo AxisInfoAnalysis::transfer(Operation *op, ArrayRef<AxisInfo> in,
         lhsDiv[d] = std::gcd(lhsDiv[d], cont.back());
       if (rhs.getContiguity(d) > cont.back())
         rhsDiv[d] = std::gcd(rhsDiv[d], cont.back());
-      div.push_back(divisibilityRule(
-          AxisInfo(lhs.getContiguity(), lhsDiv, lhs.getConstancy(),
-                   lhs.getConstantValue()),
-          AxisInfo(rhs.getContiguity(), rhsDiv, rhs.getConstancy(),
-                   rhs.getConstantValue()),
-          d));
+      div.push_back(
+          divisibilityRule(AxisInfo(lhs.getContiguity(), lhsDiv,
+                                    lhs.getConstancy(), lhs.getConstantValue()),
+                           AxisInfo(rhs.getContiguity(), rhsDiv,
+                                    rhs.getConstancy(), rhs.getConstantValue()),
+                           d));
       cst.push_back(std::gcd(lhs.getConstancy(d), rhs.getConstancy(d)));
     }
     return AxisInfo(cont, div, cst);
@@ -201,26 +200,24 @@ AxisInfo AxisInfoAnalysis::transfer(Operation *op, ArrayRef<AxisInfo> in,
                         {highestPowerOf2Divisor(start)}, {1});
       })
       .Case<SplatOp>([&](SplatOp) {
-        return AxisInfo(DimVector(rank, 1),
-                        DimVector(rank, in[0].getDivisibility(0)),
-                        DimVector(shape.begin(), shape.end()),
-                        in[0].getConstantValue());
+        return AxisInfo(
+            DimVector(rank, 1), DimVector(rank, in[0].getDivisibility(0)),
+            DimVector(shape.begin(), shape.end()), in[0].getConstantValue());
       })
       .Case<tilegpu::ConvertLayoutOp, arith::ExtSIOp, arith::ExtUIOp,
             arith::TruncIOp, arith::IndexCastOp>(
           [&](Operation *) { return in[0]; })
-      .Case<arith::AddIOp>([&](Operation *) {
-        return binary(addContiguity, gcdDivisibility);
-      })
+      .Case<arith::AddIOp>(
+          [&](Operation *) { return binary(addContiguity, gcdDivisibility); })
       .Case<AddPtrOp>([&](AddPtrOp addPtr) {
         // Offsets count elements; pointer divisibility counts bytes.
         int64_t bytes = pointeeBytes(addPtr.getType());
-        return binary(addContiguity,
-                      [&](const AxisInfo &l, const AxisInfo &r, unsigned d) {
-                        int64_t offsetBytes = std::min(
-                            r.getDivisibility(d) * bytes, AxisInfo::kMaxDivisor);
-                        return std::gcd(l.getDivisibility(d), offsetBytes);
-                      });
+        return binary(addContiguity, [&](const AxisInfo &l, const AxisInfo &r,
+                                         unsigned d) {
+          int64_t offsetBytes =
+              std::min(r.getDivisibility(d) * bytes, AxisInfo::kMaxDivisor);
+          return std::gcd(l.getDivisibility(d), offsetBytes);
+        });
       })
       .Case<arith::SubIOp>([&](Operation *) {
         return binary(
@@ -287,17 +284,16 @@ AxisInfo AxisInfoAnalysis::transfer(Operation *op, ArrayRef<AxisInfo> in,
         return AxisInfo(DimVector(rank, 1), DimVector(rank, 1), cst);
       })
       .Case<arith::AndIOp, arith::OrIOp, arith::XOrIOp, arith::DivSIOp,
-            arith::DivUIOp, arith::MaxSIOp, arith::MinSIOp>([&](Operation *) {
-        return binary(noContiguity, noDivisibility);
-      })
+            arith::DivUIOp, arith::MaxSIOp, arith::MinSIOp>(
+          [&](Operation *) { return binary(noContiguity, noDivisibility); })
       .Case<arith::SelectOp>([&](Operation *) {
         AxisInfo values = AxisInfo::join(in[1], in[2]);
         DimVector cst;
         for (unsigned d = 0; d < rank; ++d)
-          cst.push_back(std::gcd(values.getConstancy(d),
-                                 in[0].getConstancy(d) >= shape[d]
-                                     ? shape[d]
-                                     : in[0].getConstancy(d)));
+          cst.push_back(
+              std::gcd(values.getConstancy(d), in[0].getConstancy(d) >= shape[d]
+                                                   ? shape[d]
+                                                   : in[0].getConstancy(d)));
         return AxisInfo(values.getContiguity(), values.getDivisibility(), cst);
       })
       .Default([&](Operation *) { return pessimistic; });

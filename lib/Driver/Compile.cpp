@@ -74,12 +74,14 @@ std::optional<KernelSpecialization> tile::specialize(TileSource &source) {
         default:
           diag.error(launch.loc, "constexpr '" + param.name +
                                      "' must be a number, bool or string, "
-                                     "got " + v.describe());
+                                     "got " +
+                                     v.describe());
           return std::nullopt;
         }
       } else if (!param.defaultValue) {
         diag.error(launch.loc, "the launch description gives no value for "
-                               "constexpr '" + param.name + "'");
+                               "constexpr '" +
+                                   param.name + "'");
         return std::nullopt;
       }
       specialization.params.push_back(spec);
@@ -87,8 +89,8 @@ std::optional<KernelSpecialization> tile::specialize(TileSource &source) {
     }
     if (it == launch.variables.end()) {
       diag.error(launch.loc, "the launch description gives no value for "
-                             "parameter '" + param.name + "' of " +
-                                 launch.kernel);
+                             "parameter '" +
+                                 param.name + "' of " + launch.kernel);
       return std::nullopt;
     }
     const launch::Value &v = it->second;
@@ -103,8 +105,8 @@ std::optional<KernelSpecialization> tile::specialize(TileSource &source) {
       spec.type = v.kind == launch::Value::Kind::Bool ? "i1"
                   : fits32                            ? "i32"
                                                       : "i64";
-      spec.divisibleBy16 = v.kind == launch::Value::Kind::Int &&
-                           v.intValue % 16 == 0;
+      spec.divisibleBy16 =
+          v.kind == launch::Value::Kind::Int && v.intValue % 16 == 0;
       spec.equalsOne = v.kind == launch::Value::Kind::Int && v.intValue == 1;
       break;
     }

@@ -188,10 +188,10 @@ std::optional<Value> Evaluator::evalBinary(const ast::BinOpExpr &expr) {
     return std::nullopt;
   if (!lhs->isNumber() || !rhs->isNumber())
     return error(expr, "operator '" + ast::spell(expr.getOp()) +
-                           "' needs numbers, got " + lhs->describe() +
-                           " and " + rhs->describe());
-  bool isInt = lhs->kind != Value::Kind::Float &&
-               rhs->kind != Value::Kind::Float;
+                           "' needs numbers, got " + lhs->describe() + " and " +
+                           rhs->describe());
+  bool isInt =
+      lhs->kind != Value::Kind::Float && rhs->kind != Value::Kind::Float;
   int64_t a = lhs->intValue, b = rhs->intValue;
   double x = lhs->asDouble(), y = rhs->asDouble();
   switch (expr.getOp()) {
@@ -235,8 +235,7 @@ std::optional<Value> Evaluator::evalBinary(const ast::BinOpExpr &expr) {
     if ((expr.getOp() == ast::BinaryOp::LShift ||
          expr.getOp() == ast::BinaryOp::RShift) &&
         (b < 0 || b > 62))
-      return error(expr, "shift count " + std::to_string(b) +
-                             " out of range");
+      return error(expr, "shift count " + std::to_string(b) + " out of range");
     switch (expr.getOp()) {
     case ast::BinaryOp::LShift:
       return Value::getInt(a << b);
@@ -344,9 +343,9 @@ std::optional<Value> Evaluator::evalCall(const ast::CallExpr &expr) {
       return Value::getInt(-floorDiv(-values[0], values[1]));
     }
     if (unary)
-      return Value::getInt(values[0] <= 1 ? 1
-                                          : int64_t(llvm::PowerOf2Ceil(
-                                                uint64_t(values[0]))));
+      return Value::getInt(
+          values[0] <= 1 ? 1
+                         : int64_t(llvm::PowerOf2Ceil(uint64_t(values[0]))));
     return Value::getInt(name == "min"
                              ? *std::min_element(values.begin(), values.end())
                              : *std::max_element(values.begin(), values.end()));
@@ -391,9 +390,8 @@ std::optional<Value> Evaluator::eval(const ast::Expr &expr) {
   case ast::Expr::Kind::Tuple:
   case ast::Expr::Kind::List: {
     const ast::ExprList &elements =
-        isa<ast::TupleExpr>(expr)
-            ? cast<ast::TupleExpr>(expr).getElements()
-            : cast<ast::ListExpr>(expr).getElements();
+        isa<ast::TupleExpr>(expr) ? cast<ast::TupleExpr>(expr).getElements()
+                                  : cast<ast::ListExpr>(expr).getElements();
     Value tuple;
     tuple.kind = Value::Kind::Tuple;
     for (const auto &element : elements) {
@@ -589,9 +587,9 @@ static bool readLaunchVariables(LaunchSpec &spec, DiagEmitter &diag) {
   auto it = spec.variables.find("grid");
   if (it != spec.variables.end()) {
     const Value &grid = it->second;
-    std::vector<Value> dims =
-        grid.kind == Value::Kind::Tuple ? grid.elements
-                                        : std::vector<Value>{grid};
+    std::vector<Value> dims = grid.kind == Value::Kind::Tuple
+                                  ? grid.elements
+                                  : std::vector<Value>{grid};
     if (dims.empty() || dims.size() > 3) {
       diag.error(spec.loc, "grid must have 1 to 3 dimensions");
       return false;
@@ -613,13 +611,14 @@ static bool readLaunchVariables(LaunchSpec &spec, DiagEmitter &diag) {
     if (warps.kind != Value::Kind::Int || warps.intValue <= 0 ||
         warps.intValue > 32 || !llvm::isPowerOf2_64(warps.intValue)) {
       diag.error(spec.loc, "num_warps must be a power of two from 1 to 32, "
-                           "got " + warps.describe());
+                           "got " +
+                               warps.describe());
       return false;
     }
     spec.numWarps = warps.intValue;
   }
-  for (auto [name, field] : {std::pair{"bytes", &spec.bytes},
-                             std::pair{"flops", &spec.flops}}) {
+  for (auto [name, field] :
+       {std::pair{"bytes", &spec.bytes}, std::pair{"flops", &spec.flops}}) {
     it = spec.variables.find(name);
     if (it == spec.variables.end())
       continue;
@@ -652,12 +651,11 @@ tile::launch::parseLaunchSpec(llvm::SourceMgr &sourceMgr, unsigned bufferId,
   size_t lineEnd = text.find('\n', markerPos);
   if (lineEnd == llvm::StringRef::npos)
     lineEnd = text.size();
-  spec.kernel =
-      text.slice(markerPos + kMarker.size(), lineEnd).trim().str();
+  spec.kernel = text.slice(markerPos + kMarker.size(), lineEnd).trim().str();
   spec.loc = diag.getLocation(
-      bufferId, sourceMgr.FindLineNumber(
-                    llvm::SMLoc::getFromPointer(text.data() + markerPos),
-                    bufferId),
+      bufferId,
+      sourceMgr.FindLineNumber(
+          llvm::SMLoc::getFromPointer(text.data() + markerPos), bufferId),
       1);
   // The block: following lines that start with '#'.
   size_t blockStart = std::min(lineEnd + 1, text.size());

@@ -5,10 +5,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "tile/InitTile.h"
 #include "tile/Conversion/Passes.h"
 #include "tile/Dialect/TileGPU/IR/TileGPUDialect.h"
 #include "tile/Dialect/TileGPU/Transforms/Passes.h"
+#include "tile/InitTile.h"
 
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
 #include "mlir/Pass/PassManager.h"

@@ -69,8 +69,8 @@ static llvm::TargetMachine *getTargetMachine(StringRef target,
       triple, target, features, llvm::TargetOptions(), std::nullopt,
       std::nullopt, llvm::CodeGenOptLevel::Aggressive));
   if (!machine)
-    error = "LLVM cannot create an NVPTX target machine for '" + target.str() +
-            "'";
+    error =
+        "LLVM cannot create an NVPTX target machine for '" + target.str() + "'";
   return machine.get();
 }
 

@@ -56,9 +56,8 @@ int main(int argc, char **argv) {
     return asMainReturnCode(
         MlirOptMain(argc, argv, "Tile optimizer driver\n", registry));
 
-  auto [inputFilename, outputFilename] =
-      registerAndParseCLIOptions(argc, argv, "Tile optimizer driver\n",
-                                 registry);
+  auto [inputFilename, outputFilename] = registerAndParseCLIOptions(
+      argc, argv, "Tile optimizer driver\n", registry);
   MlirOptMainConfig config = MlirOptMainConfig::createFromCLOptions();
   std::unique_ptr<llvm::MemoryBuffer> input =
       translateTileFile(inputFilename, registry);

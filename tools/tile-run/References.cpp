@@ -9,9 +9,8 @@
 using namespace tile;
 
 namespace {
-using ReferenceFn = std::function<bool(
-    const std::vector<const HostArray *> &, std::vector<double> &,
-    std::string &)>;
+using ReferenceFn = std::function<bool(const std::vector<const HostArray *> &,
+                                       std::vector<double> &, std::string &)>;
 
 /// out[i] = a[i] + b[i].
 bool referenceAdd(const std::vector<const HostArray *> &args,
@@ -94,11 +93,11 @@ Comparison tile::compare(const HostArray &output,
         result.firstMismatch = i;
     }
   }
-  result.relativeError =
-      referenceSquares > 0 ? std::sqrt(errorSquares / referenceSquares)
-                           : std::sqrt(errorSquares);
-  result.passed = result.nans == 0 &&
-                  (tolerance == 0 ? result.mismatches == 0
-                                  : result.relativeError <= tolerance);
+  result.relativeError = referenceSquares > 0
+                             ? std::sqrt(errorSquares / referenceSquares)
+                             : std::sqrt(errorSquares);
+  result.passed =
+      result.nans == 0 && (tolerance == 0 ? result.mismatches == 0
+                                          : result.relativeError <= tolerance);
   return result;
 }

@@ -37,8 +37,8 @@ struct Comparison {
 /// Compares `output` with `reference`. tolerance 0 asks for equality with
 /// the reference rounded to the output's type; otherwise the relative L2
 /// error must not exceed it. NaN never passes.
-Comparison compare(const HostArray &output, const std::vector<double> &reference,
-                   double tolerance);
+Comparison compare(const HostArray &output,
+                   const std::vector<double> &reference, double tolerance);
 } // namespace tile
 
 #endif // TILE_TOOLS_TILE_RUN_REFERENCES_H

@@ -38,16 +38,17 @@ enum class Emit { None, Tile, GPU, LLVM, PTX };
 
 cl::opt<std::string> inputFile(cl::Positional, cl::desc("<kernel.tile>"),
                                cl::Required);
-cl::opt<Emit> emit(
-    "emit", cl::desc("Print one stage and exit (no GPU needed)"),
-    cl::init(Emit::None),
-    cl::values(clEnumValN(Emit::Tile, "tile", "the tile dialect"),
-               clEnumValN(Emit::GPU, "gpu", "tilegpu, with layouts"),
-               clEnumValN(Emit::LLVM, "llvm", "optimized LLVM IR"),
-               clEnumValN(Emit::PTX, "ptx", "PTX assembly")));
-cl::list<std::string> overrides(
-    "set", cl::desc("Override a launch-description variable: --set n=2**20"),
-    cl::value_desc("name=expr"));
+cl::opt<Emit>
+    emit("emit", cl::desc("Print one stage and exit (no GPU needed)"),
+         cl::init(Emit::None),
+         cl::values(clEnumValN(Emit::Tile, "tile", "the tile dialect"),
+                    clEnumValN(Emit::GPU, "gpu", "tilegpu, with layouts"),
+                    clEnumValN(Emit::LLVM, "llvm", "optimized LLVM IR"),
+                    clEnumValN(Emit::PTX, "ptx", "PTX assembly")));
+cl::list<std::string>
+    overrides("set",
+              cl::desc("Override a launch-description variable: --set n=2**20"),
+              cl::value_desc("name=expr"));
 cl::opt<std::string> target("target", cl::desc("GPU architecture"),
                             cl::init("sm_90a"));
 cl::opt<std::string> outputFile("o", cl::desc("Output file for --emit"),
@@ -169,9 +170,8 @@ int runOnGPU(TileSource &source, const std::string &ptx, Timings &timings,
         result.passed ? "PASS" : "FAIL");
     if (!result.passed && result.firstMismatch >= 0)
       llvm::outs() << llvm::formatv(
-          "  first bad element {0}: got {1}, want {2}\n",
-          result.firstMismatch, output.get(result.firstMismatch),
-          reference[result.firstMismatch]);
+          "  first bad element {0}: got {1}, want {2}\n", result.firstMismatch,
+          output.get(result.firstMismatch), reference[result.firstMismatch]);
     allPassed &= result.passed;
   }
 
@@ -187,7 +187,8 @@ int runOnGPU(TileSource &source, const std::string &ptx, Timings &timings,
         median, rt::quantile(times, 0.2), rt::quantile(times, 0.8),
         times.size());
     if (spec.bytes)
-      llvm::outs() << llvm::formatv("; {0:f1} GB/s", *spec.bytes / median * 1e-6);
+      llvm::outs() << llvm::formatv("; {0:f1} GB/s",
+                                    *spec.bytes / median * 1e-6);
     if (spec.flops)
       llvm::outs() << llvm::formatv("; {0:f1} TFLOP/s",
                                     *spec.flops / median * 1e-9);
@@ -219,8 +220,9 @@ int main(int argc, char **argv) {
     size_t eq = text.find('=');
     if (eq == std::string::npos || eq == 0)
       return fail("--set expects name=expression, got '" + text + "'");
-    parsedOverrides.push_back({llvm::StringRef(text).take_front(eq).trim().str(),
-                               text.substr(eq + 1)});
+    parsedOverrides.push_back(
+        {llvm::StringRef(text).take_front(eq).trim().str(),
+         text.substr(eq + 1)});
   }
 
   auto start = Clock::now();

@@ -37,9 +37,9 @@ struct TileSource {
 
 /// Reads and parses `path` and evaluates its launch description with
 /// `overrides`; diagnostics go to `os`. Null after an error.
-std::unique_ptr<TileSource> loadTileSource(llvm::StringRef path,
-                                           llvm::ArrayRef<launch::Override> overrides,
-                                           llvm::raw_ostream &os);
+std::unique_ptr<TileSource>
+loadTileSource(llvm::StringRef path, llvm::ArrayRef<launch::Override> overrides,
+               llvm::raw_ostream &os);
 
 /// The specialization the launch implies (Triton's rules: pointers and
 /// integers divisible by 16 are marked so, integers equal to 1 become the

@@ -1,4 +1,5 @@
-//===- LaunchSpec.h - the launch description a .tile file carries -*- C++ -*-===//
+//===- LaunchSpec.h - the launch description a .tile file carries -*- C++
+//-*-===//
 //
 // A kernel file says how to run itself in a comment block that starts with
 // `# tile-run: <kernel>`, followed by Python assignments, one per comment

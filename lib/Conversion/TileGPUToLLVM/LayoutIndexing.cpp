@@ -72,8 +72,8 @@ mlir::tilegpu::emitIndices(OpBuilder &b, Location loc,
   for (unsigned d = 0; d < rank; ++d) {
     Value warpPart = LLVM::MulOp::create(b, loc, warpCoords[d],
                                          constant(int64_t(spt[d]) * tpw[d]));
-    Value lanePart = LLVM::MulOp::create(b, loc, laneCoords[d],
-                                         constant(spt[d]));
+    Value lanePart =
+        LLVM::MulOp::create(b, loc, laneCoords[d], constant(spt[d]));
     base[d] = LLVM::AddOp::create(b, loc, warpPart, lanePart);
   }
 

@@ -22,9 +22,9 @@ SmallVector<unsigned> getRegisterCoords(DistributedLayoutInterface layout,
 
 /// For each register of the calling thread (in the order above), the i32
 /// tensor coordinate along each axis.
-SmallVector<SmallVector<Value>>
-emitIndices(OpBuilder &builder, Location loc,
-            DistributedLayoutInterface layout, ArrayRef<int64_t> shape);
+SmallVector<SmallVector<Value>> emitIndices(OpBuilder &builder, Location loc,
+                                            DistributedLayoutInterface layout,
+                                            ArrayRef<int64_t> shape);
 
 } // namespace mlir::tilegpu
 

@@ -116,8 +116,7 @@ struct FuncOpLowering : public ConvertOpToLLVMPattern<func::FuncOp> {
       signature.addInputs(i, converted);
     }
     auto llvmType = LLVM::LLVMFunctionType::get(
-        LLVM::LLVMVoidType::get(getContext()),
-        signature.getConvertedTypes());
+        LLVM::LLVMVoidType::get(getContext()), signature.getConvertedTypes());
     auto kernel = LLVM::LLVMFuncOp::create(rewriter, func.getLoc(),
                                            func.getName(), llvmType);
     MLIRContext *ctx = getContext();
@@ -132,8 +131,7 @@ struct FuncOpLowering : public ConvertOpToLLVMPattern<func::FuncOp> {
         if (isa<PointerType>(func.getArgumentTypes()[i]))
           kernel.setArgAttr(i, LLVM::LLVMDialect::getAlignAttrName(),
                             rewriter.getI64IntegerAttr(div.getInt()));
-    rewriter.inlineRegionBefore(func.getBody(), kernel.getBody(),
-                                kernel.end());
+    rewriter.inlineRegionBefore(func.getBody(), kernel.getBody(), kernel.end());
     if (failed(rewriter.convertRegionTypes(&kernel.getBody(),
                                            *getTypeConverter(), &signature)))
       return failure();
@@ -189,14 +187,15 @@ struct MakeRangeOpLowering : public ConvertOpToLLVMPattern<MakeRangeOp> {
     auto layout = getDistributedLayout(op.getType());
     if (!layout)
       return rewriter.notifyMatchFailure(op, "no distributed layout");
-    Value start = LLVM::ConstantOp::create(rewriter, loc,
-                                           rewriter.getI32Type(), op.getStart());
+    Value start = LLVM::ConstantOp::create(rewriter, loc, rewriter.getI32Type(),
+                                           op.getStart());
     SmallVector<Value> values;
-    for (auto &index : emitIndices(rewriter, loc, layout, op.getType().getShape()))
+    for (auto &index :
+         emitIndices(rewriter, loc, layout, op.getType().getShape()))
       values.push_back(LLVM::AddOp::create(rewriter, loc, index[0], start));
-    rewriter.replaceOp(
-        op, pack(rewriter, loc, getTypeConverter()->convertType(op.getType()),
-                 values));
+    rewriter.replaceOp(op, pack(rewriter, loc,
+                                getTypeConverter()->convertType(op.getType()),
+                                values));
     return success();
   }
 };
@@ -329,8 +328,8 @@ struct AddPtrOpLowering : public ConvertOpToLLVMPattern<AddPtrOp> {
   matchAndRewrite(AddPtrOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    auto pointee = cast<PointerType>(getElementTypeOrSelf(op.getType()))
-                       .getPointeeType();
+    auto pointee =
+        cast<PointerType>(getElementTypeOrSelf(op.getType())).getPointeeType();
     Type llvmPointee = getTypeConverter()->convertType(pointee);
     Type ptrType =
         LLVM::LLVMPointerType::get(getContext(), kGlobalAddressSpace);
@@ -344,7 +343,8 @@ struct AddPtrOpLowering : public ConvertOpToLLVMPattern<AddPtrOp> {
     }
     Type structType = getTypeConverter()->convertType(op.getType());
     unsigned count = cast<LLVM::LLVMStructType>(structType).getBody().size();
-    SmallVector<Value> bases = registersOf(rewriter, loc, adaptor.getPtr(), count);
+    SmallVector<Value> bases =
+        registersOf(rewriter, loc, adaptor.getPtr(), count);
     SmallVector<Value> offsets =
         registersOf(rewriter, loc, adaptor.getOffset(), count);
     SmallVector<Value> results;
@@ -361,8 +361,8 @@ struct AddPtrOpLowering : public ConvertOpToLLVMPattern<AddPtrOp> {
 
 /// How one thread's registers of a block access group into vectors.
 struct VectorPlan {
-  unsigned width = 1;    // elements per access
-  unsigned words = 1;    // PTX registers per access
+  unsigned width = 1; // elements per access
+  unsigned words = 1; // PTX registers per access
   unsigned wordBits = 32;
 };
 
@@ -410,8 +410,7 @@ SmallVector<Value> toWords(OpBuilder &b, Location loc, ArrayRef<Value> elements,
 
 SmallVector<Value> fromWords(OpBuilder &b, Location loc, ArrayRef<Value> words,
                              Type elementType, unsigned width) {
-  Type wordsType =
-      VectorType::get({int64_t(words.size())}, words[0].getType());
+  Type wordsType = VectorType::get({int64_t(words.size())}, words[0].getType());
   Value vec = LLVM::UndefOp::create(b, loc, wordsType);
   for (auto [i, w] : llvm::enumerate(words))
     vec = LLVM::InsertElementOp::create(
@@ -458,8 +457,8 @@ struct LoadOpLowering : public TilePattern<LoadOp> {
     bool isBlock = isa<RankedTensorType>(op.getType());
     unsigned count =
         isBlock ? cast<LLVM::LLVMStructType>(resultType).getBody().size() : 1;
-    VectorPlan plan = isBlock ? planVectors(axisInfo, op.getPtr(),
-                                            op.getMask(), bitsOf(elementType))
+    VectorPlan plan = isBlock ? planVectors(axisInfo, op.getPtr(), op.getMask(),
+                                            bitsOf(elementType))
                               : VectorPlan{1, 1, bitsOf(elementType)};
     SmallVector<Value> ptrs = registersOf(rewriter, loc, adaptor.getPtr(), 1);
     if (isBlock)
@@ -500,8 +499,8 @@ struct LoadOpLowering : public TilePattern<LoadOp> {
         operands.push_back(masks[first]);
         constraints += ",b";
         for (unsigned i = 0; i < w; ++i) {
-          asmText += llvm::formatv("mov.b{0} ${1}, ${2};\n\t", plan.wordBits,
-                                   i, fallbackIdx + i);
+          asmText += llvm::formatv("mov.b{0} ${1}, ${2};\n\t", plan.wordBits, i,
+                                   fallbackIdx + i);
           operands.push_back(fallbackWords[i]);
           constraints += "," + constraintFor(plan.wordBits).str();
         }
@@ -510,17 +509,16 @@ struct LoadOpLowering : public TilePattern<LoadOp> {
       std::string brace = w > 1 ? "{ " + outs + " }" : outs;
       asmText += llvm::formatv("ld.global{0} {1}, [ ${2} + 0 ];",
                                accessSuffix(plan), brace, addrIdx);
-      Type asmResult =
-          w == 1 ? wordType
-                 : LLVM::LLVMStructType::getLiteral(
-                       getContext(), SmallVector<Type>(w, wordType));
+      Type asmResult = w == 1
+                           ? wordType
+                           : LLVM::LLVMStructType::getLiteral(
+                                 getContext(), SmallVector<Type>(w, wordType));
       // No side effects: LLVM may schedule and combine loads freely.
       auto asmOp = LLVM::InlineAsmOp::create(
           rewriter, loc, asmResult, operands, asmText, constraints,
           /*has_side_effects=*/false, /*is_align_stack=*/false,
           LLVM::tailcallkind::TailCallKind::None,
-          LLVM::AsmDialectAttr::get(getContext(),
-                                    LLVM::AsmDialect::AD_ATT),
+          LLVM::AsmDialectAttr::get(getContext(), LLVM::AsmDialect::AD_ATT),
           ArrayAttr());
       SmallVector<Value> words =
           w == 1 ? SmallVector<Value>{asmOp.getResult(0)}
@@ -546,8 +544,8 @@ struct StoreOpLowering : public TilePattern<StoreOp> {
     if (failed(checkElementType(op, elementType)))
       return failure();
     bool isBlock = isa<RankedTensorType>(op.getValue().getType());
-    VectorPlan plan = isBlock ? planVectors(axisInfo, op.getPtr(),
-                                            op.getMask(), bitsOf(elementType))
+    VectorPlan plan = isBlock ? planVectors(axisInfo, op.getPtr(), op.getMask(),
+                                            bitsOf(elementType))
                               : VectorPlan{1, 1, bitsOf(elementType)};
     auto registers = [&](Value v) {
       return isBlock ? unpack(rewriter, loc, v) : SmallVector<Value>{v};

@@ -36,9 +36,8 @@ struct ConvertTileToTileGPU
     SmallVector<unsigned> order, sizePerThread(tensor.getRank(), 1);
     for (unsigned axis = tensor.getRank(); axis-- > 0;)
       order.push_back(axis);
-    auto layout =
-        tilegpu::getBlockedLayout(&getContext(), tensor.getShape(),
-                                  sizePerThread, order, numWarps);
+    auto layout = tilegpu::getBlockedLayout(&getContext(), tensor.getShape(),
+                                            sizePerThread, order, numWarps);
     return RankedTensorType::get(tensor.getShape(), tensor.getElementType(),
                                  layout);
   }

@@ -39,8 +39,8 @@ struct TestAxisInfoPass
       if (auto func = dyn_cast<func::FuncOp>(op)) {
         for (BlockArgument arg : func.getArguments())
           if (!describe(arg).empty())
-            func.emitRemark() << "arg " << arg.getArgNumber() << ": "
-                              << describe(arg);
+            func.emitRemark()
+                << "arg " << arg.getArgNumber() << ": " << describe(arg);
         return;
       }
       for (Value result : op->getResults()) {

@@ -52,8 +52,8 @@ Type mlir::tile::getI1SameShape(Type type) {
 LogicalResult MakeRangeOp::verify() {
   int64_t start = getStart(), end = getEnd();
   if (end <= start)
-    return emitOpError("needs start < end, got [") << start << ", " << end
-                                                    << ")";
+    return emitOpError("needs start < end, got [")
+           << start << ", " << end << ")";
   int64_t length = end - start;
   if (!llvm::isPowerOf2_64(length))
     return emitOpError("length ") << length << " (end - start) is not a "
@@ -81,9 +81,9 @@ static LogicalResult verifySameShape(Operation *op, Type a, StringRef aName,
   if (!ta && !tb)
     return success();
   if (!ta || !tb || ta.getShape() != tb.getShape())
-    return op->emitOpError() << aName << " and " << bName
-                             << " must have the same shape, got " << a
-                             << " and " << b;
+    return op->emitOpError()
+           << aName << " and " << bName << " must have the same shape, got "
+           << a << " and " << b;
   return success();
 }
 

@@ -12,8 +12,8 @@
 using namespace mlir;
 using namespace mlir::tilegpu;
 
-#include "tile/Dialect/TileGPU/IR/TileGPUDialect.cpp.inc"
 #include "tile/Dialect/TileGPU/IR/TileGPUAttrInterfaces.cpp.inc"
+#include "tile/Dialect/TileGPU/IR/TileGPUDialect.cpp.inc"
 
 #define GET_ATTRDEF_CLASSES
 #include "tile/Dialect/TileGPU/IR/TileGPUAttrs.cpp.inc"
@@ -48,12 +48,10 @@ void TileGPUDialect::initialize() {
 // BlockedEncodingAttr
 //===----------------------------------------------------------------------===//
 
-LogicalResult
-BlockedEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                            ArrayRef<unsigned> sizePerThread,
-                            ArrayRef<unsigned> threadsPerWarp,
-                            ArrayRef<unsigned> warpsPerCTA,
-                            ArrayRef<unsigned> order) {
+LogicalResult BlockedEncodingAttr::verify(
+    function_ref<InFlightDiagnostic()> emitError,
+    ArrayRef<unsigned> sizePerThread, ArrayRef<unsigned> threadsPerWarp,
+    ArrayRef<unsigned> warpsPerCTA, ArrayRef<unsigned> order) {
   size_t rank = order.size();
   if (rank == 0)
     return emitError() << "blocked layout needs at least one axis";
@@ -68,11 +66,10 @@ BlockedEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
       return emitError() << "order must be a permutation of 0.." << rank - 1;
     seen[axis] = true;
   }
-  for (auto [name, values] :
-       {std::pair<StringRef, ArrayRef<unsigned>>{"sizePerThread",
-                                                 sizePerThread},
-        {"threadsPerWarp", threadsPerWarp},
-        {"warpsPerCTA", warpsPerCTA}})
+  for (auto [name, values] : {std::pair<StringRef, ArrayRef<unsigned>>{
+                                  "sizePerThread", sizePerThread},
+                              {"threadsPerWarp", threadsPerWarp},
+                              {"warpsPerCTA", warpsPerCTA}})
     for (unsigned v : values)
       if (v == 0 || !llvm::isPowerOf2_32(v))
         return emitError() << name << " entries must be powers of two, got "
@@ -155,8 +152,8 @@ DistributedLayoutInterface mlir::tilegpu::getDistributedLayout(Type type) {
 }
 
 unsigned mlir::tilegpu::getNumWarps(Operation *op) {
-  auto module = isa<ModuleOp>(op) ? cast<ModuleOp>(op)
-                                  : op->getParentOfType<ModuleOp>();
+  auto module =
+      isa<ModuleOp>(op) ? cast<ModuleOp>(op) : op->getParentOfType<ModuleOp>();
   if (module)
     if (auto attr = module->getAttrOfType<IntegerAttr>(
             TileGPUDialect::getNumWarpsAttrName()))

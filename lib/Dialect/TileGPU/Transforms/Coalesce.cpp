@@ -41,9 +41,9 @@ struct Coalesce : public tilegpu::impl::TileGPUCoalesceBase<Coalesce> {
     SmallVector<unsigned> order = axisInfo.getOrderByContiguity(ptr);
     int64_t numElements = type.getNumElements();
     int64_t numThreads = int64_t(numWarps) * 32;
-    int64_t perThread = std::min<int64_t>(
-        axisInfo.getPtrVectorWidth(ptr, order[0]),
-        std::max<int64_t>(1, numElements / numThreads));
+    int64_t perThread =
+        std::min<int64_t>(axisInfo.getPtrVectorWidth(ptr, order[0]),
+                          std::max<int64_t>(1, numElements / numThreads));
     SmallVector<unsigned> sizePerThread(type.getRank(), 1);
     sizePerThread[order[0]] = perThread;
     return getBlockedLayout(&getContext(), type.getShape(), sizePerThread,

@@ -64,7 +64,8 @@ struct RematerializeSource : public OpRewritePattern<ConvertLayoutOp> {
 };
 
 struct RemoveLayoutConversions
-    : public tilegpu::impl::TileGPURemoveLayoutConversionsBase<RemoveLayoutConversions> {
+    : public tilegpu::impl::TileGPURemoveLayoutConversionsBase<
+          RemoveLayoutConversions> {
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
     patterns.add<RematerializeSource>(&getContext());

@@ -5,8 +5,8 @@
 
 #include "tile/Dialect/Tile/IR/TileDialect.h"
 
-#include "tile/Dialect/TileGPU/IR/TileGPUDialect.h.inc"
 #include "tile/Dialect/TileGPU/IR/TileGPUAttrInterfaces.h.inc"
+#include "tile/Dialect/TileGPU/IR/TileGPUDialect.h.inc"
 
 #define GET_ATTRDEF_CLASSES
 #include "tile/Dialect/TileGPU/IR/TileGPUAttrs.h.inc"
