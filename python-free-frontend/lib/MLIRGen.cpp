@@ -559,6 +559,18 @@ private:
   Result emitProgramIdLike(const ast::CallExpr &call,
                            llvm::StringRef displayName, bool numPrograms);
   Result emitArange(const ast::CallExpr &call, llvm::StringRef displayName);
+  /// The common shape of a memory op's block operands (scalars broadcast to
+  /// it), and which operand set it.
+  struct OperandShape {
+    bool asBlock = false;
+    llvm::SmallVector<int64_t> shape;
+    const char *owner = nullptr;
+  };
+  /// Folds `operand` into `common`; reports a shape that disagrees.
+  bool unifyOperandShape(OperandShape &common,
+                         const std::optional<PyValue> &operand,
+                         const char *name, const ast::Expr *argExpr,
+                         llvm::StringRef displayName);
   Result emitLoad(const ast::CallExpr &call, llvm::StringRef displayName);
   Result emitStore(const ast::CallExpr &call, llvm::StringRef displayName);
   mlir::LogicalResult
@@ -1523,6 +1535,29 @@ mlir::LogicalResult KernelEmitter::checkMemoryHints(
   return mlir::success();
 }
 
+bool KernelEmitter::unifyOperandShape(OperandShape &common,
+                                      const std::optional<PyValue> &operand,
+                                      const char *name,
+                                      const ast::Expr *argExpr,
+                                      llvm::StringRef displayName) {
+  if (!operand || !operand->isRuntime() || !isBlock(operand->value))
+    return true;
+  llvm::ArrayRef<int64_t> operandShape = getShape(operand->value);
+  if (!common.asBlock) {
+    common.asBlock = true;
+    common.shape.assign(operandShape.begin(), operandShape.end());
+    common.owner = name;
+    return true;
+  }
+  if (operandShape == llvm::ArrayRef<int64_t>(common.shape))
+    return true;
+  diag.error(ast::getStartLoc(*argExpr),
+             displayName + "(): '" + name + "' has shape " +
+                 formatShape(operandShape) + " but '" + common.owner +
+                 "' has shape " + formatShape(common.shape));
+  return false;
+}
+
 KernelEmitter::Result KernelEmitter::emitLoad(const ast::CallExpr &call,
                                               llvm::StringRef displayName) {
   static const BuiltinParam params[] = {
@@ -1586,32 +1621,13 @@ KernelEmitter::Result KernelEmitter::emitLoad(const ast::CallExpr &call,
 
   // The result takes the shape of the block operands, which must agree;
   // scalar operands are broadcast to it.
-  bool asBlock = false;
-  llvm::SmallVector<int64_t> shape;
-  const char *shapeOwner = nullptr;
-  auto unifyShape = [&](const std::optional<PyValue> &value, const char *name,
-                        const ast::Expr *argExpr) -> bool {
-    if (!value || !value->isRuntime() || !isBlock(value->value))
-      return true;
-    llvm::ArrayRef<int64_t> valueShape = getShape(value->value);
-    if (!asBlock) {
-      asBlock = true;
-      shape.assign(valueShape.begin(), valueShape.end());
-      shapeOwner = name;
-      return true;
-    }
-    if (valueShape == llvm::ArrayRef<int64_t>(shape))
-      return true;
-    diag.error(ast::getStartLoc(*argExpr),
-               displayName + "(): '" + name + "' has shape " +
-                   formatShape(valueShape) + " but '" + shapeOwner +
-                   "' has shape " + formatShape(shape));
-    return false;
-  };
-  if (!unifyShape(pointer, "pointer", (*args)[0]) ||
-      !unifyShape(mask, "mask", (*args)[1]) ||
-      !unifyShape(other, "other", (*args)[2]))
+  OperandShape common;
+  if (!unifyOperandShape(common, pointer, "pointer", (*args)[0], displayName) ||
+      !unifyOperandShape(common, mask, "mask", (*args)[1], displayName) ||
+      !unifyOperandShape(common, other, "other", (*args)[2], displayName))
     return std::nullopt;
+  bool asBlock = common.asBlock;
+  llvm::ArrayRef<int64_t> shape = common.shape;
 
   mlir::Location loc = getLoc(call.getLoc());
   mlir::Value ptr = pointer->value;
@@ -1682,32 +1698,13 @@ KernelEmitter::Result KernelEmitter::emitStore(const ast::CallExpr &call,
   if (!requireIR(call.getLoc(), displayName))
     return std::nullopt;
 
-  bool asBlock = false;
-  llvm::SmallVector<int64_t> shape;
-  const char *shapeOwner = nullptr;
-  auto unifyShape = [&](const std::optional<PyValue> &operand, const char *name,
-                        const ast::Expr *argExpr) -> bool {
-    if (!operand || !operand->isRuntime() || !isBlock(operand->value))
-      return true;
-    llvm::ArrayRef<int64_t> operandShape = getShape(operand->value);
-    if (!asBlock) {
-      asBlock = true;
-      shape.assign(operandShape.begin(), operandShape.end());
-      shapeOwner = name;
-      return true;
-    }
-    if (operandShape == llvm::ArrayRef<int64_t>(shape))
-      return true;
-    diag.error(ast::getStartLoc(*argExpr),
-               displayName + "(): '" + name + "' has shape " +
-                   formatShape(operandShape) + " but '" + shapeOwner +
-                   "' has shape " + formatShape(shape));
-    return false;
-  };
-  if (!unifyShape(pointer, "pointer", (*args)[0]) ||
-      !unifyShape(value, "value", (*args)[1]) ||
-      !unifyShape(mask, "mask", (*args)[2]))
+  OperandShape common;
+  if (!unifyOperandShape(common, pointer, "pointer", (*args)[0], displayName) ||
+      !unifyOperandShape(common, value, "value", (*args)[1], displayName) ||
+      !unifyOperandShape(common, mask, "mask", (*args)[2], displayName))
     return std::nullopt;
+  bool asBlock = common.asBlock;
+  llvm::ArrayRef<int64_t> shape = common.shape;
 
   mlir::Location loc = getLoc(call.getLoc());
   mlir::Value ptr = pointer->value;
