@@ -571,6 +571,12 @@ private:
                          const std::optional<PyValue> &operand,
                          const char *name, const ast::Expr *argExpr,
                          llvm::StringRef displayName);
+  /// `ptr` splatted to the common shape when the other operands are blocks.
+  mlir::Value broadcastPointer(mlir::Value ptr, const OperandShape &common,
+                               mlir::Location loc) {
+    return common.asBlock && !isBlock(ptr) ? splatTo(ptr, common.shape, loc)
+                                           : ptr;
+  }
   Result emitLoad(const ast::CallExpr &call, llvm::StringRef displayName);
   Result emitStore(const ast::CallExpr &call, llvm::StringRef displayName);
   mlir::LogicalResult
@@ -1630,9 +1636,7 @@ KernelEmitter::Result KernelEmitter::emitLoad(const ast::CallExpr &call,
   llvm::ArrayRef<int64_t> shape = common.shape;
 
   mlir::Location loc = getLoc(call.getLoc());
-  mlir::Value ptr = pointer->value;
-  if (asBlock && !isBlock(ptr))
-    ptr = splatTo(ptr, shape, loc);
+  mlir::Value ptr = broadcastPointer(pointer->value, common, loc);
   mlir::Type pointee =
       cast<mlir::tile::PointerType>(getElementType(ptr)).getPointeeType();
   mlir::Value maskValue, otherValue;
@@ -1707,9 +1711,7 @@ KernelEmitter::Result KernelEmitter::emitStore(const ast::CallExpr &call,
   llvm::ArrayRef<int64_t> shape = common.shape;
 
   mlir::Location loc = getLoc(call.getLoc());
-  mlir::Value ptr = pointer->value;
-  if (asBlock && !isBlock(ptr))
-    ptr = splatTo(ptr, shape, loc);
+  mlir::Value ptr = broadcastPointer(pointer->value, common, loc);
   mlir::Type pointee =
       cast<mlir::tile::PointerType>(getElementType(ptr)).getPointeeType();
   // Triton stores the value converted to the pointee type.

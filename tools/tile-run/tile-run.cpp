@@ -87,7 +87,9 @@ struct Timings {
 };
 
 /// Runs the compiled kernel: allocate, fill, launch, check, time.
-int runOnGPU(TileSource &source, const std::string &ptx, Timings &timings,
+int runOnGPU(TileSource &source,
+             const frontend::KernelSpecialization &specialization,
+             const std::string &ptx, Timings &timings,
              Clock::time_point processStart) {
   const launch::LaunchSpec &spec = source.launch;
   std::string error;
@@ -118,7 +120,6 @@ int runOnGPU(TileSource &source, const std::string &ptx, Timings &timings,
   }
 
   // Kernel arguments, in the order of the kernel's non-constexpr params.
-  frontend::KernelSpecialization specialization = *specialize(source);
   std::vector<uint64_t> storage(specialization.params.size());
   std::vector<void *> args;
   for (auto [i, param] : llvm::enumerate(specialization.params)) {
@@ -280,5 +281,5 @@ int main(int argc, char **argv) {
   timings.codegen = msSince(start);
   if (emit == Emit::PTX)
     return writeOutput(*ptx);
-  return runOnGPU(*source, *ptx, timings, processStart);
+  return runOnGPU(*source, *specialization, *ptx, timings, processStart);
 }
