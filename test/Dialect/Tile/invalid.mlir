@@ -93,3 +93,74 @@ func.func @load_without_pointer() {
   %v = "tile.load"() {operandSegmentSizes = array<i32: 0, 0, 0>} : () -> f32
   return
 }
+
+// -----
+
+func.func @broadcast_bad(%x: tensor<16x2xf32>) {
+  // expected-error @+1 {{cannot broadcast [16, 2] to [16, 4]}}
+  %b = tile.broadcast %x : tensor<16x2xf32> -> tensor<16x4xf32>
+  return
+}
+
+// -----
+
+func.func @expand_dims_bad(%x: tensor<16xf32>) {
+  // expected-error @+1 {{result shape must be [1, 16], got [16, 1]}}
+  %b = tile.expand_dims %x {axis = 0 : i32} : tensor<16xf32> -> tensor<16x1xf32>
+  return
+}
+
+// -----
+
+func.func @reshape_bad(%x: tensor<16xf32>) {
+  // expected-error @+1 {{cannot reshape [16] (16 elements) to [4, 8] (32 elements)}}
+  %b = tile.reshape %x : tensor<16xf32> -> tensor<4x8xf32>
+  return
+}
+
+// -----
+
+func.func @trans_bad(%x: tensor<16x4xf32>) {
+  // expected-error @+1 {{order must be a permutation of 0..1}}
+  %b = tile.trans %x {order = array<i32: 1, 1>} : tensor<16x4xf32> -> tensor<4x16xf32>
+  return
+}
+
+// -----
+
+func.func @dot_bad(%a: tensor<16x8xf16>, %b: tensor<16x32xf16>, %c: tensor<16x32xf32>) {
+  // expected-error @+1 {{inner dimensions differ: [16, 8] @ [16, 32]}}
+  %d = tile.dot %a, %b, %c : tensor<16x8xf16> * tensor<16x32xf16> -> tensor<16x32xf32>
+  return
+}
+
+// -----
+
+func.func @reduce_bad_region(%x: tensor<16xf32>) {
+  // expected-error @+1 {{combine region yields 'i32' for operand 0 of element type 'f32'}}
+  %s = tile.reduce(%x) {axis = 0 : i32} : (tensor<16xf32>) -> f32 {
+  ^bb0(%l: f32, %r: f32):
+    %c = arith.constant 0 : i32
+    tile.reduce_return %c : i32
+  }
+  return
+}
+
+// -----
+
+func.func @reduce_bad_axis(%x: tensor<16xf32>) {
+  // expected-error @+1 {{axis 1 is out of range for rank 1}}
+  %s = tile.reduce(%x) {axis = 1 : i32} : (tensor<16xf32>) -> f32 {
+  ^bb0(%l: f32, %r: f32):
+    tile.reduce_return %l : f32
+  }
+  return
+}
+
+// -----
+
+func.func @atomic_bad(%p: tensor<16x!tile.ptr<f32>>, %x: tensor<16xf32>) {
+  // expected-error @+1 {{'and' needs integer values, got 'f32'}}
+  %o = tile.atomic_rmw and, %p, %x : tensor<16x!tile.ptr<f32>>
+  return
+}

@@ -12,6 +12,7 @@ using namespace mlir;
 using namespace mlir::tile;
 
 #include "tile/Dialect/Tile/IR/TileDialect.cpp.inc"
+#include "tile/Dialect/Tile/IR/TileEnums.cpp.inc"
 
 #define GET_TYPEDEF_CLASSES
 #include "tile/Dialect/Tile/IR/TileTypes.cpp.inc"
@@ -104,6 +105,261 @@ void StoreOp::getEffects(
         &effects) {
   effects.emplace_back(MemoryEffects::Write::get(),
                        SideEffects::DefaultResource::get());
+}
+
+void AtomicRMWOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  effects.emplace_back(MemoryEffects::Read::get(),
+                       SideEffects::DefaultResource::get());
+  effects.emplace_back(MemoryEffects::Write::get(),
+                       SideEffects::DefaultResource::get());
+}
+
+void AtomicCASOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  effects.emplace_back(MemoryEffects::Read::get(),
+                       SideEffects::DefaultResource::get());
+  effects.emplace_back(MemoryEffects::Write::get(),
+                       SideEffects::DefaultResource::get());
+}
+
+LogicalResult AtomicRMWOp::verify() {
+  Type elem = getElementTypeOrSelf(getVal().getType());
+  bool isFloat = isa<FloatType>(elem);
+  switch (getKind()) {
+  case RMWKind::fadd:
+  case RMWKind::fmax:
+  case RMWKind::fmin:
+    if (!isFloat)
+      return emitOpError("'") << stringifyRMWKind(getKind())
+                              << "' needs floating-point values, got " << elem;
+    break;
+  case RMWKind::xchg:
+    break;
+  default:
+    if (isFloat)
+      return emitOpError("'") << stringifyRMWKind(getKind())
+                              << "' needs integer values, got " << elem;
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Shape manipulation
+//===----------------------------------------------------------------------===//
+
+static std::string shapeStr(ArrayRef<int64_t> shape) {
+  std::string s = "[";
+  for (auto [i, d] : llvm::enumerate(shape))
+    s += (i ? ", " : "") + std::to_string(d);
+  return s + "]";
+}
+
+OpFoldResult BroadcastOp::fold(FoldAdaptor adaptor) {
+  if (getSrc().getType() == getType())
+    return getSrc();
+  if (auto splat = dyn_cast_or_null<SplatElementsAttr>(adaptor.getSrc()))
+    return SplatElementsAttr::get(getType(), splat.getSplatValue<Attribute>());
+  return {};
+}
+
+LogicalResult BroadcastOp::verify() {
+  auto src = getSrc().getType(), dst = getType();
+  if (src.getRank() != dst.getRank())
+    return emitOpError("needs operand and result of the same rank, got ")
+           << shapeStr(src.getShape()) << " and " << shapeStr(dst.getShape());
+  for (auto [s, d] : llvm::zip(src.getShape(), dst.getShape()))
+    if (s != 1 && s != d)
+      return emitOpError("cannot broadcast ")
+             << shapeStr(src.getShape()) << " to " << shapeStr(dst.getShape());
+  return success();
+}
+
+LogicalResult ExpandDimsOp::verify() {
+  auto src = getSrc().getType(), dst = getType();
+  int64_t axis = getAxis();
+  if (axis < 0 || axis > src.getRank())
+    return emitOpError("axis ") << axis << " is out of range for rank "
+                                << src.getRank();
+  SmallVector<int64_t> expected(src.getShape());
+  expected.insert(expected.begin() + axis, 1);
+  if (ArrayRef<int64_t>(expected) != dst.getShape())
+    return emitOpError("result shape must be ")
+           << shapeStr(expected) << ", got " << shapeStr(dst.getShape());
+  return success();
+}
+
+LogicalResult ReshapeOp::verify() {
+  auto src = getSrc().getType(), dst = getType();
+  if (src.getNumElements() != dst.getNumElements())
+    return emitOpError("cannot reshape ")
+           << shapeStr(src.getShape()) << " (" << src.getNumElements()
+           << " elements) to " << shapeStr(dst.getShape()) << " ("
+           << dst.getNumElements() << " elements)";
+  return success();
+}
+
+LogicalResult TransOp::verify() {
+  auto src = getSrc().getType(), dst = getType();
+  ArrayRef<int32_t> order = getOrder();
+  if ((int64_t)order.size() != src.getRank())
+    return emitOpError("order has ")
+           << order.size() << " entries for a rank-" << src.getRank()
+           << " operand";
+  SmallVector<bool> seen(order.size(), false);
+  SmallVector<int64_t> expected;
+  for (int32_t d : order) {
+    if (d < 0 || d >= (int32_t)order.size() || seen[d])
+      return emitOpError("order must be a permutation of 0..")
+             << order.size() - 1;
+    seen[d] = true;
+    expected.push_back(src.getDimSize(d));
+  }
+  if (ArrayRef<int64_t>(expected) != dst.getShape())
+    return emitOpError("result shape must be ")
+           << shapeStr(expected) << ", got " << shapeStr(dst.getShape());
+  return success();
+}
+
+LogicalResult CatOp::verify() {
+  auto src = getLhs().getType(), dst = getType();
+  SmallVector<int64_t> expected(src.getShape());
+  if (expected.empty())
+    return emitOpError("needs blocks of rank 1 or more");
+  expected[0] *= 2;
+  if (ArrayRef<int64_t>(expected) != dst.getShape())
+    return emitOpError("result shape must be ")
+           << shapeStr(expected) << ", got " << shapeStr(dst.getShape());
+  return success();
+}
+
+LogicalResult JoinOp::verify() {
+  SmallVector<int64_t> expected(getLhs().getType().getShape());
+  expected.push_back(2);
+  if (ArrayRef<int64_t>(expected) != getType().getShape())
+    return emitOpError("result shape must be ")
+           << shapeStr(expected) << ", got "
+           << shapeStr(getType().getShape());
+  return success();
+}
+
+LogicalResult SplitOp::verify() {
+  auto src = getSrc().getType();
+  if (src.getRank() == 0 || src.getShape().back() != 2)
+    return emitOpError("needs a last dimension of size 2, got ")
+           << shapeStr(src.getShape());
+  ArrayRef<int64_t> expected = src.getShape().drop_back();
+  for (Value out : {getOutLHS(), getOutRHS()})
+    if (cast<RankedTensorType>(out.getType()).getShape() != expected)
+      return emitOpError("results must have shape ")
+             << shapeStr(expected) << ", got " << out.getType();
+  if (getOutLHS().getType() != getOutRHS().getType())
+    return emitOpError("results must have the same type");
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Dot
+//===----------------------------------------------------------------------===//
+
+LogicalResult DotOp::verify() {
+  auto a = getA().getType(), b = getB().getType(), d = getType();
+  if (a.getRank() != 2 || b.getRank() != 2 || d.getRank() != 2)
+    return emitOpError("needs 2-D operands, got ")
+           << shapeStr(a.getShape()) << " and " << shapeStr(b.getShape());
+  if (a.getDimSize(1) != b.getDimSize(0))
+    return emitOpError("inner dimensions differ: ")
+           << shapeStr(a.getShape()) << " @ " << shapeStr(b.getShape());
+  if (d.getDimSize(0) != a.getDimSize(0) || d.getDimSize(1) != b.getDimSize(1))
+    return emitOpError("result must be ")
+           << shapeStr({a.getDimSize(0), b.getDimSize(1)}) << ", got "
+           << shapeStr(d.getShape());
+  if (a.getElementType() != b.getElementType())
+    return emitOpError("operands must have one element type, got ")
+           << a.getElementType() << " and " << b.getElementType();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Reduce and scan
+//===----------------------------------------------------------------------===//
+
+/// The combine region takes 2N scalars of the operands' element types and
+/// returns N of them.
+static LogicalResult verifyCombineRegion(Operation *op, Region &region,
+                                         ValueRange srcs) {
+  Block &block = region.front();
+  unsigned n = srcs.size();
+  if (block.getNumArguments() != 2 * n)
+    return op->emitOpError("combine region must take ")
+           << 2 * n << " arguments, got " << block.getNumArguments();
+  for (unsigned i = 0; i < 2 * n; ++i) {
+    Type expected = getElementTypeOrSelf(srcs[i % n].getType());
+    if (block.getArgument(i).getType() != expected)
+      return op->emitOpError("combine region argument ")
+             << i << " must be " << expected << ", got "
+             << block.getArgument(i).getType();
+  }
+  Operation *term = block.getTerminator();
+  if (term->getNumOperands() != n)
+    return op->emitOpError("combine region must yield ")
+           << n << " values, got " << term->getNumOperands();
+  for (unsigned i = 0; i < n; ++i)
+    if (term->getOperand(i).getType() !=
+        getElementTypeOrSelf(srcs[i].getType()))
+      return op->emitOpError("combine region yields ")
+             << term->getOperand(i).getType() << " for operand " << i
+             << " of element type " << getElementTypeOrSelf(srcs[i].getType());
+  return success();
+}
+
+LogicalResult ReduceOp::verify() {
+  if (getSrcs().empty())
+    return emitOpError("needs at least one operand");
+  auto src = cast<RankedTensorType>(getSrcs()[0].getType());
+  int64_t axis = getAxis();
+  if (axis < 0 || axis >= src.getRank())
+    return emitOpError("axis ")
+           << axis << " is out of range for rank " << src.getRank();
+  if (getNumResults() != getSrcs().size())
+    return emitOpError("needs one result per operand");
+  SmallVector<int64_t> expected(src.getShape());
+  expected.erase(expected.begin() + axis);
+  for (auto [s, r] : llvm::zip(getSrcs(), getResults())) {
+    Type elem = getElementTypeOrSelf(s.getType());
+    if (getElementTypeOrSelf(r.getType()) != elem)
+      return emitOpError("result element type must be ") << elem;
+    auto rt = dyn_cast<RankedTensorType>(r.getType());
+    if (expected.empty() ? bool(rt)
+                         : (!rt || rt.getShape() != ArrayRef(expected)))
+      return emitOpError("result must have shape ")
+             << shapeStr(expected) << " (a scalar when it is [])";
+  }
+  return success();
+}
+
+LogicalResult ReduceOp::verifyRegions() {
+  return verifyCombineRegion(*this, getCombineOp(), getSrcs());
+}
+
+LogicalResult ScanOp::verify() {
+  if (getSrcs().empty())
+    return emitOpError("needs at least one operand");
+  auto src = cast<RankedTensorType>(getSrcs()[0].getType());
+  int64_t axis = getAxis();
+  if (axis < 0 || axis >= src.getRank())
+    return emitOpError("axis ")
+           << axis << " is out of range for rank " << src.getRank();
+  for (auto [s, r] : llvm::zip(getSrcs(), getResults()))
+    if (getElementTypeOrSelf(r.getType()) != getElementTypeOrSelf(s.getType()))
+      return emitOpError("results must have the operands' element types");
+  return success();
+}
+
+LogicalResult ScanOp::verifyRegions() {
+  return verifyCombineRegion(*this, getCombineOp(), getSrcs());
 }
 
 #define GET_OP_CLASSES

@@ -11,7 +11,10 @@
 #include "mlir/Interfaces/InferTypeOpInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
+#include "mlir/Interfaces/ControlFlowInterfaces.h"
+
 #include "tile/Dialect/Tile/IR/TileDialect.h.inc"
+#include "tile/Dialect/Tile/IR/TileEnums.h.inc"
 
 #define GET_TYPEDEF_CLASSES
 #include "tile/Dialect/Tile/IR/TileTypes.h.inc"
@@ -36,6 +39,13 @@ Type withElementType(Type type, Type elementType);
 /// The argument attribute recording a divisibility specialization
 /// (pointers: bytes; integers: value), as Triton's tt.divisibility.
 inline constexpr llvm::StringLiteral kDivisibilityAttr = "tile.divisibility";
+/// Hints from tl.multiple_of / tl.max_contiguous / tl.max_constancy, set on
+/// the op defining the value as a DenseI32ArrayAttr with one entry per
+/// dimension (one entry for a scalar), as Triton's tt.divisibility,
+/// tt.contiguity and tt.constancy.
+inline constexpr llvm::StringLiteral kHintDivisibilityAttr = "tile.divisibility";
+inline constexpr llvm::StringLiteral kHintContiguityAttr = "tile.contiguity";
+inline constexpr llvm::StringLiteral kHintConstancyAttr = "tile.constancy";
 } // namespace mlir::tile
 
 #endif // TILE_DIALECT_TILE_IR_TILEDIALECT_H

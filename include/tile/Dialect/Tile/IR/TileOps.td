@@ -7,9 +7,62 @@ include "tile/Dialect/Tile/IR/TileDialect.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 include "mlir/Interfaces/InferTypeOpInterface.td"
 include "mlir/IR/CommonAttrConstraints.td"
+include "mlir/IR/EnumAttr.td"
+include "mlir/IR/RegionKindInterface.td"
+include "mlir/Interfaces/ControlFlowInterfaces.td"
 
 class Tile_Op<string mnemonic, list<Trait> traits = []>
     : Op<Tile_Dialect, mnemonic, traits>;
+
+//===----------------------------------------------------------------------===//
+// Enums
+//===----------------------------------------------------------------------===//
+
+def Tile_CacheModifier : I32EnumAttr<"CacheModifier",
+    "cache modifier of a global access (tl.load/tl.store cache_modifier)", [
+      I32EnumAttrCase<"none", 0>, I32EnumAttrCase<"ca", 1>,
+      I32EnumAttrCase<"cg", 2>, I32EnumAttrCase<"cs", 3>,
+      I32EnumAttrCase<"wb", 4>, I32EnumAttrCase<"wt", 5>,
+      I32EnumAttrCase<"cv", 6>]> {
+  let cppNamespace = "::mlir::tile";
+}
+
+def Tile_EvictionPolicy : I32EnumAttr<"EvictionPolicy",
+    "L2 eviction policy of a global access (eviction_policy)", [
+      I32EnumAttrCase<"normal", 0>, I32EnumAttrCase<"evict_first", 1>,
+      I32EnumAttrCase<"evict_last", 2>]> {
+  let cppNamespace = "::mlir::tile";
+}
+
+def Tile_RMWKind : I32EnumAttr<"RMWKind", "read-modify-write of an atomic", [
+      I32EnumAttrCase<"add", 0>, I32EnumAttrCase<"fadd", 1>,
+      I32EnumAttrCase<"max", 2>, I32EnumAttrCase<"umax", 3>,
+      I32EnumAttrCase<"min", 4>, I32EnumAttrCase<"umin", 5>,
+      I32EnumAttrCase<"fmax", 6>, I32EnumAttrCase<"fmin", 7>,
+      I32EnumAttrCase<"and_", 8, "and">, I32EnumAttrCase<"or_", 9, "or">,
+      I32EnumAttrCase<"xor_", 10, "xor">, I32EnumAttrCase<"xchg", 11>]> {
+  let cppNamespace = "::mlir::tile";
+}
+
+def Tile_MemSemantic : I32EnumAttr<"MemSemantic",
+    "memory ordering of an atomic (sem=)", [
+      I32EnumAttrCase<"relaxed", 0>, I32EnumAttrCase<"acquire", 1>,
+      I32EnumAttrCase<"release", 2>, I32EnumAttrCase<"acq_rel", 3>]> {
+  let cppNamespace = "::mlir::tile";
+}
+
+def Tile_MemScope : I32EnumAttr<"MemScope", "scope of an atomic (scope=)", [
+      I32EnumAttrCase<"gpu", 0>, I32EnumAttrCase<"cta", 1>,
+      I32EnumAttrCase<"sys", 2>]> {
+  let cppNamespace = "::mlir::tile";
+}
+
+def Tile_InputPrecision : I32EnumAttr<"InputPrecision",
+    "how tl.dot multiplies fp32 inputs (input_precision=)", [
+      I32EnumAttrCase<"tf32", 0>, I32EnumAttrCase<"tf32x3", 1>,
+      I32EnumAttrCase<"ieee", 2>]> {
+  let cppNamespace = "::mlir::tile";
+}
 
 def Tile_ProgramIdOp : Tile_Op<"program_id", [Pure]> {
   let summary = "Index of this program along an axis of the launch grid";
@@ -79,7 +132,12 @@ def Tile_LoadOp : Tile_Op<"load", [AttrSizedOperandSegments,
     result has the pointee type and the pointers' shape (and layout).
   }];
   let arguments = (ins Tile_PtrLike:$ptr, Optional<Tile_BoolLike>:$mask,
-                       Optional<Tile_Value>:$other);
+                       Optional<Tile_Value>:$other,
+                       DefaultValuedAttr<Tile_CacheModifier,
+                         "::mlir::tile::CacheModifier::none">:$cache,
+                       DefaultValuedAttr<Tile_EvictionPolicy,
+                         "::mlir::tile::EvictionPolicy::normal">:$evict,
+                       UnitAttr:$isVolatile);
   let results = (outs Tile_Value:$result);
   let assemblyFormat = [{
     $ptr (`,` $mask^)? (`,` `other` $other^)? attr-dict `:` type($ptr)
@@ -95,10 +153,307 @@ def Tile_StoreOp : Tile_Op<"store", [
                    "($_op.getOperands().size() <= 2) || std::equal_to<>()">]> {
   let summary = "Masked store of a block (or scalar) to global memory";
   let arguments = (ins Tile_PtrLike:$ptr, Tile_Value:$value,
-                       Optional<Tile_BoolLike>:$mask);
+                       Optional<Tile_BoolLike>:$mask,
+                       DefaultValuedAttr<Tile_CacheModifier,
+                         "::mlir::tile::CacheModifier::none">:$cache,
+                       DefaultValuedAttr<Tile_EvictionPolicy,
+                         "::mlir::tile::EvictionPolicy::normal">:$evict);
   let assemblyFormat = [{
     $ptr `,` $value (`,` $mask^)? attr-dict `:` type($ptr)
   }];
+}
+
+//===----------------------------------------------------------------------===//
+// Shape manipulation
+//===----------------------------------------------------------------------===//
+
+def Tile_BroadcastOp : Tile_Op<"broadcast", [Pure, SameOperandsAndResultElementType]> {
+  let summary = "Stretch the size-1 dimensions of a block";
+  let description = [{
+    Operand and result have the same rank; each operand dimension is 1 or
+    equal to the result's. Scalars become blocks through tile.splat.
+  }];
+  let arguments = (ins Tile_Tensor:$src);
+  let results = (outs Tile_Tensor:$result);
+  let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def Tile_ExpandDimsOp : Tile_Op<"expand_dims", [Pure, SameOperandsAndResultElementType]> {
+  let summary = "Insert a dimension of size 1 at `axis` (x[:, None])";
+  let arguments = (ins Tile_Tensor:$src, I32Attr:$axis);
+  let results = (outs Tile_Tensor:$result);
+  let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def Tile_ReshapeOp : Tile_Op<"reshape", [Pure, SameOperandsAndResultElementType]> {
+  let summary = "The same elements in row-major order, in another shape";
+  let description = [{
+    With `allow_reorder` (tl.view, or reshape(can_reorder=True)) the
+    compiler may permute the elements.
+  }];
+  let arguments = (ins Tile_Tensor:$src, UnitAttr:$allow_reorder);
+  let results = (outs Tile_Tensor:$result);
+  let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def Tile_TransOp : Tile_Op<"trans", [Pure, SameOperandsAndResultElementType]> {
+  let summary = "Permute the dimensions of a block (tl.trans, tl.permute, .T)";
+  let description = [{
+    Result dimension i is operand dimension order[i].
+  }];
+  let arguments = (ins Tile_Tensor:$src, DenseI32ArrayAttr:$order);
+  let results = (outs Tile_Tensor:$result);
+  let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def Tile_CatOp : Tile_Op<"cat", [Pure, SameTypeOperands, SameOperandsAndResultElementType]> {
+  let summary = "Concatenate two blocks along dimension 0 (tl.cat)";
+  let description = [{
+    Triton's tl.cat may reorder elements (can_reorder=True is required);
+    Tile keeps the order: lhs rows first, then rhs rows.
+  }];
+  let arguments = (ins Tile_Tensor:$lhs, Tile_Tensor:$rhs);
+  let results = (outs Tile_Tensor:$result);
+  let assemblyFormat = "$lhs `,` $rhs attr-dict `:` type($lhs) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def Tile_JoinOp : Tile_Op<"join", [Pure, SameTypeOperands, SameOperandsAndResultElementType]> {
+  let summary = "Stack two blocks along a new minor dimension of size 2";
+  let arguments = (ins Tile_Tensor:$lhs, Tile_Tensor:$rhs);
+  let results = (outs Tile_Tensor:$result);
+  let assemblyFormat = "$lhs `,` $rhs attr-dict `:` type($lhs) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def Tile_SplitOp : Tile_Op<"split", [Pure, SameOperandsAndResultElementType,
+    AllTypesMatch<["outLHS", "outRHS"]>]> {
+  let summary = "Split a block whose minor dimension is 2 into two blocks";
+  let arguments = (ins Tile_Tensor:$src);
+  let results = (outs Tile_Tensor:$outLHS, Tile_Tensor:$outRHS);
+  let assemblyFormat = "$src attr-dict `:` type($src) `->` type($outLHS)";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Matrix multiplication
+//===----------------------------------------------------------------------===//
+
+def Tile_DotOp : Tile_Op<"dot", [Pure,
+    TypesMatchWith<"accumulator has the result type", "d", "c", "$_self">]> {
+  let summary = "d = a @ b + c on 2-D blocks (tl.dot)";
+  let description = [{
+    a is M x K, b is K x N, c and d are M x N. fp16 and bf16 inputs
+    accumulate in fp32 (or fp16 for out_dtype=fp16); i8 in i32; fp32 inputs
+    are multiplied as `input_precision` says.
+  }];
+  let arguments = (ins Tile_Tensor:$a, Tile_Tensor:$b, Tile_Tensor:$c,
+                       DefaultValuedAttr<Tile_InputPrecision,
+                         "::mlir::tile::InputPrecision::tf32">:$inputPrecision,
+                       DefaultValuedAttr<I32Attr, "0">:$maxNumImpreciseAcc);
+  let results = (outs Tile_Tensor:$d);
+  let assemblyFormat = [{
+    $a `,` $b `,` $c attr-dict `:` type($a) `*` type($b) `->` type($d)
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Reductions and scans
+//===----------------------------------------------------------------------===//
+
+def Tile_ReduceOp : Tile_Op<"reduce", [Pure, SameOperandsShape,
+    SingleBlockImplicitTerminator<"ReduceReturnOp">,
+    RecursiveMemoryEffects]> {
+  let summary = "Reduce blocks along an axis with a combine region";
+  let description = [{
+    Reduces N blocks of one shape along `axis` at once (argmax reduces a
+    value and an index). The region takes 2N scalars (accumulated values,
+    then new values) and yields N. Reducing a 1-D block gives scalars.
+  }];
+  let arguments = (ins Variadic<Tile_Tensor>:$srcs, I32Attr:$axis);
+  let results = (outs Variadic<Tile_Value>:$results);
+  let regions = (region SizedRegion<1>:$combineOp);
+  let assemblyFormat = [{
+    `(` $srcs `)` attr-dict `:` functional-type($srcs, $results) $combineOp
+  }];
+  let hasVerifier = 1;
+  let hasRegionVerifier = 1;
+}
+
+def Tile_ReduceReturnOp : Tile_Op<"reduce_return", [Pure, ReturnLike,
+    Terminator, HasParent<"ReduceOp">]> {
+  let summary = "Yield the combined values of a tile.reduce region";
+  let arguments = (ins Variadic<AnyType>:$result);
+  let assemblyFormat = "$result attr-dict `:` type($result)";
+  let builders = [OpBuilder<(ins), [{ }]>];
+}
+
+def Tile_ScanOp : Tile_Op<"scan", [Pure, SameOperandsAndResultShape,
+    SingleBlockImplicitTerminator<"ScanReturnOp">,
+    RecursiveMemoryEffects]> {
+  let summary = "Inclusive scan along an axis with a combine region";
+  let description = [{
+    tl.cumsum, tl.cumprod and tl.associative_scan. The region takes 2N
+    scalars (running values, then new values) and yields N; `reverse` scans
+    from the end.
+  }];
+  let arguments = (ins Variadic<Tile_Tensor>:$srcs, I32Attr:$axis,
+                       UnitAttr:$reverse);
+  let results = (outs Variadic<Tile_Tensor>:$results);
+  let regions = (region SizedRegion<1>:$combineOp);
+  let assemblyFormat = [{
+    `(` $srcs `)` attr-dict `:` functional-type($srcs, $results) $combineOp
+  }];
+  let hasVerifier = 1;
+  let hasRegionVerifier = 1;
+}
+
+def Tile_ScanReturnOp : Tile_Op<"scan_return", [Pure, ReturnLike,
+    Terminator, HasParent<"ScanOp">]> {
+  let summary = "Yield the combined values of a tile.scan region";
+  let arguments = (ins Variadic<AnyType>:$result);
+  let assemblyFormat = "$result attr-dict `:` type($result)";
+  let builders = [OpBuilder<(ins), [{ }]>];
+}
+
+//===----------------------------------------------------------------------===//
+// Atomics
+//===----------------------------------------------------------------------===//
+
+def Tile_AtomicRMWOp : Tile_Op<"atomic_rmw", [
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
+    TypesMatchWith<"value is the pointee type shaped as the pointers",
+                   "ptr", "val", "::mlir::tile::getPointeeShapedType($_self)">,
+    TypesMatchWith<"result is the pointee type shaped as the pointers",
+                   "ptr", "result", "::mlir::tile::getPointeeShapedType($_self)">,
+    TypesMatchWith<"mask is i1 shaped as the pointers", "ptr", "mask",
+                   "::mlir::tile::getI1SameShape($_self)",
+                   "($_op.getOperands().size() <= 2) || std::equal_to<>()">]> {
+  let summary = "Atomic read-modify-write; yields the old values";
+  let arguments = (ins Tile_RMWKind:$kind, Tile_PtrLike:$ptr, Tile_Value:$val,
+                       Optional<Tile_BoolLike>:$mask,
+                       DefaultValuedAttr<Tile_MemSemantic,
+                         "::mlir::tile::MemSemantic::acq_rel">:$sem,
+                       DefaultValuedAttr<Tile_MemScope,
+                         "::mlir::tile::MemScope::gpu">:$scope);
+  let results = (outs Tile_Value:$result);
+  let assemblyFormat = [{
+    $kind `,` $ptr `,` $val (`,` $mask^)? attr-dict `:` type($ptr)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_AtomicCASOp : Tile_Op<"atomic_cas", [
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
+    TypesMatchWith<"cmp is the pointee type shaped as the pointers",
+                   "ptr", "cmp", "::mlir::tile::getPointeeShapedType($_self)">,
+    TypesMatchWith<"value is the pointee type shaped as the pointers",
+                   "ptr", "val", "::mlir::tile::getPointeeShapedType($_self)">,
+    TypesMatchWith<"result is the pointee type shaped as the pointers",
+                   "ptr", "result", "::mlir::tile::getPointeeShapedType($_self)">]> {
+  let summary = "Atomic compare-and-swap; yields the old values";
+  let arguments = (ins Tile_PtrLike:$ptr, Tile_Value:$cmp, Tile_Value:$val,
+                       DefaultValuedAttr<Tile_MemSemantic,
+                         "::mlir::tile::MemSemantic::acq_rel">:$sem,
+                       DefaultValuedAttr<Tile_MemScope,
+                         "::mlir::tile::MemScope::gpu">:$scope);
+  let results = (outs Tile_Value:$result);
+  let assemblyFormat = "$ptr `,` $cmp `,` $val attr-dict `:` type($ptr)";
+}
+
+//===----------------------------------------------------------------------===//
+// Elementwise operations arith and math do not have
+//===----------------------------------------------------------------------===//
+
+def Tile_UMulHiOp : Tile_Op<"umulhi", [Pure, Elementwise, SameOperandsAndResultType]> {
+  let summary = "High half of the unsigned 2N-bit product (tl.umulhi)";
+  let arguments = (ins Tile_IntLike:$x, Tile_IntLike:$y);
+  let results = (outs Tile_IntLike:$result);
+  let assemblyFormat = "$x `,` $y attr-dict `:` type($x)";
+}
+
+def Tile_FloatLike : AnyTypeOf<[Tile_Float, RankedTensorOf<[Tile_Float]>]>;
+
+def Tile_PreciseSqrtOp : Tile_Op<"precise_sqrt", [Pure, Elementwise, SameOperandsAndResultType]> {
+  let summary = "Square root rounded to nearest (tl.sqrt_rn)";
+  let arguments = (ins Tile_FloatLike:$x);
+  let results = (outs Tile_FloatLike:$result);
+  let assemblyFormat = "$x attr-dict `:` type($x)";
+}
+
+def Tile_PreciseDivFOp : Tile_Op<"precise_divf", [Pure, Elementwise, SameOperandsAndResultType]> {
+  let summary = "Division rounded to nearest (tl.fdiv with ieee_rounding)";
+  let arguments = (ins Tile_FloatLike:$x, Tile_FloatLike:$y);
+  let results = (outs Tile_FloatLike:$result);
+  let assemblyFormat = "$x `,` $y attr-dict `:` type($x)";
+}
+
+def Tile_ClampFOp : Tile_Op<"clampf", [Pure, Elementwise, SameOperandsAndResultType]> {
+  let summary = "min(max(x, lo), hi) on floats (tl.clamp)";
+  let description = [{
+    With `propagateNan`, a NaN in x gives NaN; without, the result for a
+    NaN x is unspecified (as Triton's PropagateNan.NONE).
+  }];
+  let arguments = (ins Tile_FloatLike:$x, Tile_FloatLike:$min,
+                       Tile_FloatLike:$max, UnitAttr:$propagateNan);
+  let results = (outs Tile_FloatLike:$result);
+  let assemblyFormat = "$x `,` $min `,` $max attr-dict `:` type($x)";
+}
+
+def Tile_IntToPtrOp : Tile_Op<"int_to_ptr", [Pure, Elementwise, SameOperandsAndResultShape]> {
+  let summary = "Pointer from a 64-bit integer address";
+  let arguments = (ins AnyTypeOf<[I64, RankedTensorOf<[I64]>]>:$src);
+  let results = (outs Tile_PtrLike:$result);
+  let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
+}
+
+def Tile_PtrToIntOp : Tile_Op<"ptr_to_int", [Pure, Elementwise, SameOperandsAndResultShape]> {
+  let summary = "64-bit integer address of a pointer";
+  let arguments = (ins Tile_PtrLike:$src);
+  let results = (outs AnyTypeOf<[I64, RankedTensorOf<[I64]>]>:$result);
+  let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
+}
+
+def Tile_PtrCastOp : Tile_Op<"ptr_cast", [Pure, Elementwise, SameOperandsAndResultShape]> {
+  let summary = "Reinterpret pointers as pointers to another element type";
+  let arguments = (ins Tile_PtrLike:$src);
+  let results = (outs Tile_PtrLike:$result);
+  let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
+}
+
+//===----------------------------------------------------------------------===//
+// Debugging
+//===----------------------------------------------------------------------===//
+
+def Tile_PrintOp : Tile_Op<"print", [MemoryEffects<[MemWrite<DefaultResource>]>]> {
+  let summary = "Print values from every program (tl.device_print)";
+  let description = [{
+    Prints `prefix`, then each argument, per element, with the program id.
+    `isSigned` says for each integer argument whether it prints signed.
+  }];
+  let arguments = (ins StrAttr:$prefix, BoolAttr:$hex,
+                       Variadic<Tile_Value>:$args,
+                       DenseI32ArrayAttr:$isSigned);
+  let assemblyFormat = [{
+    $prefix attr-dict (`:` $args^ `:` type($args))?
+  }];
+}
+
+def Tile_AssertOp : Tile_Op<"assert", [MemoryEffects<[MemWrite<DefaultResource>]>]> {
+  let summary = "Stop the kernel if any element of cond is false (tl.device_assert)";
+  let arguments = (ins Tile_BoolLike:$condition, StrAttr:$message);
+  let assemblyFormat = "$condition `,` $message attr-dict `:` type($condition)";
+}
+
+def Tile_DebugBarrierOp : Tile_Op<"debug_barrier", [MemoryEffects<[MemWrite<DefaultResource>, MemRead<DefaultResource>]>]> {
+  let summary = "Synchronize the threads of a program (tl.debug_barrier)";
+  let assemblyFormat = "attr-dict";
 }
 
 #endif // TILE_DIALECT_TILE_IR_TILEOPS_TD
