@@ -19,18 +19,18 @@ func.func @f(%p: !tile.ptr<f32>, %x: tensor<16xf32>, %a: tensor<16x8xf16>, %b: t
   %s0, %s1 = tile.split %j : tensor<16x2xf32> -> tensor<16xf32>
   // CHECK: tile.dot
   %d = tile.dot %a, %b, %c {inputPrecision = 2 : i32} : tensor<16x8xf16> * tensor<8x32xf16> -> tensor<16x32xf32>
-  // CHECK: tile.reduce(%x)
+  // CHECK: tile.reduce(
   %sum = tile.reduce(%x) {axis = 0 : i32} : (tensor<16xf32>) -> f32 {
   ^bb0(%l: f32, %rr: f32):
     %q = arith.addf %l, %rr : f32
     tile.reduce_return %q : f32
   }
-  // CHECK: tile.reduce(%x,
+  // CHECK: tile.reduce(
   %am:2 = tile.reduce(%x, %i) {axis = 0 : i32} : (tensor<16xf32>, tensor<16xi32>) -> (f32, i32) {
   ^bb0(%l: f32, %li: i32, %rr: f32, %ri: i32):
     tile.reduce_return %l, %li : f32, i32
   }
-  // CHECK: tile.scan(%x)
+  // CHECK: tile.scan(
   %cs = tile.scan(%x) {axis = 0 : i32, reverse} : (tensor<16xf32>) -> tensor<16xf32> {
   ^bb0(%l: f32, %rr: f32):
     %q = arith.addf %l, %rr : f32
