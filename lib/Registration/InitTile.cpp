@@ -8,6 +8,9 @@
 
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -22,7 +25,9 @@ using namespace mlir;
 
 void mlir::tile::registerTileDialects(DialectRegistry &registry) {
   registry.insert<TileDialect, tilegpu::TileGPUDialect, arith::ArithDialect,
-                  func::FuncDialect, LLVM::LLVMDialect, NVVM::NVVMDialect>();
+                  func::FuncDialect, math::MathDialect, scf::SCFDialect,
+                  cf::ControlFlowDialect, LLVM::LLVMDialect,
+                  NVVM::NVVMDialect>();
   registerLLVMTranslations(registry);
 }
 

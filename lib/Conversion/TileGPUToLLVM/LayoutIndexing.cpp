@@ -20,6 +20,13 @@ using namespace mlir::tilegpu;
 SmallVector<unsigned>
 mlir::tilegpu::getRegisterCoords(DistributedLayoutInterface layout,
                                  ArrayRef<int64_t> shape, unsigned reg) {
+  // A slice holds what its parent holds at coordinate 0 along `dim`.
+  if (auto slice = dyn_cast<SliceEncodingAttr>(layout)) {
+    SmallVector<unsigned> coords = getRegisterCoords(
+        slice.getParent(), slice.getParentShape(shape), reg);
+    coords.erase(coords.begin() + slice.getDim());
+    return coords;
+  }
   SmallVector<unsigned> elems = layout.getElemsPerThread(shape);
   SmallVector<unsigned> coords(shape.size(), 0);
   for (unsigned axis : layout.getLayoutOrder()) {
@@ -48,6 +55,13 @@ SmallVector<SmallVector<Value>>
 mlir::tilegpu::emitIndices(OpBuilder &b, Location loc,
                            DistributedLayoutInterface layout,
                            ArrayRef<int64_t> shape) {
+  if (auto slice = dyn_cast<SliceEncodingAttr>(layout)) {
+    auto indices = emitIndices(b, loc, slice.getParent(),
+                               slice.getParentShape(shape));
+    for (auto &index : indices)
+      index.erase(index.begin() + slice.getDim());
+    return indices;
+  }
   Type i32 = b.getI32Type();
   auto constant = [&](int64_t v) -> Value {
     return LLVM::ConstantOp::create(b, loc, i32, v);

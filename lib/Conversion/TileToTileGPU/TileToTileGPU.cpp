@@ -1,11 +1,21 @@
-//===- TileToTileGPU.cpp - give every tensor a default layout -------------===//
+//===- TileToTileGPU.cpp - give every tensor a layout ---------------------===//
 //
-// convert-tile-to-tilegpu turns a tile program into the GPU-level IR: every
-// ranked tensor without an encoding gets the default blocked layout for its
-// shape (one element per thread, lanes then warps along the last axis first),
-// dense constants are re-typed to match, and the module records num-warps,
-// threads-per-warp and the target. The tile ops themselves are unchanged.
-// Assumes a verified tile-dialect module in which no tensor has a layout yet.
+// convert-tile-to-tilegpu turns a tile program into the GPU-level IR by
+// giving every ranked tensor a distributed layout:
+//   - by default the blocked layout of its rank, one per rank and function,
+//     shaped for the largest tensor of that rank (one element per thread,
+//     lanes then warps along the last axis first), so that blocks of one
+//     rank meet in one layout and broadcasting moves no data;
+//   - a reduction's result is the slice of its operand's layout along the
+//     reduced axis, and expand_dims takes the slice of its result's layout,
+//     so that neither moves data either;
+//   - a scan's result keeps its operand's layout.
+// Where an operand's layout differs from the one its user needs, a
+// tilegpu.convert_layout is inserted; later passes (coalesce, remove layout
+// conversions) choose better layouts and remove what they can. Dense
+// constants are re-typed, and the module records num-warps,
+// threads-per-warp and the target.
+// Assumes a verified tile-dialect module in which no tensor has a layout.
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,6 +23,7 @@
 #include "tile/Dialect/TileGPU/IR/TileGPUDialect.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinOps.h"
 
 namespace mlir::tile {
@@ -22,24 +33,184 @@ namespace mlir::tile {
 
 using namespace mlir;
 using namespace mlir::tile;
+using namespace mlir::tilegpu;
 
 namespace {
+RankedTensorType withLayout(Type type, Attribute layout) {
+  auto tensor = cast<RankedTensorType>(type);
+  return RankedTensorType::get(tensor.getShape(), tensor.getElementType(),
+                               layout);
+}
+
 struct ConvertTileToTileGPU
     : public tile::impl::ConvertTileToTileGPUBase<ConvertTileToTileGPU> {
   using Base::Base;
 
-  /// `type` with the default layout if it is a tensor without one.
+  /// The default layout of each rank in the function being converted.
+  DenseMap<unsigned, Attribute> defaultLayouts;
+
+  void chooseDefaultLayouts(func::FuncOp func) {
+    defaultLayouts.clear();
+    DenseMap<unsigned, SmallVector<int64_t>> largest;
+    auto consider = [&](Type type) {
+      auto tensor = dyn_cast<RankedTensorType>(type);
+      if (!tensor || tensor.getRank() == 0)
+        return;
+      auto &best = largest[tensor.getRank()];
+      int64_t bestSize = 1;
+      for (int64_t d : best)
+        bestSize *= d;
+      if (best.empty() || tensor.getNumElements() > bestSize)
+        best.assign(tensor.getShape().begin(), tensor.getShape().end());
+    };
+    func.walk([&](Operation *op) {
+      for (Type t : op->getResultTypes())
+        consider(t);
+      for (Region &region : op->getRegions())
+        for (Block &block : region)
+          for (BlockArgument arg : block.getArguments())
+            consider(arg.getType());
+    });
+    for (auto &[rank, shape] : largest) {
+      SmallVector<unsigned> order, sizePerThread(rank, 1);
+      for (unsigned axis = rank; axis-- > 0;)
+        order.push_back(axis);
+      defaultLayouts[rank] = getBlockedLayout(&getContext(), shape,
+                                              sizePerThread, order, numWarps);
+    }
+  }
+
   Type withDefaultLayout(Type type) {
     auto tensor = dyn_cast<RankedTensorType>(type);
-    if (!tensor || tensor.getEncoding())
+    if (!tensor || tensor.getEncoding() || tensor.getRank() == 0)
       return type;
-    SmallVector<unsigned> order, sizePerThread(tensor.getRank(), 1);
-    for (unsigned axis = tensor.getRank(); axis-- > 0;)
-      order.push_back(axis);
-    auto layout = tilegpu::getBlockedLayout(&getContext(), tensor.getShape(),
-                                            sizePerThread, order, numWarps);
-    return RankedTensorType::get(tensor.getShape(), tensor.getElementType(),
-                                 layout);
+    return withLayout(type, defaultLayouts.lookup(tensor.getRank()));
+  }
+
+  /// The layout each tensor result of `op` gets.
+  void assignResultLayouts(Operation *op) {
+    if (auto reduce = dyn_cast<ReduceOp>(op)) {
+      auto src = cast<RankedTensorType>(reduce.getSrcs()[0].getType());
+      for (OpResult result : op->getResults())
+        if (isa<RankedTensorType>(result.getType()))
+          result.setType(withLayout(
+              result.getType(),
+              SliceEncodingAttr::get(
+                  &getContext(), reduce.getAxis(),
+                  cast<DistributedLayoutInterface>(src.getEncoding()))));
+      return;
+    }
+    if (auto scan = dyn_cast<ScanOp>(op)) {
+      Attribute layout =
+          cast<RankedTensorType>(scan.getSrcs()[0].getType()).getEncoding();
+      for (OpResult result : op->getResults())
+        result.setType(withLayout(result.getType(), layout));
+      return;
+    }
+    for (OpResult result : op->getResults())
+      result.setType(withDefaultLayout(result.getType()));
+  }
+
+  /// Converts `operand` of `op` to `layout` unless it has it already.
+  void requireLayout(OpOperand &operand, Attribute layout) {
+    auto tensor = dyn_cast<RankedTensorType>(operand.get().getType());
+    if (!tensor || !layout || tensor.getEncoding() == layout)
+      return;
+    OpBuilder builder(operand.getOwner());
+    Value converted = ConvertLayoutOp::create(
+        builder, operand.getOwner()->getLoc(), withLayout(tensor, layout),
+        operand.get());
+    operand.set(converted);
+  }
+
+  void requireType(OpOperand &operand, Type type) {
+    if (auto tensor = dyn_cast<RankedTensorType>(type))
+      requireLayout(operand, tensor.getEncoding());
+  }
+
+  Attribute layoutOf(Value value) {
+    auto tensor = dyn_cast<RankedTensorType>(value.getType());
+    return tensor ? tensor.getEncoding() : Attribute();
+  }
+
+  /// Inserts the conversions `op` needs for its operands' layouts.
+  void fixOperandLayouts(Operation *op) {
+    if (auto expand = dyn_cast<ExpandDimsOp>(op)) {
+      auto parent = cast<DistributedLayoutInterface>(layoutOf(expand));
+      requireLayout(expand.getSrcMutable(),
+                    SliceEncodingAttr::get(&getContext(), expand.getAxis(),
+                                           parent));
+      return;
+    }
+    if (auto reduce = dyn_cast<ReduceOp>(op)) {
+      // Reductions are lowered from blocked operands.
+      Attribute first = layoutOf(reduce.getSrcs()[0]);
+      if (!isa<BlockedEncodingAttr>(first))
+        first = defaultLayouts.lookup(
+            cast<RankedTensorType>(reduce.getSrcs()[0].getType()).getRank());
+      for (OpOperand &operand : op->getOpOperands())
+        requireLayout(operand, first);
+      return;
+    }
+    if (auto scan = dyn_cast<ScanOp>(op)) {
+      for (OpOperand &operand : op->getOpOperands())
+        requireLayout(operand, layoutOf(scan.getResult(0)));
+      return;
+    }
+    if (auto dot = dyn_cast<DotOp>(op)) {
+      requireLayout(dot.getCMutable(), layoutOf(dot));
+      return;
+    }
+    if (auto store = dyn_cast<StoreOp>(op)) {
+      for (OpOperand &operand : op->getOpOperands())
+        requireLayout(operand, layoutOf(store.getPtr()));
+      return;
+    }
+    if (auto yield = dyn_cast<scf::YieldOp>(op)) {
+      Operation *parent = op->getParentOp();
+      if (isa<scf::ForOp, scf::IfOp>(parent))
+        for (auto [operand, type] :
+             llvm::zip(op->getOpOperands(), parent->getResultTypes()))
+          requireType(operand, type);
+      else if (auto loop = dyn_cast<scf::WhileOp>(parent))
+        for (auto [operand, arg] :
+             llvm::zip(op->getOpOperands(), loop.getBeforeArguments()))
+          requireType(operand, arg.getType());
+      return;
+    }
+    if (auto condition = dyn_cast<scf::ConditionOp>(op)) {
+      auto loop = cast<scf::WhileOp>(op->getParentOp());
+      for (auto [operand, arg] :
+           llvm::zip(condition.getArgsMutable(), loop.getAfterArguments()))
+        requireType(operand, arg.getType());
+      return;
+    }
+    if (auto loop = dyn_cast<scf::ForOp>(op)) {
+      for (auto [operand, arg] :
+           llvm::zip(loop.getInitArgsMutable(), loop.getRegionIterArgs()))
+        requireType(operand, arg.getType());
+      return;
+    }
+    if (auto loop = dyn_cast<scf::WhileOp>(op)) {
+      for (auto [operand, arg] :
+           llvm::zip(loop.getInitsMutable(), loop.getBeforeArguments()))
+        requireType(operand, arg.getType());
+      return;
+    }
+    // Ops computing element by element (arith, math, addptr, load, atomics,
+    // broadcast): operands in the result's layout.
+    if (op->getNumResults() == 0 || op->getNumRegions() != 0 ||
+        isa<ConvertLayoutOp>(op))
+      return;
+    Attribute layout = layoutOf(op->getResult(0));
+    if (!layout)
+      return;
+    if (!op->hasTrait<OpTrait::Elementwise>() &&
+        !isa<AddPtrOp, LoadOp, AtomicRMWOp, AtomicCASOp, BroadcastOp,
+             arith::SelectOp>(op))
+      return;
+    for (OpOperand &operand : op->getOpOperands())
+      requireLayout(operand, layout);
   }
 
   void runOnOperation() override {
@@ -50,33 +221,43 @@ struct ConvertTileToTileGPU
       return signalPassFailure();
     }
     Builder builder(&getContext());
-    module->setAttr(tilegpu::TileGPUDialect::getNumWarpsAttrName(),
+    module->setAttr(TileGPUDialect::getNumWarpsAttrName(),
                     builder.getI32IntegerAttr(numWarps));
-    module->setAttr(tilegpu::TileGPUDialect::getThreadsPerWarpAttrName(),
+    module->setAttr(TileGPUDialect::getThreadsPerWarpAttrName(),
                     builder.getI32IntegerAttr(32));
-    module->setAttr(tilegpu::TileGPUDialect::getTargetAttrName(),
+    module->setAttr(TileGPUDialect::getTargetAttrName(),
                     builder.getStringAttr(target));
 
-    module.walk([&](Operation *op) {
-      for (Region &region : op->getRegions())
-        for (Block &block : region)
-          for (BlockArgument arg : block.getArguments())
-            arg.setType(withDefaultLayout(arg.getType()));
-      for (OpResult result : op->getResults())
-        result.setType(withDefaultLayout(result.getType()));
-      if (auto constant = dyn_cast<arith::ConstantOp>(op))
-        if (auto dense = dyn_cast<DenseElementsAttr>(constant.getValue()))
-          constant.setValueAttr(
-              dense.reshape(cast<ShapedType>(constant.getType())));
-      if (auto func = dyn_cast<func::FuncOp>(op)) {
-        SmallVector<Type> inputs, results;
-        for (Type t : func.getArgumentTypes())
-          inputs.push_back(withDefaultLayout(t));
-        for (Type t : func.getResultTypes())
-          results.push_back(withDefaultLayout(t));
-        func.setType(builder.getFunctionType(inputs, results));
-      }
-    });
+    for (auto func : module.getOps<func::FuncOp>()) {
+      chooseDefaultLayouts(func);
+      SmallVector<Type> inputs, results;
+      for (Type t : func.getArgumentTypes())
+        inputs.push_back(withDefaultLayout(t));
+      for (Type t : func.getResultTypes())
+        results.push_back(withDefaultLayout(t));
+      func.setType(builder.getFunctionType(inputs, results));
+      // Operands are defined before their users in this pre-order walk, so
+      // each op sees its operands' final layouts.
+      func.walk<WalkOrder::PreOrder>([&](Operation *op) {
+        if (op == func)
+          return;
+        for (Region &region : op->getRegions())
+          for (Block &block : region)
+            for (BlockArgument arg : block.getArguments())
+              arg.setType(withDefaultLayout(arg.getType()));
+        assignResultLayouts(op);
+        if (auto constant = dyn_cast<arith::ConstantOp>(op))
+          if (auto dense = dyn_cast<DenseElementsAttr>(constant.getValue()))
+            constant.setValueAttr(
+                dense.reshape(cast<ShapedType>(constant.getType())));
+      });
+      for (BlockArgument arg : func.getArguments())
+        arg.setType(withDefaultLayout(arg.getType()));
+      SmallVector<Operation *> ops;
+      func.walk([&](Operation *op) { ops.push_back(op); });
+      for (Operation *op : ops)
+        fixOperandLayouts(op);
+    }
   }
 };
 } // namespace

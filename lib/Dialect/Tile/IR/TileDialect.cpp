@@ -362,5 +362,12 @@ LogicalResult ScanOp::verifyRegions() {
   return verifyCombineRegion(*this, getCombineOp(), getSrcs());
 }
 
+/// Folded constants (splats of constants, converted constants) become
+/// arith constants.
+Operation *TileDialect::materializeConstant(OpBuilder &builder, Attribute value,
+                                   Type type, Location loc) {
+  return arith::ConstantOp::materialize(builder, value, type, loc);
+}
+
 #define GET_OP_CLASSES
 #include "tile/Dialect/Tile/IR/TileOps.cpp.inc"

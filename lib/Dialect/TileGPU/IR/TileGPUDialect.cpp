@@ -27,6 +27,10 @@ struct TileGPUOpAsmInterface : public OpAsmDialectInterface {
       os << "blocked";
       return AliasResult::FinalAlias;
     }
+    if (isa<SliceEncodingAttr>(attr)) {
+      os << "slice";
+      return AliasResult::OverridableAlias;
+    }
     return AliasResult::NoAlias;
   }
 };
@@ -117,6 +121,50 @@ SmallVector<unsigned> BlockedEncodingAttr::getLayoutWarpsPerCTA() const {
   return SmallVector<unsigned>(getWarpsPerCTA());
 }
 
+//===----------------------------------------------------------------------===//
+// SliceEncodingAttr
+//===----------------------------------------------------------------------===//
+
+SmallVector<int64_t>
+SliceEncodingAttr::getParentShape(ArrayRef<int64_t> shape) const {
+  SmallVector<int64_t> parent(shape);
+  parent.insert(parent.begin() + getDim(), 1);
+  return parent;
+}
+
+/// `values` without entry `dim`.
+static SmallVector<unsigned> dropAxis(ArrayRef<unsigned> values, unsigned dim) {
+  SmallVector<unsigned> result(values);
+  result.erase(result.begin() + dim);
+  return result;
+}
+
+SmallVector<unsigned>
+SliceEncodingAttr::getElemsPerThread(ArrayRef<int64_t> shape) const {
+  return dropAxis(getParent().getElemsPerThread(getParentShape(shape)),
+                  getDim());
+}
+unsigned
+SliceEncodingAttr::getTotalElemsPerThread(ArrayRef<int64_t> shape) const {
+  return getParent().getTotalElemsPerThread(getParentShape(shape));
+}
+SmallVector<unsigned> SliceEncodingAttr::getLayoutOrder() const {
+  SmallVector<unsigned> order;
+  for (unsigned axis : getParent().getLayoutOrder())
+    if (axis != getDim())
+      order.push_back(axis > getDim() ? axis - 1 : axis);
+  return order;
+}
+SmallVector<unsigned> SliceEncodingAttr::getLayoutSizePerThread() const {
+  return dropAxis(getParent().getLayoutSizePerThread(), getDim());
+}
+SmallVector<unsigned> SliceEncodingAttr::getLayoutThreadsPerWarp() const {
+  return dropAxis(getParent().getLayoutThreadsPerWarp(), getDim());
+}
+SmallVector<unsigned> SliceEncodingAttr::getLayoutWarpsPerCTA() const {
+  return dropAxis(getParent().getLayoutWarpsPerCTA(), getDim());
+}
+
 BlockedEncodingAttr mlir::tilegpu::getBlockedLayout(
     MLIRContext *ctx, ArrayRef<int64_t> shape, ArrayRef<unsigned> sizePerThread,
     ArrayRef<unsigned> order, unsigned numWarps, unsigned threadsPerWarp) {
@@ -179,6 +227,13 @@ OpFoldResult ConvertLayoutOp::fold(FoldAdaptor adaptor) {
   if (auto splat = dyn_cast_or_null<SplatElementsAttr>(adaptor.getSrc()))
     return splat.reshape(getType());
   return {};
+}
+
+/// Folded constants (splats of constants, converted constants) become
+/// arith constants.
+Operation *TileGPUDialect::materializeConstant(OpBuilder &builder, Attribute value,
+                                   Type type, Location loc) {
+  return arith::ConstantOp::materialize(builder, value, type, loc);
 }
 
 #define GET_OP_CLASSES

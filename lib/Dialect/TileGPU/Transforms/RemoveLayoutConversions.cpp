@@ -1,12 +1,14 @@
 //===- RemoveLayoutConversions.cpp - rematerialize instead of convert -----===//
 //
-// tilegpu-remove-layout-conversions removes convert_layout ops by
-// recomputing their source in the target layout when the source is cheap
-// and free of side effects (splat, make_range, addptr, elementwise
-// arithmetic; constants and chains of conversions fold). The recomputed op
-// converts its own operands instead, so conversions move towards the values
-// that cannot be recomputed (loads, arguments) where they usually meet the
-// layout they already have and vanish. Ops left without users are erased.
+// tilegpu-remove-layout-conversions removes convert_layout ops:
+//   - backwards, by recomputing their source in the target layout when the
+//     whole chain back to values already in that layout is cheap and free of
+//     side effects (splat, make_range, addptr, broadcast, expand_dims,
+//     elementwise arith and math; constants and chains of conversions fold);
+//   - forwards, when the source cannot be recomputed (a load): elementwise
+//     users move into the source's layout, so the conversion travels to
+//     stores and reductions, which take the source's layout and absorb it.
+// Ops left without users are erased.
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,7 +16,9 @@
 #include "tile/Dialect/TileGPU/Transforms/Passes.h"
 
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
@@ -32,27 +36,75 @@ bool isCheapToRematerialize(Operation *op) {
   if (!isMemoryEffectFree(op) || op->getNumRegions() != 0 ||
       op->getNumResults() != 1)
     return false;
-  return isa<tile::SplatOp, tile::MakeRangeOp, tile::AddPtrOp>(op) ||
+  return isa<tile::SplatOp, tile::MakeRangeOp, tile::AddPtrOp,
+             tile::BroadcastOp, tile::ExpandDimsOp>(op) ||
          (op->hasTrait<OpTrait::Elementwise>() &&
-          op->getDialect()->getNamespace() == "arith");
+          isa<arith::ArithDialect>(op->getDialect())) ||
+         (op->hasTrait<OpTrait::Elementwise>() &&
+          op->getDialect()->getNamespace() == "math");
 }
 
+/// The layout operand `operand` of `op` needs for `op` to produce
+/// `resultLayout`; null if `op` cannot produce it.
+Attribute operandLayoutFor(Operation *op, Attribute resultLayout) {
+  if (auto expand = dyn_cast<tile::ExpandDimsOp>(op)) {
+    auto parent = dyn_cast<DistributedLayoutInterface>(resultLayout);
+    if (!parent)
+      return {};
+    return SliceEncodingAttr::get(op->getContext(), expand.getAxis(), parent);
+  }
+  if (isa<tile::BroadcastOp>(op) && !isa<BlockedEncodingAttr>(resultLayout))
+    return {};
+  return resultLayout;
+}
+
+Attribute layoutOf(Value value) {
+  auto tensor = dyn_cast<RankedTensorType>(value.getType());
+  return tensor ? tensor.getEncoding() : Attribute();
+}
+
+/// Whether `value` can be had in `layout` by recomputation alone, without
+/// moving data between threads.
+bool canRematerialize(Value value, Attribute layout, unsigned depth = 0) {
+  if (!isa<RankedTensorType>(value.getType()) || layoutOf(value) == layout)
+    return true;
+  Operation *def = value.getDefiningOp();
+  if (!def || depth > 16)
+    return false;
+  if (auto convert = dyn_cast<ConvertLayoutOp>(def))
+    return canRematerialize(convert.getSrc(), layout, depth + 1);
+  if (matchPattern(value, m_Constant()))
+    return true;
+  if (!isCheapToRematerialize(def))
+    return false;
+  Attribute operandLayout = operandLayoutFor(def, layout);
+  if (!operandLayout)
+    return false;
+  return llvm::all_of(def->getOperands(), [&](Value operand) {
+    return canRematerialize(operand, operandLayout, depth + 1);
+  });
+}
+
+/// convert(op(x...)) -> op(convert(x)...) where that removes conversions.
 struct RematerializeSource : public OpRewritePattern<ConvertLayoutOp> {
   using OpRewritePattern::OpRewritePattern;
 
   LogicalResult matchAndRewrite(ConvertLayoutOp convert,
                                 PatternRewriter &rewriter) const override {
     Operation *source = convert.getSrc().getDefiningOp();
-    if (!source || !isCheapToRematerialize(source))
-      return failure();
     Attribute layout = convert.getType().getEncoding();
+    if (!source || !isCheapToRematerialize(source) ||
+        !canRematerialize(convert.getSrc(), layout))
+      return failure();
+    Attribute operandLayout = operandLayoutFor(source, layout);
     IRMapping mapping;
     for (Value operand : source->getOperands()) {
       auto tensor = dyn_cast<RankedTensorType>(operand.getType());
       if (!tensor)
         continue; // scalars have no layout
       auto target = RankedTensorType::get(tensor.getShape(),
-                                          tensor.getElementType(), layout);
+                                          tensor.getElementType(),
+                                          operandLayout);
       mapping.map(operand, ConvertLayoutOp::create(rewriter, convert.getLoc(),
                                                    target, operand));
     }
@@ -63,12 +115,109 @@ struct RematerializeSource : public OpRewritePattern<ConvertLayoutOp> {
   }
 };
 
+/// op(convert(x), y...) -> convert(op(x, convert(y)...)) when x cannot be
+/// recomputed in the converted layout (it comes from a load, say): the
+/// conversion moves towards the users, where stores and reductions that
+/// accept x's layout absorb it.
+struct PushConversionForward : public OpRewritePattern<ConvertLayoutOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(ConvertLayoutOp convert,
+                                PatternRewriter &rewriter) const override {
+    Value source = convert.getSrc();
+    Attribute sourceLayout = layoutOf(source);
+    if (!isa<BlockedEncodingAttr>(sourceLayout) ||
+        canRematerialize(source, convert.getType().getEncoding()))
+      return failure();
+    for (OpOperand &use : convert->getUses()) {
+      Operation *user = use.getOwner();
+      if (!user->hasTrait<OpTrait::Elementwise>() ||
+          user->getNumResults() != 1 || user->getNumRegions() != 0 ||
+          !isMemoryEffectFree(user) ||
+          !isa<RankedTensorType>(user->getResult(0).getType()))
+        continue;
+      bool othersCheap = llvm::all_of(user->getOperands(), [&](Value v) {
+        return v == convert.getResult() || canRematerialize(v, sourceLayout);
+      });
+      if (!othersCheap)
+        continue;
+      rewriter.setInsertionPoint(user);
+      IRMapping mapping;
+      for (Value operand : user->getOperands()) {
+        if (operand == convert.getResult()) {
+          mapping.map(operand, source);
+          continue;
+        }
+        auto tensor = dyn_cast<RankedTensorType>(operand.getType());
+        if (!tensor)
+          continue;
+        mapping.map(operand,
+                    ConvertLayoutOp::create(
+                        rewriter, user->getLoc(),
+                        RankedTensorType::get(tensor.getShape(),
+                                              tensor.getElementType(),
+                                              sourceLayout),
+                        operand));
+      }
+      Operation *copy = rewriter.clone(*user, mapping);
+      auto resultType = cast<RankedTensorType>(user->getResult(0).getType());
+      copy->getResult(0).setType(RankedTensorType::get(
+          resultType.getShape(), resultType.getElementType(), sourceLayout));
+      rewriter.replaceOpWithNewOp<ConvertLayoutOp>(user, resultType,
+                                                   copy->getResult(0));
+      return success();
+    }
+    return failure();
+  }
+};
+
+/// A reduction to scalars reads its operands in any blocked layout.
+struct ReduceOfConversion : public OpRewritePattern<tile::ReduceOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(tile::ReduceOp reduce,
+                                PatternRewriter &rewriter) const override {
+    if (llvm::any_of(reduce.getResultTypes(),
+                     [](Type t) { return isa<RankedTensorType>(t); }))
+      return failure();
+    auto first = reduce.getSrcs()[0].getDefiningOp<ConvertLayoutOp>();
+    if (!first || !isa<BlockedEncodingAttr>(layoutOf(first.getSrc())))
+      return failure();
+    Attribute layout = layoutOf(first.getSrc());
+    bool changed = false;
+    rewriter.modifyOpInPlace(reduce, [&] {
+      for (OpOperand &operand : reduce->getOpOperands()) {
+        auto convert = operand.get().getDefiningOp<ConvertLayoutOp>();
+        if (convert && layoutOf(convert.getSrc()) == layout) {
+          operand.set(convert.getSrc());
+          changed = true;
+        }
+      }
+    });
+    // Operands that had no matching conversion keep theirs; all must agree.
+    if (llvm::any_of(reduce.getSrcs(),
+                     [&](Value v) { return layoutOf(v) != layout; })) {
+      rewriter.setInsertionPoint(reduce);
+      for (OpOperand &operand : reduce->getOpOperands())
+        if (layoutOf(operand.get()) != layout) {
+          auto tensor = cast<RankedTensorType>(operand.get().getType());
+          operand.set(ConvertLayoutOp::create(
+              rewriter, reduce.getLoc(),
+              RankedTensorType::get(tensor.getShape(),
+                                    tensor.getElementType(), layout),
+              operand.get()));
+        }
+    }
+    return success(changed);
+  }
+};
+
 struct RemoveLayoutConversions
     : public tilegpu::impl::TileGPURemoveLayoutConversionsBase<
           RemoveLayoutConversions> {
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
-    patterns.add<RematerializeSource>(&getContext());
+    patterns.add<RematerializeSource, PushConversionForward,
+                 ReduceOfConversion>(&getContext());
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       return signalPassFailure();
   }

@@ -19,6 +19,7 @@ def Tile_Dialect : Dialect {
   let cppNamespace = "::mlir::tile";
   let summary = "Block-level tile programs, in the manner of Triton's TTIR";
   let useDefaultTypePrinterParser = 1;
+  let hasConstantMaterializer = 1;
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 

@@ -79,4 +79,23 @@ def TileGPU_BlockedEncodingAttr : AttrDef<TileGPU_Dialect, "BlockedEncoding",
   }];
 }
 
+def TileGPU_SliceEncodingAttr : AttrDef<TileGPU_Dialect, "SliceEncoding",
+    [DeclareAttrInterfaceMethods<TileGPU_DistributedLayoutInterface>]> {
+  let mnemonic = "slice";
+  let summary = "A parent layout with one axis removed";
+  let description = [{
+    As Triton's #slice: the layout of a tensor of rank r-1 whose elements a
+    thread holds as the parent (rank r) layout would hold them at coordinate
+    0 along `dim`. It is what a reduction along `dim` yields, and what
+    expand_dims along `dim` takes: both then move no data.
+  }];
+  let parameters = (ins "unsigned":$dim,
+                        "DistributedLayoutInterface":$parent);
+  let assemblyFormat = "`<` `{` `dim` `=` $dim `,` `parent` `=` $parent `}` `>`";
+  let extraClassDeclaration = [{
+    /// `shape` with a size-1 axis inserted at `dim`: the parent's shape.
+    ::llvm::SmallVector<int64_t> getParentShape(::llvm::ArrayRef<int64_t> shape) const;
+  }];
+}
+
 #endif // TILE_DIALECT_TILEGPU_IR_TILEGPUATTRS_TD
