@@ -10,7 +10,9 @@
 #include "tile/Dialect/TileGPU/Transforms/Passes.h"
 #include "tile/InitTile.h"
 
+#include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
+#include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Transforms/Passes.h"
 
@@ -31,6 +33,8 @@ void mlir::tile::buildTileToTileGPUPipeline(OpPassManager &pm,
 
 void mlir::tile::buildTileGPUToLLVMPipeline(OpPassManager &pm) {
   pm.addPass(createConvertTileGPUToLLVM());
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(createConvertControlFlowToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());

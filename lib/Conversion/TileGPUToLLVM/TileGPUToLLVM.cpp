@@ -17,6 +17,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "LayoutIndexing.h"
+#include "Utility.h"
 #include "tile/Analysis/AxisInfo.h"
 #include "tile/Conversion/Passes.h"
 #include "tile/Dialect/TileGPU/IR/TileGPUDialect.h"
@@ -24,6 +25,8 @@
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
 #include "mlir/Conversion/LLVMCommon/Pattern.h"
 #include "mlir/Conversion/LLVMCommon/TypeConverter.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Transforms/Patterns.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -65,20 +68,11 @@ public:
   }
 };
 
-/// The registers of a converted tensor value.
 SmallVector<Value> unpack(OpBuilder &b, Location loc, Value packed) {
-  auto structType = cast<LLVM::LLVMStructType>(packed.getType());
-  SmallVector<Value> values;
-  for (unsigned i = 0; i < structType.getBody().size(); ++i)
-    values.push_back(LLVM::ExtractValueOp::create(b, loc, packed, i));
-  return values;
+  return unpackStruct(b, loc, packed);
 }
-
 Value pack(OpBuilder &b, Location loc, Type structType, ValueRange values) {
-  Value packed = LLVM::UndefOp::create(b, loc, structType);
-  for (auto [i, v] : llvm::enumerate(values))
-    packed = LLVM::InsertValueOp::create(b, loc, packed, v, i);
-  return packed;
+  return packStruct(b, loc, structType, values);
 }
 
 /// The registers of `operand` (converted), or `count` copies of a scalar.
@@ -231,24 +225,6 @@ struct ConstantOpLowering : public ConvertOpToLLVMPattern<arith::ConstantOp> {
     rewriter.replaceOp(op, pack(rewriter, op.getLoc(), structType,
                                 SmallVector<Value>(count, scalar)));
     return success();
-  }
-};
-
-struct ConvertLayoutOpLowering
-    : public ConvertOpToLLVMPattern<ConvertLayoutOp> {
-  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
-  LogicalResult
-  matchAndRewrite(ConvertLayoutOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    // The same layout keeps every element in the same register.
-    if (op.getSrc().getType().getEncoding() == op.getType().getEncoding()) {
-      rewriter.replaceOp(op, adaptor.getSrc());
-      return success();
-    }
-    return op.emitOpError("moving data between threads (")
-           << op.getSrc().getType() << " to " << op.getType()
-           << ") needs shared memory, which this compiler does not allocate "
-              "yet";
   }
 };
 
@@ -604,11 +580,35 @@ struct ConvertTileGPUToLLVM
     if (missing.wasInterrupted())
       return signalPassFailure();
 
+    // One shared-memory scratch buffer, as large as the most any op needs;
+    // users separate their turns with barriers.
+    unsigned scratchBytes = 0;
+    module.walk([&](Operation *op) {
+      scratchBytes = std::max(scratchBytes, getScratchBytes(op));
+    });
+    if (scratchBytes > kMaxStaticSharedBytes) {
+      module.emitError("the kernel needs ")
+          << scratchBytes << " bytes of shared memory; the limit is "
+          << kMaxStaticSharedBytes;
+      return signalPassFailure();
+    }
+    module->setAttr(kSharedBytesAttr,
+                    IntegerAttr::get(IntegerType::get(ctx, 32), scratchBytes));
+    if (scratchBytes > 0) {
+      OpBuilder builder(module.getBodyRegion());
+      auto global = LLVM::GlobalOp::create(
+          builder, module.getLoc(),
+          LLVM::LLVMArrayType::get(builder.getI8Type(), scratchBytes),
+          /*isConstant=*/false, LLVM::Linkage::Internal, kSharedScratchSymbol,
+          Attribute(), /*alignment=*/16, /*addrSpace=*/3);
+      (void)global;
+    }
+
     ModuleAxisInfo axisInfo(module);
     TileLLVMTypeConverter converter(ctx);
     RewritePatternSet patterns(ctx);
     patterns.add<FuncOpLowering, ReturnOpLowering, MakeRangeOpLowering,
-                 SplatOpLowering, ConvertLayoutOpLowering, AddPtrOpLowering,
+                 SplatOpLowering, AddPtrOpLowering,
                  GridQueryLowering<ProgramIdOp, NVVM::BlockIdXOp,
                                    NVVM::BlockIdYOp, NVVM::BlockIdZOp>,
                  GridQueryLowering<NumProgramsOp, NVVM::GridDimXOp,
@@ -618,8 +618,14 @@ struct ConvertTileGPUToLLVM
     patterns.add<LoadOpLowering, StoreOpLowering>(converter, axisInfo);
     patterns.add<ElementwiseOpLowering>(converter, ctx);
     arith::populateArithToLLVMConversionPatterns(converter, patterns);
+    populateReduceOpToLLVMPatterns(converter, patterns);
+    populateShapeOpToLLVMPatterns(converter, patterns);
+    populateMathOpToLLVMPatterns(converter, patterns);
 
     ConversionTarget target(*ctx);
+    // scf ops stay (with converted types); scf-to-cf runs next.
+    scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
+                                                         target);
     target.addLegalDialect<LLVM::LLVMDialect, NVVM::NVVMDialect>();
     target.addLegalOp<ModuleOp>();
     if (failed(applyFullConversion(module, target, std::move(patterns))))

@@ -1,0 +1,207 @@
+//===- MathOpToLLVM.cpp - scalar math for NVPTX ----------------------------===//
+//
+// Transcendental math ops on scalars (tensors were split into registers by
+// the elementwise pattern) become the GPU's approximate instructions, as
+// Triton lowers them: exp(x) = ex2.approx(x * log2(e)), log(x) =
+// lg2.approx(x) * ln(2), sin/cos/rsqrt .approx; erf is a rational
+// approximation built on them (|error| < 1.5e-7). fp16 and bf16 compute in
+// fp32. Ops NVPTX has instructions for (floor, ceil, abs, fma, sqrt,
+// min/max) go to LLVM intrinsics through MLIR's math-to-LLVM patterns;
+// tile's precise_sqrt, precise_divf, clampf and umulhi are lowered here.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Utility.h"
+#include "tile/Dialect/Tile/IR/TileDialect.h"
+
+#include "mlir/Conversion/LLVMCommon/Pattern.h"
+#include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+using namespace mlir::tilegpu;
+
+namespace {
+Value inlinePtx(OpBuilder &b, Location loc, StringRef instruction, Value x) {
+  std::string text = (instruction + " $0, $1;").str();
+  return LLVM::InlineAsmOp::create(
+             b, loc, b.getF32Type(), ValueRange{x}, text, "=f,f",
+             /*has_side_effects=*/false, /*is_align_stack=*/false,
+             LLVM::tailcallkind::TailCallKind::None,
+             LLVM::AsmDialectAttr::get(b.getContext(),
+                                       LLVM::AsmDialect::AD_ATT),
+             ArrayAttr())
+      .getResult(0);
+}
+
+Value f32Constant(OpBuilder &b, Location loc, double v) {
+  return LLVM::ConstantOp::create(b, loc, b.getF32Type(),
+                                  b.getF32FloatAttr(v));
+}
+
+/// The f32 computation of a unary op, given its f32 operand.
+using F32Body = std::function<Value(OpBuilder &, Location, Value)>;
+
+template <typename OpTy>
+struct ApproxUnaryLowering : public ConvertOpToLLVMPattern<OpTy> {
+  ApproxUnaryLowering(LLVMTypeConverter &converter, F32Body body)
+      : ConvertOpToLLVMPattern<OpTy>(converter, /*benefit=*/2),
+        body(std::move(body)) {}
+  F32Body body;
+
+  LogicalResult
+  matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Type type = op.getType();
+    if (isa<ShapedType>(type))
+      return failure(); // split into registers first
+    Location loc = op.getLoc();
+    Value x = adaptor.getOperands()[0];
+    if (type.isF64())
+      return op.emitOpError("on f64 is not supported on the GPU yet");
+    Type f32 = rewriter.getF32Type();
+    if (!type.isF32())
+      x = LLVM::FPExtOp::create(rewriter, loc, f32, x);
+    Value result = body(rewriter, loc, x);
+    if (!type.isF32())
+      result = LLVM::FPTruncOp::create(rewriter, loc, type, result);
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+Value exp2Approx(OpBuilder &b, Location loc, Value x) {
+  return inlinePtx(b, loc, "ex2.approx.f32", x);
+}
+Value expApprox(OpBuilder &b, Location loc, Value x) {
+  return exp2Approx(
+      b, loc, LLVM::FMulOp::create(b, loc, x, f32Constant(b, loc, M_LOG2E)));
+}
+
+/// Abramowitz and Stegun 7.1.26.
+Value erfApprox(OpBuilder &b, Location loc, Value x) {
+  Value ax = LLVM::FAbsOp::create(b, loc, x);
+  Value one = f32Constant(b, loc, 1.0);
+  Value t = LLVM::FDivOp::create(
+      b, loc, one,
+      LLVM::FAddOp::create(
+          b, loc, one,
+          LLVM::FMulOp::create(b, loc, ax, f32Constant(b, loc, 0.3275911))));
+  const double coef[] = {1.061405429, -1.453152027, 1.421413741, -0.284496736,
+                         0.254829592};
+  Value poly = f32Constant(b, loc, coef[0]);
+  for (double c : ArrayRef(coef).drop_front())
+    poly = LLVM::FAddOp::create(b, loc, LLVM::FMulOp::create(b, loc, poly, t),
+                                f32Constant(b, loc, c));
+  poly = LLVM::FMulOp::create(b, loc, poly, t);
+  Value e = expApprox(
+      b, loc, LLVM::FNegOp::create(b, loc, LLVM::FMulOp::create(b, loc, ax, ax)));
+  Value y =
+      LLVM::FSubOp::create(b, loc, one, LLVM::FMulOp::create(b, loc, poly, e));
+  return LLVM::CopySignOp::create(b, loc, y, x);
+}
+
+struct PreciseSqrtLowering : public ConvertOpToLLVMPattern<PreciseSqrtOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult
+  matchAndRewrite(PreciseSqrtOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (isa<ShapedType>(op.getType()))
+      return failure();
+    rewriter.replaceOpWithNewOp<LLVM::SqrtOp>(op, adaptor.getX());
+    return success();
+  }
+};
+
+struct PreciseDivFLowering : public ConvertOpToLLVMPattern<PreciseDivFOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult
+  matchAndRewrite(PreciseDivFOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (isa<ShapedType>(op.getType()))
+      return failure();
+    rewriter.replaceOpWithNewOp<LLVM::FDivOp>(op, adaptor.getX(),
+                                              adaptor.getY());
+    return success();
+  }
+};
+
+struct ClampFLowering : public ConvertOpToLLVMPattern<ClampFOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult
+  matchAndRewrite(ClampFOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (isa<ShapedType>(op.getType()))
+      return failure();
+    Location loc = op.getLoc();
+    Value clamped;
+    if (op.getPropagateNan()) {
+      Value lo = LLVM::MaximumOp::create(rewriter, loc, adaptor.getX(),
+                                         adaptor.getMin());
+      clamped = LLVM::MinimumOp::create(rewriter, loc, lo, adaptor.getMax());
+    } else {
+      Value lo = LLVM::MaxNumOp::create(rewriter, loc, adaptor.getX(),
+                                        adaptor.getMin());
+      clamped = LLVM::MinNumOp::create(rewriter, loc, lo, adaptor.getMax());
+    }
+    rewriter.replaceOp(op, clamped);
+    return success();
+  }
+};
+
+struct UMulHiLowering : public ConvertOpToLLVMPattern<UMulHiOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult
+  matchAndRewrite(UMulHiOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (isa<ShapedType>(op.getType()))
+      return failure();
+    Location loc = op.getLoc();
+    Type type = op.getType();
+    unsigned bits = type.getIntOrFloatBitWidth();
+    Type wide = rewriter.getIntegerType(2 * bits);
+    Value x = LLVM::ZExtOp::create(rewriter, loc, wide, adaptor.getX());
+    Value y = LLVM::ZExtOp::create(rewriter, loc, wide, adaptor.getY());
+    Value product = LLVM::MulOp::create(rewriter, loc, x, y);
+    Value high = LLVM::LShrOp::create(
+        rewriter, loc, product,
+        LLVM::ConstantOp::create(rewriter, loc, wide, bits));
+    rewriter.replaceOpWithNewOp<LLVM::TruncOp>(op, type, high);
+    return success();
+  }
+};
+} // namespace
+
+void mlir::tilegpu::populateMathOpToLLVMPatterns(LLVMTypeConverter &converter,
+                                                 RewritePatternSet &patterns) {
+  patterns.add<ApproxUnaryLowering<math::ExpOp>>(converter, expApprox);
+  patterns.add<ApproxUnaryLowering<math::Exp2Op>>(converter, exp2Approx);
+  patterns.add<ApproxUnaryLowering<math::LogOp>>(
+      converter, [](OpBuilder &b, Location loc, Value x) -> Value {
+        return LLVM::FMulOp::create(b, loc,
+                                    inlinePtx(b, loc, "lg2.approx.f32", x),
+                                    f32Constant(b, loc, M_LN2));
+      });
+  patterns.add<ApproxUnaryLowering<math::Log2Op>>(
+      converter, [](OpBuilder &b, Location loc, Value x) {
+        return inlinePtx(b, loc, "lg2.approx.f32", x);
+      });
+  patterns.add<ApproxUnaryLowering<math::SinOp>>(
+      converter, [](OpBuilder &b, Location loc, Value x) {
+        return inlinePtx(b, loc, "sin.approx.f32", x);
+      });
+  patterns.add<ApproxUnaryLowering<math::CosOp>>(
+      converter, [](OpBuilder &b, Location loc, Value x) {
+        return inlinePtx(b, loc, "cos.approx.f32", x);
+      });
+  patterns.add<ApproxUnaryLowering<math::RsqrtOp>>(
+      converter, [](OpBuilder &b, Location loc, Value x) {
+        return inlinePtx(b, loc, "rsqrt.approx.f32", x);
+      });
+  patterns.add<ApproxUnaryLowering<math::ErfOp>>(converter, erfApprox);
+  patterns.add<PreciseSqrtLowering, PreciseDivFLowering, ClampFLowering,
+               UMulHiLowering>(converter);
+  populateMathToLLVMConversionPatterns(converter, patterns);
+}

@@ -1,0 +1,147 @@
+//===- ShapeOpToLLVM.cpp - broadcast, expand_dims and layout conversion ---===//
+//
+//   - broadcast within one blocked layout: each result register copies the
+//     operand register at the same coordinates, with 0 along the stretched
+//     axes (which the operand holds once per thread);
+//   - expand_dims from slice(dim, L) to L: the same registers (a slice holds
+//     what its parent holds at coordinate 0 along dim);
+//   - convert_layout between layouts that give threads different elements:
+//     every thread writes its elements to the shared-memory scratch buffer
+//     at their row-major index, and after a barrier reads the elements the
+//     new layout gives it. Replicated elements are written by several
+//     threads with the same value.
+//
+//===----------------------------------------------------------------------===//
+
+#include "LayoutIndexing.h"
+#include "Utility.h"
+#include "tile/Dialect/TileGPU/IR/TileGPUDialect.h"
+
+#include "mlir/Conversion/LLVMCommon/Pattern.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+using namespace mlir::tilegpu;
+
+namespace {
+/// Register number of per-axis register coordinates `coords` (the inverse of
+/// getRegisterCoords for a blocked layout).
+unsigned linearizeRegister(BlockedEncodingAttr layout, ArrayRef<int64_t> shape,
+                           ArrayRef<unsigned> coords) {
+  SmallVector<unsigned> elems = layout.getElemsPerThread(shape);
+  unsigned reg = 0, stride = 1;
+  for (unsigned axis : layout.getOrder()) {
+    reg += coords[axis] * stride;
+    stride *= elems[axis];
+  }
+  return reg;
+}
+
+struct BroadcastOpLowering : public ConvertOpToLLVMPattern<BroadcastOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult
+  matchAndRewrite(BroadcastOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto srcType = op.getSrc().getType();
+    auto layout = dyn_cast<BlockedEncodingAttr>(srcType.getEncoding());
+    if (!layout || layout != op.getType().getEncoding())
+      return op.emitOpError("broadcast needs one blocked layout, got ")
+             << srcType << " to " << op.getType();
+    Location loc = op.getLoc();
+    SmallVector<Value> src = unpackStruct(rewriter, loc, adaptor.getSrc());
+    ArrayRef<int64_t> shape = op.getType().getShape();
+    SmallVector<unsigned> srcElems =
+        layout.getElemsPerThread(srcType.getShape());
+    SmallVector<Value> values;
+    unsigned count = layout.getTotalElemsPerThread(shape);
+    for (unsigned r = 0; r < count; ++r) {
+      SmallVector<unsigned> coords = getRegisterCoords(layout, shape, r);
+      for (unsigned d = 0; d < coords.size(); ++d)
+        if (srcType.getDimSize(d) == 1 || coords[d] >= srcElems[d])
+          coords[d] %= srcElems[d];
+      values.push_back(
+          src[linearizeRegister(layout, srcType.getShape(), coords)]);
+    }
+    rewriter.replaceOp(op, packStruct(rewriter, loc,
+                                      getTypeConverter()->convertType(
+                                          op.getType()),
+                                      values));
+    return success();
+  }
+};
+
+struct ExpandDimsOpLowering : public ConvertOpToLLVMPattern<ExpandDimsOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult
+  matchAndRewrite(ExpandDimsOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto slice =
+        dyn_cast<SliceEncodingAttr>(op.getSrc().getType().getEncoding());
+    if (!slice || slice.getDim() != unsigned(op.getAxis()) ||
+        slice.getParent() != op.getType().getEncoding())
+      return op.emitOpError("expand_dims needs its operand in the slice of "
+                            "its result's layout, got ")
+             << op.getSrc().getType();
+    rewriter.replaceOp(op, adaptor.getSrc());
+    return success();
+  }
+};
+
+struct ConvertLayoutOpLowering
+    : public ConvertOpToLLVMPattern<ConvertLayoutOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult
+  matchAndRewrite(ConvertLayoutOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto srcType = op.getSrc().getType();
+    auto dstType = op.getType();
+    // The same layout keeps every element in the same register.
+    if (srcType.getEncoding() == dstType.getEncoding()) {
+      rewriter.replaceOp(op, adaptor.getSrc());
+      return success();
+    }
+    auto srcLayout = getDistributedLayout(srcType);
+    auto dstLayout = getDistributedLayout(dstType);
+    if (!srcLayout || !dstLayout)
+      return op.emitOpError("converting ") << srcType << " to " << dstType
+                                           << " is not supported";
+    ArrayRef<int64_t> shape = dstType.getShape();
+    Type structType = getTypeConverter()->convertType(dstType);
+    Type element = cast<LLVM::LLVMStructType>(structType).getBody()[0];
+    unsigned bytes = getSharedElementBytes(element);
+    auto address = [&](ArrayRef<Value> index) {
+      Value linear = i32Constant(rewriter, loc, 0);
+      for (unsigned d = 0; d < shape.size(); ++d)
+        linear = LLVM::AddOp::create(
+            rewriter, loc,
+            LLVM::MulOp::create(rewriter, loc, linear,
+                                i32Constant(rewriter, loc, shape[d])),
+            index[d]);
+      return getScratchPointer(
+          rewriter, loc,
+          LLVM::MulOp::create(rewriter, loc, linear,
+                              i32Constant(rewriter, loc, bytes)));
+    };
+    SmallVector<Value> src = unpackStruct(rewriter, loc, adaptor.getSrc());
+    auto srcIndices = emitIndices(rewriter, loc, srcLayout, shape);
+    emitBarrier(rewriter, loc); // earlier readers of the scratch are done
+    for (auto [value, index] : llvm::zip(src, srcIndices))
+      LLVM::StoreOp::create(rewriter, loc, value, address(index));
+    emitBarrier(rewriter, loc);
+    SmallVector<Value> values;
+    for (auto &index : emitIndices(rewriter, loc, dstLayout, shape))
+      values.push_back(
+          LLVM::LoadOp::create(rewriter, loc, element, address(index)));
+    rewriter.replaceOp(op, packStruct(rewriter, loc, structType, values));
+    return success();
+  }
+};
+} // namespace
+
+void mlir::tilegpu::populateShapeOpToLLVMPatterns(
+    LLVMTypeConverter &converter, RewritePatternSet &patterns) {
+  patterns.add<BroadcastOpLowering, ExpandDimsOpLowering,
+               ConvertLayoutOpLowering>(converter);
+}

@@ -1,0 +1,99 @@
+//===- Utility.cpp - helpers shared by the tilegpu-to-LLVM patterns -------===//
+
+#include "Utility.h"
+#include "tile/Dialect/TileGPU/IR/TileGPUDialect.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+
+using namespace mlir;
+using namespace mlir::tilegpu;
+
+constexpr unsigned kSharedAddressSpace = 3;
+
+SmallVector<Value> mlir::tilegpu::unpackStruct(OpBuilder &b, Location loc,
+                                               Value packed) {
+  auto structType = cast<LLVM::LLVMStructType>(packed.getType());
+  SmallVector<Value> values;
+  for (unsigned i = 0; i < structType.getBody().size(); ++i)
+    values.push_back(LLVM::ExtractValueOp::create(b, loc, packed, i));
+  return values;
+}
+
+Value mlir::tilegpu::packStruct(OpBuilder &b, Location loc, Type structType,
+                                ValueRange values) {
+  Value packed = LLVM::UndefOp::create(b, loc, structType);
+  for (auto [i, v] : llvm::enumerate(values))
+    packed = LLVM::InsertValueOp::create(b, loc, packed, v, i);
+  return packed;
+}
+
+Value mlir::tilegpu::i32Constant(OpBuilder &b, Location loc, int64_t value) {
+  return LLVM::ConstantOp::create(b, loc, b.getI32Type(), value);
+}
+
+Value mlir::tilegpu::getScratchPointer(OpBuilder &b, Location loc,
+                                       Value byteOffset) {
+  auto ptrType = LLVM::LLVMPointerType::get(b.getContext(), kSharedAddressSpace);
+  Value base =
+      LLVM::AddressOfOp::create(b, loc, ptrType, kSharedScratchSymbol);
+  return LLVM::GEPOp::create(b, loc, ptrType, b.getI8Type(), base,
+                             ValueRange{byteOffset});
+}
+
+void mlir::tilegpu::emitBarrier(OpBuilder &b, Location loc) {
+  NVVM::Barrier0Op::create(b, loc);
+}
+
+unsigned mlir::tilegpu::getSharedElementBytes(Type type) {
+  if (isa<LLVM::LLVMPointerType>(type))
+    return 8;
+  return std::max<unsigned>(1, type.getIntOrFloatBitWidth() / 8);
+}
+
+Value mlir::tilegpu::shuffleXor(OpBuilder &b, Location loc, Value value,
+                                unsigned laneMask) {
+  Type i32 = b.getI32Type();
+  Type type = value.getType();
+  auto shuffle32 = [&](Value v) -> Value {
+    return NVVM::ShflOp::create(
+        b, loc, i32, i32Constant(b, loc, -1), v, i32Constant(b, loc, laneMask),
+        i32Constant(b, loc, 0x1f),
+        NVVM::ShflKindAttr::get(b.getContext(), NVVM::ShflKind::bfly),
+        UnitAttr());
+  };
+  unsigned bits = isa<LLVM::LLVMPointerType>(type)
+                      ? 64
+                      : type.getIntOrFloatBitWidth();
+  Type intType = b.getIntegerType(bits);
+  Value asInt = value;
+  if (isa<LLVM::LLVMPointerType>(type))
+    asInt = LLVM::PtrToIntOp::create(b, loc, intType, value);
+  else if (!isa<IntegerType>(type))
+    asInt = LLVM::BitcastOp::create(b, loc, intType, value);
+  Value result;
+  if (bits == 32) {
+    result = shuffle32(asInt);
+  } else if (bits < 32) {
+    Value wide = LLVM::ZExtOp::create(b, loc, i32, asInt);
+    result = LLVM::TruncOp::create(b, loc, intType, shuffle32(wide));
+  } else {
+    Type i64 = b.getI64Type();
+    Value lo = LLVM::TruncOp::create(b, loc, i32, asInt);
+    Value hi = LLVM::TruncOp::create(
+        b, loc, i32,
+        LLVM::LShrOp::create(b, loc, asInt,
+                             LLVM::ConstantOp::create(b, loc, i64, 32)));
+    Value lo2 = LLVM::ZExtOp::create(b, loc, i64, shuffle32(lo));
+    Value hi2 = LLVM::ZExtOp::create(b, loc, i64, shuffle32(hi));
+    result = LLVM::OrOp::create(
+        b, loc, lo2,
+        LLVM::ShlOp::create(b, loc, hi2,
+                            LLVM::ConstantOp::create(b, loc, i64, 32)));
+  }
+  if (isa<LLVM::LLVMPointerType>(type))
+    return LLVM::IntToPtrOp::create(b, loc, type, result);
+  if (!isa<IntegerType>(type))
+    return LLVM::BitcastOp::create(b, loc, type, result);
+  return result;
+}

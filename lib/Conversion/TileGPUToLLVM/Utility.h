@@ -1,0 +1,57 @@
+//===- Utility.h - helpers shared by the tilegpu-to-LLVM patterns -*- C++ -*-===//
+//
+// A tensor with a distributed layout is lowered to an LLVM struct of the
+// registers its layout gives one thread. These helpers pack and unpack those
+// structs, reach the program's shared-memory scratch buffer, and emit the
+// warp- and program-level primitives (shuffles, barriers) that patterns
+// moving data between threads need.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_CONVERSION_TILEGPUTOLLVM_UTILITY_H
+#define TILE_CONVERSION_TILEGPUTOLLVM_UTILITY_H
+
+#include "mlir/Conversion/LLVMCommon/TypeConverter.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/PatternMatch.h"
+
+namespace mlir::tilegpu {
+
+/// The symbol of the shared-memory buffer every scratch user shares.
+inline constexpr llvm::StringLiteral kSharedScratchSymbol = "tile_smem";
+/// The module attribute recording the shared memory a kernel uses (bytes).
+inline constexpr llvm::StringLiteral kSharedBytesAttr = "tilegpu.shared";
+/// Static shared memory a program may use without opting in.
+inline constexpr unsigned kMaxStaticSharedBytes = 48 * 1024;
+
+/// The registers of a converted tensor value.
+SmallVector<Value> unpackStruct(OpBuilder &b, Location loc, Value packed);
+/// A struct of type `structType` holding `values`.
+Value packStruct(OpBuilder &b, Location loc, Type structType,
+                 ValueRange values);
+
+/// The generic address (addrspace 3) of byte `offset` of the scratch buffer.
+Value getScratchPointer(OpBuilder &b, Location loc, Value byteOffset);
+/// bar.sync 0: every thread of the program reaches it before any passes.
+void emitBarrier(OpBuilder &b, Location loc);
+/// shfl.sync.bfly of `value` (any scalar type up to 64 bits) with lane
+/// `lane ^ laneMask`.
+Value shuffleXor(OpBuilder &b, Location loc, Value value, unsigned laneMask);
+/// An i32 constant.
+Value i32Constant(OpBuilder &b, Location loc, int64_t value);
+/// Bytes one element of `type` takes in shared memory (i1 takes one).
+unsigned getSharedElementBytes(Type type);
+
+/// Shared-memory scratch bytes `op` needs while it runs (0 for none).
+unsigned getScratchBytes(Operation *op);
+
+void populateReduceOpToLLVMPatterns(LLVMTypeConverter &converter,
+                                    RewritePatternSet &patterns);
+void populateShapeOpToLLVMPatterns(LLVMTypeConverter &converter,
+                                   RewritePatternSet &patterns);
+void populateMathOpToLLVMPatterns(LLVMTypeConverter &converter,
+                                  RewritePatternSet &patterns);
+
+} // namespace mlir::tilegpu
+
+#endif // TILE_CONVERSION_TILEGPUTOLLVM_UTILITY_H
