@@ -203,6 +203,181 @@ tile::frontend::getKernelParams(const ast::Module &module,
   return params;
 }
 
+namespace {
+/// A literal of a decorator argument: numbers (with a sign), bools and
+/// strings.
+std::optional<ConstexprValue> evaluateLiteral(const ast::Expr &expr) {
+  if (auto *constant = dyn_cast<ast::ConstantExpr>(&expr)) {
+    if (constant->isInt())
+      return ConstexprValue(constant->getInt());
+    if (constant->isFloat())
+      return ConstexprValue(constant->getFloat());
+    if (constant->isBool())
+      return ConstexprValue(constant->getBool());
+    if (constant->isString() && !constant->isBytes())
+      return ConstexprValue(constant->getString().str());
+    return std::nullopt;
+  }
+  if (auto *unary = dyn_cast<ast::UnaryOpExpr>(&expr)) {
+    std::optional<ConstexprValue> operand =
+        evaluateLiteral(unary->getOperand());
+    if (!operand || unary->getOp() != ast::UnaryOp::Minus)
+      return std::nullopt;
+    if (auto *i = std::get_if<int64_t>(&*operand))
+      return ConstexprValue(-*i);
+    if (auto *d = std::get_if<double>(&*operand))
+      return ConstexprValue(-*d);
+  }
+  return std::nullopt;
+}
+
+const ast::ExprList *getSequenceElements(const ast::Expr &expr) {
+  if (auto *list = dyn_cast<ast::ListExpr>(&expr))
+    return &list->getElements();
+  if (auto *tuple = dyn_cast<ast::TupleExpr>(&expr))
+    return &tuple->getElements();
+  return nullptr;
+}
+
+std::optional<AutotuneConfig> parseConfig(const ast::Expr &expr,
+                                          const ImportAliases &aliases,
+                                          DiagEmitter &diag) {
+  auto *call = dyn_cast<ast::CallExpr>(&expr);
+  std::string callee =
+      call ? resolveImportedName(call->getCallee(), aliases) : "";
+  if (callee != "triton.Config" && callee != "triton.runtime.Config") {
+    diag.error(ast::getStartLoc(expr),
+               "each autotuning configuration must be written as "
+               "triton.Config({...}, num_warps=..., num_stages=...)");
+    return std::nullopt;
+  }
+  AutotuneConfig config;
+  config.loc = call->getLoc();
+  const ast::Expr *kwargs =
+      call->getArgs().empty() ? nullptr : call->getArgs().front().get();
+  for (const ast::Keyword &keyword : call->getKeywords()) {
+    if (keyword.name == "kwargs") {
+      kwargs = keyword.value.get();
+      continue;
+    }
+    int64_t *field = keyword.name == "num_warps"    ? &config.numWarps
+                     : keyword.name == "num_stages" ? &config.numStages
+                     : keyword.name == "num_ctas"   ? &config.numCtas
+                                                    : nullptr;
+    if (!field) {
+      // maxnreg, pre_hook, ...: tuning details Tile does not use.
+      continue;
+    }
+    std::optional<ConstexprValue> value = evaluateLiteral(*keyword.value);
+    auto *i = value ? std::get_if<int64_t>(&*value) : nullptr;
+    if (!i || *i <= 0) {
+      diag.error(ast::getStartLoc(*keyword.value),
+                 "triton.Config " + keyword.name +
+                     " must be a positive integer literal");
+      return std::nullopt;
+    }
+    *field = *i;
+  }
+  if (call->getArgs().size() > 1) {
+    diag.error(call->getArgs()[1]->getLoc(),
+               "triton.Config takes the parameter dict positionally and the "
+               "rest by keyword (num_warps=, num_stages=, num_ctas=)");
+    return std::nullopt;
+  }
+  auto *dict = kwargs ? dyn_cast<ast::DictExpr>(kwargs) : nullptr;
+  if (!dict) {
+    diag.error(kwargs ? ast::getStartLoc(*kwargs) : call->getLoc(),
+               "triton.Config needs a dict of parameter values, e.g. "
+               "{'BLOCK_SIZE': 128}");
+    return std::nullopt;
+  }
+  for (auto [key, value] : llvm::zip(dict->getKeys(), dict->getValues())) {
+    auto *name = dyn_cast<ast::ConstantExpr>(key.get());
+    if (!name || !name->isString()) {
+      diag.error(key->getLoc(), "triton.Config keys must be parameter names "
+                                "written as strings");
+      return std::nullopt;
+    }
+    std::optional<ConstexprValue> literal = evaluateLiteral(*value);
+    if (!literal) {
+      diag.error(ast::getStartLoc(*value),
+                 "the value of '" + name->getString() +
+                     "' must be a literal (number, bool or string)");
+      return std::nullopt;
+    }
+    config.kwargs.push_back({name->getString().str(), std::move(*literal)});
+  }
+  return config;
+}
+} // namespace
+
+llvm::FailureOr<std::optional<AutotuneInfo>>
+tile::frontend::getAutotuneInfo(const ast::Module &module,
+                                llvm::StringRef kernelName, DiagEmitter &diag) {
+  const ast::FunctionDef *kernel = findKernel(module, kernelName, diag);
+  if (!kernel)
+    return llvm::failure();
+  ImportAliases aliases = collectImportAliases(module);
+  const ast::CallExpr *decorator = nullptr;
+  for (const ast::ExprPtr &d : kernel->getDecorators())
+    if (classifyDecorator(*d, aliases) == DecoratorKind::Autotune)
+      decorator = dyn_cast<ast::CallExpr>(d.get());
+  if (!decorator)
+    return std::optional<AutotuneInfo>();
+
+  AutotuneInfo info;
+  info.loc = decorator->getLoc();
+  const ast::Expr *configs =
+      decorator->getArgs().size() > 0 ? decorator->getArgs()[0].get()
+      : decorator->findKeyword("configs")
+          ? decorator->findKeyword("configs")->value.get()
+          : nullptr;
+  const ast::Expr *key = decorator->getArgs().size() > 1
+                             ? decorator->getArgs()[1].get()
+                         : decorator->findKeyword("key")
+                             ? decorator->findKeyword("key")->value.get()
+                             : nullptr;
+  const ast::ExprList *configList =
+      configs ? getSequenceElements(*configs) : nullptr;
+  if (!configList) {
+    diag.error(configs ? ast::getStartLoc(*configs) : decorator->getLoc(),
+               "@triton.autotune configs= must be a list of triton.Config "
+               "written in the decorator");
+    return llvm::failure();
+  }
+  for (const ast::ExprPtr &element : *configList) {
+    std::optional<AutotuneConfig> config = parseConfig(*element, aliases, diag);
+    if (!config)
+      return llvm::failure();
+    info.configs.push_back(std::move(*config));
+  }
+  const ast::ExprList *keyList = key ? getSequenceElements(*key) : nullptr;
+  if (!keyList) {
+    diag.error(key ? ast::getStartLoc(*key) : decorator->getLoc(),
+               "@triton.autotune key= must be a list of parameter names");
+    return llvm::failure();
+  }
+  for (const ast::ExprPtr &element : *keyList) {
+    auto *name = dyn_cast<ast::ConstantExpr>(element.get());
+    if (!name || !name->isString()) {
+      diag.error(element->getLoc(),
+                 "@triton.autotune key= entries must be parameter names "
+                 "written as strings");
+      return llvm::failure();
+    }
+    if (!llvm::any_of(kernel->getParams(), [&](const ast::Param &param) {
+          return param.name == name->getString();
+        })) {
+      diag.error(element->getLoc(),
+                 "@triton.autotune key '" + name->getString() +
+                     "' is not a parameter of '" + kernelName + "'");
+      return llvm::failure();
+    }
+    info.key.push_back(name->getString().str());
+  }
+  return std::optional<AutotuneInfo>(std::move(info));
+}
+
 //===----------------------------------------------------------------------===//
 // Values and types
 //===----------------------------------------------------------------------===//
@@ -562,7 +737,6 @@ private:
 
   void collectGlobalAssignments();
   void collectAssignedNames(const ast::StmtList &body);
-  void collectTargetNames(const ast::Expr &target);
   Result lookupName(const ast::NameExpr &name);
   Result evaluateGlobal(llvm::StringRef name, const ast::Location &useLoc);
   /// Evaluates a global's value or a parameter default, which Python
@@ -762,7 +936,6 @@ private:
   /// type.
   std::optional<PyValue> toRuntime(const PyValue &value,
                                    const ast::Location &loc);
-  std::optional<mlir::Type> resolveDType(const PyValue &value);
   /// A compile-time integer or a tuple/list of them (a shape).
   std::optional<llvm::SmallVector<int64_t>>
   toShape(const PyValue &value, const ast::Location &loc,
@@ -1141,10 +1314,6 @@ void collectAssigned(const ast::StmtList &body, llvm::StringSet<> &names,
   }
 }
 } // namespace
-
-void KernelEmitter::collectTargetNames(const ast::Expr &target) {
-  collectTargets(target, assignedNames);
-}
 
 void KernelEmitter::collectAssignedNames(const ast::StmtList &body) {
   collectAssigned(body, assignedNames);
@@ -1932,7 +2101,7 @@ mlir::LogicalResult KernelEmitter::emitWhile(const ast::WhileStmt &stmt) {
           PyValue::runtime(block->getArgument(index), unsignedness[index]);
   };
   ++regionDepth;
-  auto done = llvm::make_scope_exit([&] { --regionDepth; });
+  llvm::scope_exit done([&] { --regionDepth; });
 
   mlir::Block *before =
       builder.createBlock(&whileOp.getBefore(), {}, types, locs);
@@ -2415,7 +2584,7 @@ KernelEmitter::emitRuntimeIfExp(const ast::IfExpExpr &ifExp,
   mlir::Value values[2];
   bool isUnsigned = false;
   ++regionDepth;
-  auto done = llvm::make_scope_exit([&] { --regionDepth; });
+  llvm::scope_exit done([&] { --regionDepth; });
   for (int branch = 0; branch < 2; ++branch) {
     mlir::Block *block = branch == 0 ? ifOp.thenBlock() : ifOp.elseBlock();
     builder.setInsertionPoint(block->getTerminator());
@@ -3189,12 +3358,6 @@ std::optional<PyValue> KernelEmitter::toRuntime(const PyValue &value,
     return std::nullopt;
   return PyValue::runtime(
       materialize(value, getDefaultType(value), false, {}, getLoc(loc)));
-}
-
-std::optional<mlir::Type> KernelEmitter::resolveDType(const PyValue &value) {
-  if (value.kind == PyValue::Kind::DType)
-    return value.type;
-  return std::nullopt;
 }
 
 std::optional<llvm::SmallVector<int64_t>>
@@ -4713,11 +4876,10 @@ KernelEmitter::emitLanguageCall(const ast::CallExpr &call, llvm::StringRef name,
   }
 
   // Elementwise math.
-  if (name == "where")
-    if (auto args = evaluate({{"condition", true}, {"x", true}, {"y", true}}))
-      return emitMath(name, *args, call, displayName);
-    else
-      return std::nullopt;
+  if (name == "where") {
+    auto args = evaluate({{"condition", true}, {"x", true}, {"y", true}});
+    return args ? emitMath(name, *args, call, displayName) : std::nullopt;
+  }
   if (name == "maximum" || name == "minimum") {
     auto args = evaluate({{"x", true}, {"y", true}, {"propagate_nan", false}});
     return args ? emitMath(name, *args, call, displayName) : std::nullopt;
