@@ -59,6 +59,9 @@ cl::opt<bool> noBench("no-bench", cl::desc("Run and check, do not time"));
 cl::opt<int> warmupMs("warmup-ms", cl::desc("Warm-up time"), cl::init(25));
 cl::opt<int> repMs("rep-ms", cl::desc("Timed repetitions, in ms"),
                    cl::init(100));
+cl::opt<bool> printAutotune(
+    "print-autotune",
+    cl::desc("Print the kernel's @triton.autotune configurations and exit"));
 
 using Clock = std::chrono::steady_clock;
 double msSince(Clock::time_point start) {
@@ -231,6 +234,43 @@ int main(int argc, char **argv) {
       loadTileSource(inputFile, parsedOverrides, llvm::errs());
   if (!source)
     return 1;
+  if (printAutotune) {
+    auto info = frontend::getAutotuneInfo(*source->module,
+                                          source->launch.kernel, *source->diag);
+    if (llvm::failed(info))
+      return 1;
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    if (!*info) {
+      os << source->launch.kernel << " has no @triton.autotune\n";
+      return writeOutput(text);
+    }
+    os << "key:";
+    for (const std::string &key : (*info)->key)
+      os << " " << key;
+    os << "\n";
+    for (auto [index, config] : llvm::enumerate((*info)->configs)) {
+      os << "config " << index << ":";
+      for (const auto &[name, value] : config.kwargs) {
+        os << " " << name << "=";
+        std::visit(
+            [&](const auto &v) {
+              using T = std::decay_t<decltype(v)>;
+              if constexpr (std::is_same_v<T, std::string>)
+                os << "'" << v << "'";
+              else if constexpr (std::is_same_v<T, bool>)
+                os << (v ? "True" : "False");
+              else
+                os << v;
+            },
+            value);
+      }
+      os << " num_warps=" << config.numWarps
+         << " num_stages=" << config.numStages << " num_ctas=" << config.numCtas
+         << "\n";
+    }
+    return writeOutput(text);
+  }
   std::optional<frontend::KernelSpecialization> specialization =
       specialize(*source);
   if (!specialization)

@@ -17,6 +17,7 @@
 #include "tile/Frontend/Diagnostics.h"
 
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/LogicalResult.h"
 
 #include <cstdint>
 #include <optional>
@@ -86,6 +87,35 @@ getKernelParams(const ast::Module &module, llvm::StringRef kernelName,
 
 /// The names of the module's @triton.jit functions, in source order.
 std::vector<std::string> getKernelNames(const ast::Module &module);
+
+/// A compile-time value of an autotuning configuration.
+using ConstexprValue = std::variant<int64_t, double, bool, std::string>;
+
+/// One `triton.Config({...}, num_warps=, num_stages=, num_ctas=)`.
+struct AutotuneConfig {
+  /// The constexpr parameters the configuration sets, in source order.
+  std::vector<std::pair<std::string, ConstexprValue>> kwargs;
+  /// triton.Config's defaults.
+  int64_t numWarps = 4;
+  int64_t numStages = 3;
+  int64_t numCtas = 1;
+  SourceLocation loc;
+};
+
+/// What `@triton.autotune(configs=[...], key=[...])` says.
+struct AutotuneInfo {
+  std::vector<AutotuneConfig> configs;
+  /// The parameters whose values select a tuning result.
+  std::vector<std::string> key;
+  SourceLocation loc;
+};
+
+/// The @triton.autotune decorator of `kernelName`: std::nullopt inside when
+/// the kernel has none; failure after a diagnostic (no such kernel, a
+/// configuration list that is not written out with literal values).
+llvm::FailureOr<std::optional<AutotuneInfo>>
+getAutotuneInfo(const ast::Module &module, llvm::StringRef kernelName,
+                DiagEmitter &diag);
 
 } // namespace tile::frontend
 
