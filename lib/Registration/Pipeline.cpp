@@ -10,6 +10,7 @@
 #include "tile/Dialect/TileGPU/Transforms/Passes.h"
 #include "tile/InitTile.h"
 
+#include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
 #include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
@@ -34,6 +35,7 @@ void mlir::tile::buildTileToTileGPUPipeline(OpPassManager &pm,
 void mlir::tile::buildTileGPUToLLVMPipeline(OpPassManager &pm) {
   pm.addPass(createConvertTileGPUToLLVM());
   pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(createArithToLLVMConversionPass()); // scf-to-cf's loop tests
   pm.addPass(createConvertControlFlowToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
   pm.addPass(createCanonicalizerPass());

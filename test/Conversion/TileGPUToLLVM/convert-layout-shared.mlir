@@ -1,0 +1,22 @@
+// RUN: tile-opt %s -convert-tilegpu-to-llvm | FileCheck %s
+// A layout change that moves data between threads goes through the shared
+// scratch buffer: a barrier, each thread's stores, a barrier, the loads the
+// new layout needs. The module records the bytes used.
+
+#a = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#b = #tilegpu.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+// CHECK: module attributes {{{.*}}tilegpu.shared = 1024 : i32
+// CHECK: llvm.mlir.global internal @tile_smem() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<1024 x i8>
+module attributes {"tilegpu.num-warps" = 4 : i32} {
+// CHECK-LABEL: llvm.func @moves_data
+func.func @moves_data(%p: tensor<256x!tile.ptr<f32>, #a>, %q: tensor<256x!tile.ptr<f32>, #b>) {
+  %v = tile.load %p : tensor<256x!tile.ptr<f32>, #a>
+  // CHECK: nvvm.barrier0
+  // CHECK-COUNT-2: llvm.store {{.*}} : f32, !llvm.ptr<3>
+  // CHECK: nvvm.barrier0
+  // CHECK-COUNT-2: llvm.load {{.*}} : !llvm.ptr<3> -> f32
+  %c = tilegpu.convert_layout %v : tensor<256xf32, #a> -> tensor<256xf32, #b>
+  tile.store %q, %c : tensor<256x!tile.ptr<f32>, #b>
+  return
+}
+}
