@@ -91,6 +91,10 @@ cl::opt<std::string> saveDir("save-dir",
                              cl::desc("Write every buffer after the run to "
                                       "DIR/<name>.npy"),
                              cl::value_desc("dir"));
+cl::list<std::string>
+    printBuffers("print-buffer",
+                 cl::desc("Print a buffer's elements after the run"),
+                 cl::value_desc("name"));
 cl::opt<bool> listInterpreterOps(
     "list-interpreter-ops",
     cl::desc("Print the ops the interpreter executes; fail if a tile-dialect "
@@ -416,7 +420,9 @@ int runChecks(TileSource &source, const std::vector<HostArray> &inputs,
         "check {0} against {1}: max |err| {2:e2}, rel err {3:e2}, "
         "{4} mismatches, {5} NaN (tol {6}): {7}\n",
         spec.buffers[check.output].name, check.reference, result.maxAbsError,
-        result.relativeError, result.mismatches, result.nans, check.tolerance,
+        result.relativeError, result.mismatches, result.nans,
+        check.tolerance == 0 ? std::string("0, exact")
+                             : llvm::formatv("{0:e1}", check.tolerance).str(),
         result.passed ? "PASS" : "FAIL");
     if (!result.passed && result.firstMismatch >= 0)
       llvm::outs() << llvm::formatv(
@@ -470,9 +476,21 @@ int reportDifferences(const launch::LaunchSpec &spec,
   return 0;
 }
 
-/// --save and --save-dir.
+/// --print-buffer, --save and --save-dir.
 int saveBuffers(const launch::LaunchSpec &spec,
                 const std::vector<HostArray> &buffers) {
+  for (const std::string &name : printBuffers) {
+    auto it = llvm::find_if(spec.buffers, [&](const launch::BufferSpec &b) {
+      return b.name == name;
+    });
+    if (it == spec.buffers.end())
+      return fail("--print-buffer " + name + ": no buffer of that name");
+    const HostArray &array = buffers[it - spec.buffers.begin()];
+    llvm::outs() << name << " =";
+    for (int64_t i = 0; i < array.size(); ++i)
+      llvm::outs() << " " << llvm::format("%.9g", array.get(i));
+    llvm::outs() << "\n";
+  }
   std::vector<std::pair<size_t, std::string>> targets;
   for (const std::string &option : npySaves) {
     std::string name, path;
