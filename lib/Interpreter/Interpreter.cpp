@@ -328,7 +328,8 @@ uint8_t *Interpreter::resolve(Operation *op, uint64_t address, unsigned size,
     MutableArrayRef<uint8_t> bytes = buffers[index - 1].bytes;
     if (offset + size <= bytes.size()) {
       if (offset % size != 0) {
-        error(op) << "misaligned " << size << "-byte access at byte offset "
+        error(op) << "misaligned " << size << "-byte " << op->getName()
+                  << " at byte offset "
                   << offset << " of buffer '" << buffers[index - 1].name
                   << "' (element " << element << " of the block)";
         return nullptr;
@@ -337,7 +338,8 @@ uint8_t *Interpreter::resolve(Operation *op, uint64_t address, unsigned size,
     }
   }
   InFlightDiagnostic diag = error(op);
-  diag << "out-of-bounds access by element " << element << " of the block: ";
+  diag << "out-of-bounds " << op->getName() << " by element " << element
+       << " of the block: ";
   // Describe the address relative to the nearest buffer.
   uint64_t half = uint64_t(1) << (kAddressShift - 1);
   if (index >= 1 && index <= buffers.size() && offset < half)

@@ -28,6 +28,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
@@ -555,6 +556,11 @@ int main(int argc, char **argv) {
   interp::registerInterpretedDialects(registry);
   MLIRContext context(registry, MLIRContext::Threading::DISABLED);
   context.loadAllAvailableDialects();
+  // Diagnostics on ops (parse errors, interpreter errors) as
+  // file:line:col: error: ..., with the source line.
+  llvm::SourceMgr diagSourceMgr;
+  SourceMgrDiagnosticHandler diagHandler(diagSourceMgr, &context);
+  context.printOpOnDiagnostic(false);
   if (listInterpreterOps)
     return listOps(context);
 
