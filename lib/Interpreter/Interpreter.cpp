@@ -329,9 +329,9 @@ uint8_t *Interpreter::resolve(Operation *op, uint64_t address, unsigned size,
     if (offset + size <= bytes.size()) {
       if (offset % size != 0) {
         error(op) << "misaligned " << size << "-byte " << op->getName()
-                  << " at byte offset "
-                  << offset << " of buffer '" << buffers[index - 1].name
-                  << "' (element " << element << " of the block)";
+                  << " at byte offset " << offset << " of buffer '"
+                  << buffers[index - 1].name << "' (element " << element
+                  << " of the block)";
         return nullptr;
       }
       return bytes.data() + offset;

@@ -52,8 +52,7 @@ namespace {
 enum class Emit { None, Tile, GPU, LLVM, PTX };
 
 cl::opt<std::string> inputFile(cl::Positional,
-                               cl::desc("<kernel.tile or kernel.mlir>"),
-                               cl::Required);
+                               cl::desc("<kernel.tile or kernel.mlir>"));
 cl::opt<Emit>
     emit("emit", cl::desc("Print one stage and exit (no GPU needed)"),
          cl::init(Emit::None),
@@ -563,6 +562,8 @@ int main(int argc, char **argv) {
   context.printOpOnDiagnostic(false);
   if (listInterpreterOps)
     return listOps(context);
+  if (inputFile.empty())
+    return fail("no input file (tile-run --help)");
 
   std::vector<launch::Override> parsedOverrides;
   for (const std::string &text : overrides) {
