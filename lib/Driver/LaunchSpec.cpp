@@ -42,6 +42,14 @@ llvm::StringRef tile::launch::getName(DType type) {
     return "i64";
   case DType::U8:
     return "u8";
+  case DType::U16:
+    return "u16";
+  case DType::U32:
+    return "u32";
+  case DType::U64:
+    return "u64";
+  case DType::Bool:
+    return "i1";
   }
   return "?";
 }
@@ -57,6 +65,10 @@ std::optional<DType> tile::launch::parseDType(llvm::StringRef name) {
       .Cases({"i32", "int32"}, DType::I32)
       .Cases({"i64", "int64"}, DType::I64)
       .Cases({"u8", "uint8"}, DType::U8)
+      .Cases({"u16", "uint16"}, DType::U16)
+      .Cases({"u32", "uint32"}, DType::U32)
+      .Cases({"u64", "uint64"}, DType::U64)
+      .Cases({"i1", "bool"}, DType::Bool)
       .Default(std::nullopt);
 }
 
@@ -64,16 +76,20 @@ unsigned tile::launch::getByteWidth(DType type) {
   switch (type) {
   case DType::I8:
   case DType::U8:
+  case DType::Bool:
     return 1;
   case DType::F16:
   case DType::BF16:
   case DType::I16:
+  case DType::U16:
     return 2;
   case DType::F32:
   case DType::I32:
+  case DType::U32:
     return 4;
   case DType::F64:
   case DType::I64:
+  case DType::U64:
     return 8;
   }
   return 4;
@@ -284,7 +300,8 @@ std::optional<Value> Evaluator::evalCall(const ast::CallExpr &expr) {
       return std::nullopt;
     if (dtype->kind != Value::Kind::DType)
       return error(*args[0], name + "() needs a dtype first (fp16, bf16, "
-                                    "fp32, fp64, i8, i16, i32, i64, u8)");
+                                    "fp32, fp64, i8, i16, i32, i64, u8, "
+                                    "u16, u32, u64, i1)");
     BufferSpec buffer;
     buffer.dtype = dtype->dtype;
     buffer.init = *init;
@@ -631,43 +648,44 @@ static bool readLaunchVariables(LaunchSpec &spec, DiagEmitter &diag) {
   return true;
 }
 
-std::optional<LaunchSpec>
-tile::launch::parseLaunchSpec(llvm::SourceMgr &sourceMgr, unsigned bufferId,
-                              DiagEmitter &diag,
-                              llvm::ArrayRef<Override> overrides) {
+std::optional<LaunchSpec> tile::launch::parseLaunchSpec(
+    llvm::SourceMgr &sourceMgr, unsigned bufferId, DiagEmitter &diag,
+    llvm::ArrayRef<Override> overrides, llvm::StringRef commentPrefix) {
   llvm::StringRef text = sourceMgr.getMemoryBuffer(bufferId)->getBuffer();
-  static constexpr llvm::StringLiteral kMarker = "# tile-run:";
-  size_t markerPos = text.find(kMarker);
+  std::string marker = (commentPrefix + " tile-run:").str();
+  size_t markerPos = text.find(marker);
   while (markerPos != llvm::StringRef::npos && markerPos != 0 &&
          text[markerPos - 1] != '\n')
-    markerPos = text.find(kMarker, markerPos + 1);
+    markerPos = text.find(marker, markerPos + 1);
   if (markerPos == llvm::StringRef::npos) {
     diag.error(llvm::SMLoc::getFromPointer(text.data()),
-               "no launch description: add a comment block starting with "
-               "'# tile-run: <kernel>' that says how to launch the kernel");
+               "no launch description: add a comment block starting with '" +
+                   marker + " <kernel>' that says how to launch the kernel");
     return std::nullopt;
   }
   LaunchSpec spec;
   size_t lineEnd = text.find('\n', markerPos);
   if (lineEnd == llvm::StringRef::npos)
     lineEnd = text.size();
-  spec.kernel = text.slice(markerPos + kMarker.size(), lineEnd).trim().str();
+  spec.kernel = text.slice(markerPos + marker.size(), lineEnd).trim().str();
   spec.loc = diag.getLocation(
       bufferId,
       sourceMgr.FindLineNumber(
           llvm::SMLoc::getFromPointer(text.data() + markerPos), bufferId),
       1);
-  // The block: following lines that start with '#'.
+  // The block: following lines that start with the comment prefix.
   size_t blockStart = std::min(lineEnd + 1, text.size());
   size_t blockEnd = blockStart;
-  while (blockEnd < text.size() && text[blockEnd] == '#') {
+  while (blockEnd < text.size() &&
+         text.substr(blockEnd).starts_with(commentPrefix)) {
     size_t next = text.find('\n', blockEnd);
     blockEnd = next == llvm::StringRef::npos ? text.size() : next + 1;
   }
-  // Skip the first line's '#': the parser skips it on the others.
+  // Skip the first line's prefix: the parser skips it on the others.
   FragmentOptions fragment;
-  fragment.range = text.slice(std::min(blockStart + 1, blockEnd), blockEnd);
-  fragment.linePrefix = "#";
+  fragment.range = text.slice(
+      std::min(blockStart + commentPrefix.size(), blockEnd), blockEnd);
+  fragment.linePrefix = commentPrefix;
 
   // Command-line values are evaluated first, each in its own buffer so that
   // errors quote them.

@@ -96,7 +96,14 @@ double HostArray::get(int64_t i) const {
   case DType::I64:
     return double(read<int64_t>(p));
   case DType::U8:
+  case DType::Bool:
     return read<uint8_t>(p);
+  case DType::U16:
+    return read<uint16_t>(p);
+  case DType::U32:
+    return read<uint32_t>(p);
+  case DType::U64:
+    return double(read<uint64_t>(p));
   }
   return 0;
 }
@@ -122,6 +129,14 @@ void HostArray::set(int64_t i, double value) {
     return write(p, int64_t(value));
   case DType::U8:
     return write(p, uint8_t(value));
+  case DType::U16:
+    return write(p, uint16_t(value));
+  case DType::U32:
+    return write(p, uint32_t(value));
+  case DType::U64:
+    return write(p, uint64_t(value));
+  case DType::Bool:
+    return write(p, uint8_t(value != 0));
   }
 }
 
@@ -150,10 +165,14 @@ HostArray tile::makeHostArray(const launch::BufferSpec &spec, uint64_t seed) {
   std::uniform_real_distribution<double> uniform(0.0, 1.0);
   std::normal_distribution<double> normal(0.0, 1.0);
   std::uniform_int_distribution<int> smallInt(-100, 100);
+  bool isUnsigned = spec.dtype == DType::U8 || spec.dtype == DType::U16 ||
+                    spec.dtype == DType::U32 || spec.dtype == DType::U64;
   for (int64_t i = 0; i < n; ++i) {
-    double v = !launch::isFloat(spec.dtype) ? smallInt(engine)
-               : spec.init == Init::Rand    ? uniform(engine)
-                                            : normal(engine);
+    double v = spec.dtype == DType::Bool      ? smallInt(engine) > 0
+               : isUnsigned                   ? smallInt(engine) + 100
+               : !launch::isFloat(spec.dtype) ? smallInt(engine)
+               : spec.init == Init::Rand      ? uniform(engine)
+                                              : normal(engine);
     array.set(i, v);
   }
   return array;

@@ -9,25 +9,103 @@
 using namespace tile;
 
 namespace {
-using ReferenceFn = std::function<bool(const std::vector<const HostArray *> &,
+/// An argument of a reference: a buffer, or a number or string.
+struct RefArg {
+  const HostArray *buffer = nullptr;
+  const launch::Value *value = nullptr;
+};
+using ReferenceFn = std::function<bool(const std::vector<RefArg> &,
                                        std::vector<double> &, std::string &)>;
 
 /// out[i] = a[i] + b[i].
-bool referenceAdd(const std::vector<const HostArray *> &args,
-                  std::vector<double> &out, std::string &error) {
-  if (args.size() != 2 || args[0]->size() != args[1]->size()) {
+bool referenceAdd(const std::vector<RefArg> &args, std::vector<double> &out,
+                  std::string &error) {
+  if (args.size() != 2 || !args[0].buffer || !args[1].buffer ||
+      args[0].buffer->size() != args[1].buffer->size()) {
     error = "ref_add(a, b) needs two buffers of the same size";
     return false;
   }
-  out.resize(args[0]->size());
-  for (int64_t i = 0; i < args[0]->size(); ++i)
-    out[i] = args[0]->get(i) + args[1]->get(i);
+  const HostArray &a = *args[0].buffer, &b = *args[1].buffer;
+  out.resize(a.size());
+  for (int64_t i = 0; i < a.size(); ++i)
+    out[i] = a.get(i) + b.get(i);
+  return true;
+}
+
+/// Row-wise softmax of a 2-D buffer over its first n_cols columns (all of
+/// them by default): out is rows x n_cols.
+bool referenceSoftmax(const std::vector<RefArg> &args, std::vector<double> &out,
+                      std::string &error) {
+  bool ok = (args.size() == 1 || args.size() == 2) && args[0].buffer &&
+            args[0].buffer->shape.size() == 2 &&
+            (args.size() == 1 || (args[1].value && args[1].value->isNumber()));
+  if (!ok) {
+    error = "ref_softmax(x) or ref_softmax(x, n_cols) needs a 2-D buffer";
+    return false;
+  }
+  const HostArray &x = *args[0].buffer;
+  int64_t rows = x.shape[0], stride = x.shape[1];
+  int64_t cols = args.size() == 2 ? args[1].value->intValue : stride;
+  if (cols <= 0 || cols > stride) {
+    error =
+        "ref_softmax: n_cols must be in [1, " + std::to_string(stride) + "]";
+    return false;
+  }
+  out.assign(rows * cols, 0);
+  for (int64_t r = 0; r < rows; ++r) {
+    double rowMax = -INFINITY, sum = 0;
+    for (int64_t c = 0; c < cols; ++c)
+      rowMax = std::max(rowMax, x.get(r * stride + c));
+    for (int64_t c = 0; c < cols; ++c)
+      sum += out[r * cols + c] = std::exp(x.get(r * stride + c) - rowMax);
+    for (int64_t c = 0; c < cols; ++c)
+      out[r * cols + c] /= sum;
+  }
+  return true;
+}
+
+/// a (M x K) @ b (K x N), then an optional activation: "leaky_relu" is
+/// x if x >= 0 else 0.01 x, as in Triton's matmul tutorial.
+bool referenceMatmul(const std::vector<RefArg> &args, std::vector<double> &out,
+                     std::string &error) {
+  bool ok = (args.size() == 2 || args.size() == 3) && args[0].buffer &&
+            args[1].buffer && args[0].buffer->shape.size() == 2 &&
+            args[1].buffer->shape.size() == 2 &&
+            args[0].buffer->shape[1] == args[1].buffer->shape[0];
+  std::string activation;
+  if (ok && args.size() == 3) {
+    ok = args[2].value && args[2].value->kind == launch::Value::Kind::String;
+    activation = ok ? args[2].value->stringValue : "";
+    ok = ok && (activation == "" || activation == "leaky_relu");
+  }
+  if (!ok) {
+    error = "ref_matmul(a, b) or ref_matmul(a, b, \"leaky_relu\") needs 2-D "
+            "buffers a (M x K) and b (K x N)";
+    return false;
+  }
+  const HostArray &a = *args[0].buffer, &b = *args[1].buffer;
+  int64_t m = a.shape[0], k = a.shape[1], n = b.shape[1];
+  std::vector<double> bs(k * n);
+  for (int64_t i = 0; i < k * n; ++i)
+    bs[i] = b.get(i);
+  out.assign(m * n, 0);
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t p = 0; p < k; ++p) {
+      double aip = a.get(i * k + p);
+      for (int64_t j = 0; j < n; ++j)
+        out[i * n + j] += aip * bs[p * n + j];
+    }
+  if (activation == "leaky_relu")
+    for (double &v : out)
+      v = v >= 0 ? v : 0.01 * v;
   return true;
 }
 
 const std::map<std::string, ReferenceFn> &getReferences() {
   static const std::map<std::string, ReferenceFn> references = {
       {"ref_add", referenceAdd},
+      {"ref_softmax", referenceSoftmax},
+      {"ref_matmul", referenceMatmul},
   };
   return references;
 }
@@ -50,13 +128,14 @@ bool tile::computeReference(const launch::Check &check,
             "'; known: " + listReferences();
     return false;
   }
-  std::vector<const HostArray *> args;
+  std::vector<RefArg> args;
   for (const launch::Value &arg : check.args) {
-    if (arg.kind != launch::Value::Kind::Buffer) {
-      error = check.reference + "() takes buffers";
-      return false;
-    }
-    args.push_back(&inputs[arg.buffer]);
+    RefArg refArg;
+    if (arg.kind == launch::Value::Kind::Buffer)
+      refArg.buffer = &inputs[arg.buffer];
+    else
+      refArg.value = &arg;
+    args.push_back(refArg);
   }
   if (!it->second(args, result, error))
     return false;

@@ -3,28 +3,42 @@
 //   tile-run kernels/add.tile                  compile, launch, check, time
 //   tile-run kernels/add.tile --set n=2**27    override a launch variable
 //   tile-run kernels/add.tile --emit=ptx       print a stage and exit
+//   tile-run kernels/add.tile --interpret      run on the CPU interpreter
+//   tile-run kernels/add.tile --compare        GPU against the interpreter
+//   tile-run test.mlir                         a tile-dialect kernel
 //
 // The launch (buffers, sizes, grid, constexprs, num_warps, reference check)
-// comes from the file's `# tile-run:` description. --emit works without a
-// GPU; running needs the CUDA driver (libcuda.so.1), loaded at run time.
+// comes from the file's `# tile-run:` description (`// tile-run:` in .mlir
+// files). --emit and --interpret work without a GPU; running on the GPU
+// needs the CUDA driver (libcuda.so.1), loaded at run time. Without a
+// driver, tile-run interprets the kernel on the CPU.
 //
 //===----------------------------------------------------------------------===//
 
 #include "HostData.h"
+#include "Npy.h"
 #include "References.h"
+#include "tile/Dialect/Tile/IR/TileDialect.h"
 #include "tile/Driver/Compile.h"
+#include "tile/Frontend/Parser.h"
 #include "tile/InitTile.h"
+#include "tile/Interpreter/Interpreter.h"
 #include "tile/Runtime/CudaDriver.h"
 #include "tile/Target/EmitPTX.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/ToolOutputFile.h"
 
 #include <chrono>
@@ -32,12 +46,13 @@
 using namespace mlir;
 using namespace ::tile;
 namespace cl = llvm::cl;
+namespace interp = mlir::tile::interp;
 
 namespace {
 enum class Emit { None, Tile, GPU, LLVM, PTX };
 
-cl::opt<std::string> inputFile(cl::Positional, cl::desc("<kernel.tile>"),
-                               cl::Required);
+cl::opt<std::string> inputFile(cl::Positional,
+                               cl::desc("<kernel.tile or kernel.mlir>"));
 cl::opt<Emit>
     emit("emit", cl::desc("Print one stage and exit (no GPU needed)"),
          cl::init(Emit::None),
@@ -62,6 +77,31 @@ cl::opt<int> repMs("rep-ms", cl::desc("Timed repetitions, in ms"),
 cl::opt<bool> printAutotune(
     "print-autotune",
     cl::desc("Print the kernel's @triton.autotune configurations and exit"));
+cl::opt<bool> interpret("interpret",
+                        cl::desc("Run the kernel on the CPU interpreter"));
+cl::opt<bool>
+    compareRuns("compare",
+                cl::desc("Run on the GPU and in the interpreter on the same "
+                         "inputs; report the largest differences"));
+cl::list<std::string> npyInputs("input",
+                                cl::desc("Read a buffer from a .npy file"),
+                                cl::value_desc("name=file.npy"));
+cl::list<std::string> npySaves("save",
+                               cl::desc("Write a buffer after the run to a "
+                                        ".npy file"),
+                               cl::value_desc("name=file.npy"));
+cl::opt<std::string> saveDir("save-dir",
+                             cl::desc("Write every buffer after the run to "
+                                      "DIR/<name>.npy"),
+                             cl::value_desc("dir"));
+cl::list<std::string>
+    printBuffers("print-buffer",
+                 cl::desc("Print a buffer's elements after the run"),
+                 cl::value_desc("name"));
+cl::opt<bool> listInterpreterOps(
+    "list-interpreter-ops",
+    cl::desc("Print the ops the interpreter executes; fail if a tile-dialect "
+             "op is not among them"));
 
 using Clock = std::chrono::steady_clock;
 double msSince(Clock::time_point start) {
@@ -89,99 +129,212 @@ struct Timings {
   double frontEnd = 0, passes = 0, codegen = 0, load = 0;
 };
 
-/// Runs the compiled kernel: allocate, fill, launch, check, time.
-int runOnGPU(TileSource &source,
-             const frontend::KernelSpecialization &specialization,
-             const std::string &ptx, Timings &timings,
-             Clock::time_point processStart) {
-  const launch::LaunchSpec &spec = source.launch;
+/// The kernel to run: its launch, its function and its arguments.
+struct Kernel {
+  std::unique_ptr<TileSource> source;
+  OwningOpRef<ModuleOp> module;
+  func::FuncOp func;
+  /// One per function argument, in order, with the argument types (kept:
+  /// lowering to LLVM replaces the function).
+  std::vector<launch::Value> args;
+  std::vector<Type> argTypes;
+};
+
+/// Splits "name=value" options.
+bool splitAssignment(llvm::StringRef option, llvm::StringRef text,
+                     std::string &name, std::string &value) {
+  size_t eq = text.find('=');
+  if (eq == llvm::StringRef::npos || eq == 0) {
+    fail(option + " expects name=value, got '" + text + "'");
+    return false;
+  }
+  name = text.take_front(eq).trim().str();
+  value = text.substr(eq + 1).str();
+  return true;
+}
+
+/// The function named by the launch, or the only one.
+func::FuncOp findKernel(ModuleOp module, TileSource &source) {
+  func::FuncOp found;
+  unsigned count = 0;
+  module.walk([&](func::FuncOp f) {
+    ++count;
+    if (source.launch.kernel.empty() || f.getSymName() == source.launch.kernel)
+      found = f;
+  });
+  if (!found || (source.launch.kernel.empty() && count != 1)) {
+    source.diag->error(source.launch.loc,
+                       source.launch.kernel.empty()
+                           ? "name the kernel to run after 'tile-run:'"
+                           : "no func.func @" + source.launch.kernel);
+    return nullptr;
+  }
+  return found;
+}
+
+/// A .mlir file: the tile-dialect module and a `// tile-run:` launch whose
+/// `args = (...)` gives the function's arguments in order.
+bool loadMLIRKernel(MLIRContext &context, ArrayRef<launch::Override> overrides,
+                    Kernel &kernel) {
+  kernel.source = std::make_unique<TileSource>();
+  TileSource &source = *kernel.source;
+  source.diag =
+      std::make_unique<frontend::DiagEmitter>(source.sourceMgr, llvm::errs());
+  std::optional<unsigned> id =
+      frontend::addSourceFile(source.sourceMgr, inputFile, *source.diag);
+  if (!id)
+    return false;
+  source.bufferId = *id;
+  std::optional<launch::LaunchSpec> spec = launch::parseLaunchSpec(
+      source.sourceMgr, *id, *source.diag, overrides, "//");
+  if (!spec)
+    return false;
+  source.launch = std::move(*spec);
+  kernel.module = parseSourceFile<ModuleOp>(source.sourceMgr, &context);
+  if (!kernel.module)
+    return false;
+  kernel.func = findKernel(*kernel.module, source);
+  if (!kernel.func)
+    return false;
+  const launch::LaunchSpec &launch = source.launch;
+  auto it = launch.variables.find("args");
+  if (it != launch.variables.end())
+    kernel.args = it->second.kind == launch::Value::Kind::Tuple
+                      ? it->second.elements
+                      : std::vector<launch::Value>{it->second};
+  if (kernel.args.size() != kernel.func.getNumArguments()) {
+    source.diag->error(
+        launch.loc, "@" + kernel.func.getSymName() + " takes " +
+                        std::to_string(kernel.func.getNumArguments()) +
+                        " arguments; the launch description gives " +
+                        std::to_string(kernel.args.size()) + " (args = (...))");
+    return false;
+  }
+  return true;
+}
+
+/// A .tile file: front end, specialized by the launch.
+bool loadTileKernel(MLIRContext &context, ArrayRef<launch::Override> overrides,
+                    Kernel &kernel) {
+  kernel.source = loadTileSource(inputFile, overrides, llvm::errs());
+  if (!kernel.source)
+    return false;
+  std::optional<frontend::KernelSpecialization> specialization =
+      specialize(*kernel.source);
+  if (!specialization)
+    return false;
+  kernel.module = buildTileModule(context, *kernel.source, *specialization);
+  if (!kernel.module)
+    return false;
+  kernel.func = findKernel(*kernel.module, *kernel.source);
+  if (!kernel.func)
+    return false;
+  // Constexprs and integers equal to 1 are folded into the kernel.
+  for (const frontend::ParamSpec &param : specialization->params)
+    if (param.type != "constexpr" && !param.equalsOne)
+      kernel.args.push_back(kernel.source->launch.variables.lookup(param.name));
+  if (kernel.args.size() != kernel.func.getNumArguments())
+    return fail("internal error: the kernel's arguments do not match its "
+                "specialization"),
+           false;
+  return true;
+}
+
+/// The launch's buffers, filled from the seed or from --input files.
+bool makeInputs(const launch::LaunchSpec &spec,
+                std::vector<HostArray> &inputs) {
+  for (size_t i = 0; i < spec.buffers.size(); ++i)
+    inputs.push_back(makeHostArray(spec.buffers[i], seed + 977 * i));
+  for (const std::string &option : npyInputs) {
+    std::string name, path, error;
+    if (!splitAssignment("--input", option, name, path))
+      return false;
+    auto it = llvm::find_if(spec.buffers, [&](const launch::BufferSpec &b) {
+      return b.name == name;
+    });
+    if (it == spec.buffers.end())
+      return fail("--input " + name + ": no buffer of that name"), false;
+    HostArray array;
+    if (!readNpy(path, array, error))
+      return fail(error), false;
+    HostArray &target = inputs[it - spec.buffers.begin()];
+    if (array.dtype != target.dtype || array.shape != target.shape) {
+      auto describe = [](const HostArray &a) {
+        std::string text = launch::getName(a.dtype).str() + "(";
+        for (size_t d = 0; d < a.shape.size(); ++d)
+          text += (d ? ", " : "") + std::to_string(a.shape[d]);
+        return text + ")";
+      };
+      return fail("--input " + name + ": '" + path + "' holds " +
+                  describe(array) + ", the buffer is " + describe(target)),
+             false;
+    }
+    target.bytes = std::move(array.bytes);
+  }
+  return true;
+}
+
+/// Runs the compiled kernel on the GPU: upload `buffers`, launch, copy every
+/// buffer back, and time it unless --no-bench.
+int runOnGPU(rt::Driver &driver, Kernel &kernel, const std::string &ptx,
+             std::vector<HostArray> &buffers, Timings &timings,
+             double contextMs, Clock::time_point processStart) {
+  const launch::LaunchSpec &spec = kernel.source->launch;
   std::string error;
-  auto contextStart = Clock::now();
-  rt::Driver *driver = rt::Driver::get(error);
-  if (!driver)
-    return fail(error + "\n  (--emit=tile|gpu|llvm|ptx work without a GPU)");
-  double contextMs = msSince(contextStart);
   auto loadStart = Clock::now();
   rt::Module module;
   rt::Function function;
-  if (!driver->loadModule(ptx, module, error) ||
-      !driver->getFunction(module, spec.kernel, function, error))
+  if (!driver.loadModule(ptx, module, error) ||
+      !driver.getFunction(module, spec.kernel, function, error))
     return fail(error);
   timings.load = msSince(loadStart);
   double processMs = msSince(processStart);
 
-  // Inputs on the host (kept for the references) and on the device.
-  std::vector<HostArray> hostInputs;
-  std::vector<rt::DeviceBuffer> deviceBuffers(spec.buffers.size());
-  for (size_t i = 0; i < spec.buffers.size(); ++i) {
-    hostInputs.push_back(makeHostArray(spec.buffers[i], seed + 977 * i));
-    const HostArray &host = hostInputs.back();
-    if (!deviceBuffers[i].allocate(*driver, host.bytes.size(), error) ||
-        !driver->copyToDevice(deviceBuffers[i].ptr(), host.bytes.data(),
-                              host.bytes.size(), error))
+  std::vector<rt::DeviceBuffer> deviceBuffers(buffers.size());
+  for (size_t i = 0; i < buffers.size(); ++i)
+    if (!deviceBuffers[i].allocate(driver, buffers[i].bytes.size(), error) ||
+        !driver.copyToDevice(deviceBuffers[i].ptr(), buffers[i].bytes.data(),
+                             buffers[i].bytes.size(), error))
       return fail(error);
-  }
 
-  // Kernel arguments, in the order of the kernel's non-constexpr params.
-  std::vector<uint64_t> storage(specialization.params.size());
+  // Kernel arguments, as the function's argument types say.
+  std::vector<uint64_t> storage(kernel.args.size());
   std::vector<void *> args;
-  for (auto [i, param] : llvm::enumerate(specialization.params)) {
-    if (param.type == "constexpr" || param.equalsOne)
-      continue;
-    const launch::Value &value = spec.variables.lookup(param.name);
+  for (auto [i, value] : llvm::enumerate(kernel.args)) {
+    Type type = kernel.argTypes[i];
     void *slot = &storage[i];
     if (value.kind == launch::Value::Kind::Buffer)
       *static_cast<uint64_t *>(slot) = deviceBuffers[value.buffer].ptr();
-    else if (param.type == "i32" || param.type == "i1")
-      *static_cast<int32_t *>(slot) = int32_t(value.intValue);
-    else if (param.type == "i64")
+    else if (type.isInteger(64))
       *static_cast<int64_t *>(slot) = value.intValue;
-    else if (param.type == "fp32")
+    else if (type.isIntOrIndex())
+      *static_cast<int32_t *>(slot) = int32_t(value.intValue);
+    else if (type.isF64())
+      *static_cast<double *>(slot) = value.asDouble();
+    else
       *static_cast<float *>(slot) = float(value.asDouble());
     args.push_back(slot);
   }
   unsigned threads = spec.numWarps * 32;
   auto launchOnce = [&](std::string &err) {
-    return driver->launch(function, spec.grid[0], spec.grid[1], spec.grid[2],
-                          threads, 0, args.data(), err);
+    return driver.launch(function, spec.grid[0], spec.grid[1], spec.grid[2],
+                         threads, 0, args.data(), err);
   };
 
   llvm::outs() << llvm::formatv("{0} on {1}: grid ({2}, {3}, {4}), "
                                 "num_warps {5}\n",
-                                spec.kernel, driver->deviceName(), spec.grid[0],
+                                spec.kernel, driver.deviceName(), spec.grid[0],
                                 spec.grid[1], spec.grid[2], spec.numWarps);
-  if (!launchOnce(error) || !driver->synchronize(error))
+  if (!launchOnce(error) || !driver.synchronize(error))
     return fail(error);
-
-  bool allPassed = true;
-  for (const launch::Check &check : spec.checks) {
-    HostArray output = hostInputs[check.output];
-    if (!driver->copyToHost(output.bytes.data(),
-                            deviceBuffers[check.output].ptr(),
-                            output.bytes.size(), error))
+  for (size_t i = 0; i < buffers.size(); ++i)
+    if (!driver.copyToHost(buffers[i].bytes.data(), deviceBuffers[i].ptr(),
+                           buffers[i].bytes.size(), error))
       return fail(error);
-    std::vector<double> reference;
-    if (!computeReference(check, hostInputs, spec, reference, error)) {
-      source.diag->error(check.loc, error);
-      return 1;
-    }
-    Comparison result = compare(output, reference, check.tolerance);
-    llvm::outs() << llvm::formatv(
-        "check {0} against {1}: max |err| {2:e2}, rel err {3:e2}, "
-        "{4} mismatches, {5} NaN (tol {6}): {7}\n",
-        spec.buffers[check.output].name, check.reference, result.maxAbsError,
-        result.relativeError, result.mismatches, result.nans, check.tolerance,
-        result.passed ? "PASS" : "FAIL");
-    if (!result.passed && result.firstMismatch >= 0)
-      llvm::outs() << llvm::formatv(
-          "  first bad element {0}: got {1}, want {2}\n", result.firstMismatch,
-          output.get(result.firstMismatch), reference[result.firstMismatch]);
-    allPassed &= result.passed;
-  }
 
-  if (!noBench) {
+  if (!noBench && !compareRuns) {
     std::vector<float> times;
-    if (!rt::benchmarkMedian(*driver, launchOnce, warmupMs, repMs,
+    if (!rt::benchmarkMedian(driver, launchOnce, warmupMs, repMs,
                              /*flushL2=*/true, times, error))
       return fail(error);
     double median = rt::quantile(times, 0.5);
@@ -208,7 +361,188 @@ int runOnGPU(TileSource &source,
       "CUDA context creation {5:f1} ms; process start to loaded {6:f1} ms\n",
       compileMs, timings.frontEnd, timings.passes, timings.codegen,
       timings.load, contextMs, processMs);
+  return 0;
+}
+
+/// Runs the tile-dialect kernel in the interpreter on `buffers`.
+int runInInterpreter(Kernel &kernel, std::vector<HostArray> &buffers) {
+  const launch::LaunchSpec &spec = kernel.source->launch;
+  std::vector<interp::Buffer> views;
+  for (auto [i, buffer] : llvm::enumerate(buffers))
+    views.push_back({spec.buffers[i].name, buffer.bytes});
+  std::vector<interp::Argument> args;
+  for (const launch::Value &value : kernel.args) {
+    interp::Argument arg;
+    if (value.kind == launch::Value::Kind::Buffer) {
+      arg.kind = interp::Argument::Kind::Buffer;
+      arg.buffer = value.buffer;
+    } else if (value.kind == launch::Value::Kind::Float) {
+      arg.kind = interp::Argument::Kind::Float;
+      arg.floatValue = value.floatValue;
+    } else if (value.kind == launch::Value::Kind::Int ||
+               value.kind == launch::Value::Kind::Bool) {
+      arg.intValue = value.intValue;
+    } else {
+      return fail("kernel argument " + std::to_string(args.size()) +
+                  " must be a buffer or a number, got " + value.describe());
+    }
+    args.push_back(arg);
+  }
+  interp::LaunchOptions options;
+  options.grid = spec.grid;
+  options.printStream = &llvm::outs();
+  llvm::outs() << llvm::formatv("{0} in the interpreter: grid ({1}, {2}, "
+                                "{3})\n",
+                                spec.kernel, spec.grid[0], spec.grid[1],
+                                spec.grid[2]);
+  llvm::outs().flush();
+  auto start = Clock::now();
+  if (failed(interp::runKernel(kernel.func, args, views, options)))
+    return 1;
+  llvm::outs() << llvm::formatv(
+      "interpreter time: {0:f1} ms for {1} programs\n", msSince(start),
+      spec.grid[0] * spec.grid[1] * spec.grid[2]);
+  return 0;
+}
+
+/// Runs the launch's checks on `outputs`; 0 when all pass, 2 otherwise.
+int runChecks(TileSource &source, const std::vector<HostArray> &inputs,
+              const std::vector<HostArray> &outputs) {
+  const launch::LaunchSpec &spec = source.launch;
+  bool allPassed = true;
+  for (const launch::Check &check : spec.checks) {
+    const HostArray &output = outputs[check.output];
+    std::vector<double> reference;
+    std::string error;
+    if (!computeReference(check, inputs, spec, reference, error)) {
+      source.diag->error(check.loc, error);
+      return 1;
+    }
+    Comparison result = compare(output, reference, check.tolerance);
+    llvm::outs() << llvm::formatv(
+        "check {0} against {1}: max |err| {2:e2}, rel err {3:e2}, "
+        "{4} mismatches, {5} NaN (tol {6}): {7}\n",
+        spec.buffers[check.output].name, check.reference, result.maxAbsError,
+        result.relativeError, result.mismatches, result.nans,
+        check.tolerance == 0 ? std::string("0, exact")
+                             : llvm::formatv("{0:e1}", check.tolerance).str(),
+        result.passed ? "PASS" : "FAIL");
+    if (!result.passed && result.firstMismatch >= 0)
+      llvm::outs() << llvm::formatv(
+          "  first bad element {0}: got {1}, want {2}\n", result.firstMismatch,
+          output.get(result.firstMismatch), reference[result.firstMismatch]);
+    allPassed &= result.passed;
+  }
   return allPassed ? 0 : 2;
+}
+
+/// --compare: the largest differences between the GPU's and the
+/// interpreter's buffers, for each buffer either run wrote.
+int reportDifferences(const launch::LaunchSpec &spec,
+                      const std::vector<HostArray> &inputs,
+                      const std::vector<HostArray> &gpu,
+                      const std::vector<HostArray> &interpreted) {
+  bool identical = true;
+  for (size_t b = 0; b < inputs.size(); ++b) {
+    if (gpu[b].bytes == inputs[b].bytes &&
+        interpreted[b].bytes == inputs[b].bytes)
+      continue; // an input neither run wrote
+    double maxAbs = 0, maxRel = 0;
+    int64_t nanMismatches = 0, worst = -1;
+    for (int64_t i = 0; i < gpu[b].size(); ++i) {
+      double x = gpu[b].get(i), y = interpreted[b].get(i);
+      if (std::isnan(x) || std::isnan(y)) {
+        nanMismatches += std::isnan(x) != std::isnan(y);
+        continue;
+      }
+      double diff = std::fabs(x - y);
+      if (diff > maxAbs) {
+        maxAbs = diff;
+        worst = i;
+      }
+      if (diff > 0)
+        maxRel = std::max(maxRel, diff / std::max(std::fabs(x), std::fabs(y)));
+    }
+    identical &= maxAbs == 0 && nanMismatches == 0;
+    llvm::outs() << llvm::formatv(
+        "compare {0}: max |gpu - interpreter| {1:e2}, max rel {2:e2}, {3} NaN "
+        "mismatches",
+        spec.buffers[b].name, maxAbs, maxRel, nanMismatches);
+    if (worst >= 0)
+      llvm::outs() << llvm::formatv(" (element {0}: gpu {1}, interpreter {2})",
+                                    worst, gpu[b].get(worst),
+                                    interpreted[b].get(worst));
+    llvm::outs() << "\n";
+  }
+  if (identical)
+    llvm::outs() << "compare: GPU and interpreter agree exactly\n";
+  return 0;
+}
+
+/// --print-buffer, --save and --save-dir.
+int saveBuffers(const launch::LaunchSpec &spec,
+                const std::vector<HostArray> &buffers) {
+  for (const std::string &name : printBuffers) {
+    auto it = llvm::find_if(spec.buffers, [&](const launch::BufferSpec &b) {
+      return b.name == name;
+    });
+    if (it == spec.buffers.end())
+      return fail("--print-buffer " + name + ": no buffer of that name");
+    const HostArray &array = buffers[it - spec.buffers.begin()];
+    llvm::outs() << name << " =";
+    for (int64_t i = 0; i < array.size(); ++i)
+      llvm::outs() << " " << llvm::format("%.9g", array.get(i));
+    llvm::outs() << "\n";
+  }
+  std::vector<std::pair<size_t, std::string>> targets;
+  for (const std::string &option : npySaves) {
+    std::string name, path;
+    if (!splitAssignment("--save", option, name, path))
+      return 1;
+    auto it = llvm::find_if(spec.buffers, [&](const launch::BufferSpec &b) {
+      return b.name == name;
+    });
+    if (it == spec.buffers.end())
+      return fail("--save " + name + ": no buffer of that name");
+    targets.push_back({size_t(it - spec.buffers.begin()), path});
+  }
+  if (!saveDir.empty()) {
+    if (std::error_code ec = llvm::sys::fs::create_directories(saveDir))
+      return fail("cannot create '" + saveDir + "': " + ec.message());
+    for (size_t b = 0; b < spec.buffers.size(); ++b) {
+      llvm::SmallString<128> path(saveDir);
+      llvm::sys::path::append(path, spec.buffers[b].name + ".npy");
+      targets.push_back({b, std::string(path)});
+    }
+  }
+  for (const auto &[b, path] : targets) {
+    std::string error;
+    if (!writeNpy(path, buffers[b], error))
+      return fail(error);
+  }
+  return 0;
+}
+
+/// --list-interpreter-ops: the ops the interpreter executes, and every
+/// registered tile-dialect op it would not (then exit 1).
+int listOps(MLIRContext &context) {
+  std::vector<std::string> handled = interp::getHandledOpNames();
+  for (const std::string &name : handled)
+    llvm::outs() << name << "\n";
+  unsigned missing = 0, tileOps = 0;
+  for (RegisteredOperationName name : context.getRegisteredOperations()) {
+    if (name.getDialectNamespace() != "tile")
+      continue;
+    ++tileOps;
+    if (!llvm::is_contained(handled, name.getStringRef().str())) {
+      llvm::errs() << "tile-run: the interpreter does not handle "
+                   << name.getStringRef() << "\n";
+      ++missing;
+    }
+  }
+  llvm::outs() << llvm::formatv("{0} of {1} tile-dialect ops handled\n",
+                                tileOps - missing, tileOps);
+  return missing ? 1 : 0;
 }
 } // namespace
 
@@ -219,22 +553,35 @@ int main(int argc, char **argv) {
                               "Tile: compile, run, check and time a kernel\n");
   Timings timings;
 
+  DialectRegistry registry;
+  mlir::tile::registerTileDialects(registry);
+  interp::registerInterpretedDialects(registry);
+  MLIRContext context(registry, MLIRContext::Threading::DISABLED);
+  context.loadAllAvailableDialects();
+  // Diagnostics on ops (parse errors, interpreter errors) as
+  // file:line:col: error: ..., with the source line.
+  llvm::SourceMgr diagSourceMgr;
+  SourceMgrDiagnosticHandler diagHandler(diagSourceMgr, &context);
+  context.printOpOnDiagnostic(false);
+  if (listInterpreterOps)
+    return listOps(context);
+  if (inputFile.empty())
+    return fail("no input file (tile-run --help)");
+
   std::vector<launch::Override> parsedOverrides;
   for (const std::string &text : overrides) {
-    size_t eq = text.find('=');
-    if (eq == std::string::npos || eq == 0)
-      return fail("--set expects name=expression, got '" + text + "'");
-    parsedOverrides.push_back(
-        {llvm::StringRef(text).take_front(eq).trim().str(),
-         text.substr(eq + 1)});
+    std::string name, expression;
+    if (!splitAssignment("--set", text, name, expression))
+      return 1;
+    parsedOverrides.push_back({name, expression});
   }
 
   auto start = Clock::now();
-  std::unique_ptr<TileSource> source =
-      loadTileSource(inputFile, parsedOverrides, llvm::errs());
-  if (!source)
-    return 1;
   if (printAutotune) {
+    std::unique_ptr<TileSource> source =
+        loadTileSource(inputFile, parsedOverrides, llvm::errs());
+    if (!source)
+      return 1;
     auto info = frontend::getAutotuneInfo(*source->module,
                                           source->launch.kernel, *source->diag);
     if (llvm::failed(info))
@@ -271,20 +618,14 @@ int main(int argc, char **argv) {
     }
     return writeOutput(text);
   }
-  std::optional<frontend::KernelSpecialization> specialization =
-      specialize(*source);
-  if (!specialization)
-    return 1;
-
-  DialectRegistry registry;
-  mlir::tile::registerTileDialects(registry);
-  MLIRContext context(registry, MLIRContext::Threading::DISABLED);
-  context.loadAllAvailableDialects();
-  OwningOpRef<ModuleOp> module =
-      buildTileModule(context, *source, *specialization);
-  if (!module)
+  Kernel kernel;
+  bool isMLIR = llvm::StringRef(inputFile).ends_with(".mlir");
+  if (!(isMLIR ? loadMLIRKernel(context, parsedOverrides, kernel)
+               : loadTileKernel(context, parsedOverrides, kernel)))
     return 1;
   timings.frontEnd = msSince(start);
+  llvm::append_range(kernel.argTypes, kernel.func.getArgumentTypes());
+  const launch::LaunchSpec &spec = kernel.source->launch;
   auto print = [&](ModuleOp m) {
     std::string text;
     llvm::raw_string_ostream os(text);
@@ -292,34 +633,79 @@ int main(int argc, char **argv) {
     return writeOutput(text);
   };
   if (emit == Emit::Tile)
-    return print(*module);
+    return print(*kernel.module);
 
+  // Where the kernel runs: the GPU unless --interpret, or no driver.
+  std::string error;
+  rt::Driver *driver = nullptr;
+  double contextMs = 0;
+  if (emit == Emit::None && !interpret) {
+    auto contextStart = Clock::now();
+    driver = rt::Driver::get(error);
+    contextMs = msSince(contextStart);
+    if (!driver && compareRuns)
+      return fail("--compare runs the kernel on the GPU too: " + error);
+    if (!driver)
+      llvm::errs() << "tile-run: no CUDA driver found; running the kernel "
+                      "in the CPU interpreter\n";
+  }
+  if (interpret && compareRuns)
+    return fail("--compare runs on the GPU and in the interpreter; drop "
+                "--interpret");
+  std::vector<HostArray> inputs;
+  if (emit == Emit::None && !makeInputs(spec, inputs))
+    return 1;
+
+  std::vector<HostArray> interpreted;
+  if (emit == Emit::None && (!driver || compareRuns)) {
+    interpreted = inputs;
+    if (int status = runInInterpreter(kernel, interpreted))
+      return status;
+    if (!driver) {
+      int status = runChecks(*kernel.source, inputs, interpreted);
+      if (int saveStatus = saveBuffers(spec, interpreted))
+        return saveStatus;
+      return status;
+    }
+  }
+
+  // The GPU path lowers the module in place.
   start = Clock::now();
   mlir::tile::CompileOptions options;
-  options.numWarps = source->launch.numWarps;
+  options.numWarps = spec.numWarps;
   options.target = target;
   PassManager toGPU(&context);
   mlir::tile::buildTileToTileGPUPipeline(toGPU, options);
-  if (failed(toGPU.run(*module)))
+  if (failed(toGPU.run(*kernel.module)))
     return 1;
   if (emit == Emit::GPU)
-    return print(*module);
+    return print(*kernel.module);
   PassManager toLLVM(&context);
   mlir::tile::buildTileGPUToLLVMPipeline(toLLVM);
-  if (failed(toLLVM.run(*module)))
+  if (failed(toLLVM.run(*kernel.module)))
     return 1;
   timings.passes = msSince(start);
 
   start = Clock::now();
   if (emit == Emit::LLVM) {
-    FailureOr<std::string> ir = mlir::tile::emitLLVMIR(*module, target);
+    FailureOr<std::string> ir = mlir::tile::emitLLVMIR(*kernel.module, target);
     return failed(ir) ? 1 : writeOutput(*ir);
   }
-  FailureOr<std::string> ptx = mlir::tile::emitPTX(*module, target);
+  FailureOr<std::string> ptx = mlir::tile::emitPTX(*kernel.module, target);
   if (failed(ptx))
     return 1;
   timings.codegen = msSince(start);
   if (emit == Emit::PTX)
     return writeOutput(*ptx);
-  return runOnGPU(*source, *specialization, *ptx, timings, processStart);
+
+  std::vector<HostArray> outputs = inputs;
+  if (int status = runOnGPU(*driver, kernel, *ptx, outputs, timings, contextMs,
+                            processStart))
+    return status;
+  int status = runChecks(*kernel.source, inputs, outputs);
+  if (compareRuns)
+    reportDifferences(spec, inputs, outputs, interpreted);
+  if (int saveStatus = saveBuffers(spec, outputs))
+    return saveStatus;
+  return status;
 }

@@ -38,7 +38,21 @@
 
 namespace tile::launch {
 
-enum class DType { F16, BF16, F32, F64, I8, I16, I32, I64, U8 };
+enum class DType {
+  F16,
+  BF16,
+  F32,
+  F64,
+  I8,
+  I16,
+  I32,
+  I64,
+  U8,
+  U16,
+  U32,
+  U64,
+  Bool
+};
 
 /// "fp32" and friends, as in Triton's signatures.
 llvm::StringRef getName(DType type);
@@ -104,13 +118,15 @@ struct Override {
   std::string expression;
 };
 
-/// Finds and evaluates the launch description of buffer `bufferId`.
-/// Overridden variables keep the command line's value. Reports problems
-/// through `diag` and returns nullopt.
+/// Finds and evaluates the launch description of buffer `bufferId`: the
+/// comment block whose lines start with `commentPrefix` ("#" in .tile files,
+/// "//" in .mlir files). Overridden variables keep the command line's
+/// value. Reports problems through `diag` and returns nullopt.
 std::optional<LaunchSpec> parseLaunchSpec(llvm::SourceMgr &sourceMgr,
                                           unsigned bufferId,
                                           frontend::DiagEmitter &diag,
-                                          llvm::ArrayRef<Override> overrides);
+                                          llvm::ArrayRef<Override> overrides,
+                                          llvm::StringRef commentPrefix = "#");
 
 } // namespace tile::launch
 
