@@ -269,6 +269,8 @@ unsigned mlir::tilegpu::getScratchBytes(Operation *op) {
     }
     return offset;
   }
+  if (auto dot = dyn_cast<DotOp>(op))
+    return getDotScratchBytes(dot);
   if (auto convert = dyn_cast<ConvertLayoutOp>(op)) {
     if (convert.getSrc().getType().getEncoding() ==
         convert.getType().getEncoding())

@@ -15,6 +15,10 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/PatternMatch.h"
 
+namespace mlir::tile {
+class DotOp;
+} // namespace mlir::tile
+
 namespace mlir::tilegpu {
 
 /// The symbol of the shared-memory buffer every scratch user shares.
@@ -45,6 +49,11 @@ unsigned getSharedElementBytes(Type type);
 /// Shared-memory scratch bytes `op` needs while it runs (0 for none).
 unsigned getScratchBytes(Operation *op);
 
+/// Scratch bytes of the CUDA-core lowering of a dot: both operands.
+unsigned getDotScratchBytes(tile::DotOp op);
+
+void populateDotOpToLLVMPatterns(LLVMTypeConverter &converter,
+                                 RewritePatternSet &patterns);
 void populateReduceOpToLLVMPatterns(LLVMTypeConverter &converter,
                                     RewritePatternSet &patterns);
 void populateShapeOpToLLVMPatterns(LLVMTypeConverter &converter,

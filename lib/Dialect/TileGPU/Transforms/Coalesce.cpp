@@ -17,6 +17,7 @@
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 
 namespace mlir::tilegpu {
 #define GEN_PASS_DEF_TILEGPUCOALESCE
@@ -64,6 +65,12 @@ struct Coalesce : public tilegpu::impl::TileGPUCoalesceBase<Coalesce> {
         ptr = load.getPtr();
       else if (auto store = dyn_cast<tile::StoreOp>(op))
         ptr = store.getPtr();
+      // Pointers carried by a loop keep the loop's layout: converting them
+      // on each iteration would cost more than the wider access gains.
+      // (Changing the layout of the loop itself is the better answer.)
+      if (ptr && isa<BlockArgument>(ptr) &&
+          !isa<FunctionOpInterface>(ptr.getParentBlock()->getParentOp()))
+        return;
       if (ptr && isa<RankedTensorType>(ptr.getType()))
         plan.push_back({op, chooseLayout(axisInfo, ptr, numWarps)});
     });

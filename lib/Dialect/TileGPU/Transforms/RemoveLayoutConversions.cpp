@@ -171,6 +171,62 @@ struct PushConversionForward : public OpRewritePattern<ConvertLayoutOp> {
   }
 };
 
+/// store(ptr, convert(x)) -> store(ptr', x) when the pointers (and mask) can
+/// be recomputed in x's layout: a store in any layout beats moving the data
+/// through shared memory first.
+struct StoreOfConversion : public OpRewritePattern<tile::StoreOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(tile::StoreOp store,
+                                PatternRewriter &rewriter) const override {
+    auto convert = store.getValue().getDefiningOp<ConvertLayoutOp>();
+    if (!convert)
+      return failure();
+    Attribute layout = layoutOf(convert.getSrc());
+    if (!isa<BlockedEncodingAttr>(layout) ||
+        !canRematerialize(store.getPtr(), layout) ||
+        (store.getMask() && !canRematerialize(store.getMask(), layout)))
+      return failure();
+    rewriter.modifyOpInPlace(store, [&] {
+      rewriter.setInsertionPoint(store);
+      for (OpOperand &operand : store->getOpOperands()) {
+        if (operand.get() == convert.getResult()) {
+          operand.set(convert.getSrc());
+          continue;
+        }
+        auto tensor = cast<RankedTensorType>(operand.get().getType());
+        operand.set(ConvertLayoutOp::create(
+            rewriter, store.getLoc(),
+            RankedTensorType::get(tensor.getShape(), tensor.getElementType(),
+                                  layout),
+            operand.get()));
+      }
+    });
+    return success();
+  }
+};
+
+/// tile.dot reads its A and B operands in any distributed layout.
+struct DotOfConversion : public OpRewritePattern<tile::DotOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(tile::DotOp dot,
+                                PatternRewriter &rewriter) const override {
+    SmallVector<OpOperand *> absorbed;
+    for (OpOperand *operand : {&dot.getAMutable(), &dot.getBMutable()})
+      if (auto convert = operand->get().getDefiningOp<ConvertLayoutOp>())
+        if (getDistributedLayout(convert.getSrc().getType()))
+          absorbed.push_back(operand);
+    if (absorbed.empty())
+      return failure();
+    // (Only modify when something changes: a modification re-queues the op.)
+    rewriter.modifyOpInPlace(dot, [&] {
+      for (OpOperand *operand : absorbed)
+        operand->set(operand->get().getDefiningOp<ConvertLayoutOp>().getSrc());
+    });
+    bool changed = true;
+    return success(changed);
+  }
+};
+
 /// A reduction to scalars reads its operands in any blocked layout.
 struct ReduceOfConversion : public OpRewritePattern<tile::ReduceOp> {
   using OpRewritePattern::OpRewritePattern;
@@ -183,30 +239,28 @@ struct ReduceOfConversion : public OpRewritePattern<tile::ReduceOp> {
     if (!first || !isa<BlockedEncodingAttr>(layoutOf(first.getSrc())))
       return failure();
     Attribute layout = layoutOf(first.getSrc());
-    bool changed = false;
+    // Every operand into `layout`: its own conversion's source where that
+    // has the layout, a conversion otherwise. Only the first operand's
+    // conversion must go for this to be progress.
     rewriter.modifyOpInPlace(reduce, [&] {
+      rewriter.setInsertionPoint(reduce);
       for (OpOperand &operand : reduce->getOpOperands()) {
         auto convert = operand.get().getDefiningOp<ConvertLayoutOp>();
         if (convert && layoutOf(convert.getSrc()) == layout) {
           operand.set(convert.getSrc());
-          changed = true;
+          continue;
         }
+        if (layoutOf(operand.get()) == layout)
+          continue;
+        auto tensor = cast<RankedTensorType>(operand.get().getType());
+        operand.set(ConvertLayoutOp::create(
+            rewriter, reduce.getLoc(),
+            RankedTensorType::get(tensor.getShape(), tensor.getElementType(),
+                                  layout),
+            operand.get()));
       }
     });
-    // Operands that had no matching conversion keep theirs; all must agree.
-    if (llvm::any_of(reduce.getSrcs(),
-                     [&](Value v) { return layoutOf(v) != layout; })) {
-      rewriter.setInsertionPoint(reduce);
-      for (OpOperand &operand : reduce->getOpOperands())
-        if (layoutOf(operand.get()) != layout) {
-          auto tensor = cast<RankedTensorType>(operand.get().getType());
-          operand.set(ConvertLayoutOp::create(
-              rewriter, reduce.getLoc(),
-              RankedTensorType::get(tensor.getShape(),
-                                    tensor.getElementType(), layout),
-              operand.get()));
-        }
-    }
+    bool changed = true;
     return success(changed);
   }
 };
@@ -217,7 +271,8 @@ struct RemoveLayoutConversions
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
     patterns.add<RematerializeSource, PushConversionForward,
-                 ReduceOfConversion>(&getContext());
+                 ReduceOfConversion, DotOfConversion, StoreOfConversion>(
+        &getContext());
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       return signalPassFailure();
   }
