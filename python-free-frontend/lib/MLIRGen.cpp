@@ -5573,20 +5573,62 @@ KernelEmitter::Result KernelEmitter::emitBoolOp(const ast::BoolOpExpr &boolOp) {
   // Python semantics on compile-time values: the first operand that decides
   // the result is the result, and the rest is not evaluated.
   bool isAnd = boolOp.getOp() == ast::BoolOp::And;
-  std::optional<PyValue> result;
-  for (const ast::ExprPtr &operandExpr : boolOp.getValues()) {
-    result = emitExpr(*operandExpr);
-    if (!result)
+  const ast::ExprList &values = boolOp.getValues();
+  llvm::SmallVector<PyValue> operands;
+  size_t index = 0;
+  for (; index < values.size(); ++index) {
+    Result operand = emitExpr(*values[index]);
+    if (!operand)
       return std::nullopt;
-    if (result->isRuntime())
-      return error(operandExpr->getLoc(),
-                   "'" + ast::spell(boolOp.getOp()) +
-                       "' on a runtime value is not supported yet (use '" +
-                       (isAnd ? "&" : "|") + "' for blocks)");
-    if (isTruthy(*result) != isAnd)
-      return result;
+    if (operand->isRuntime()) {
+      operands.push_back(*operand);
+      ++index;
+      break;
+    }
+    if (isTruthy(*operand) != isAnd || index + 1 == values.size())
+      return operand;
   }
-  return result;
+  // On runtime values Triton's `and`/`or` are tl.logical_and/logical_or:
+  // the remaining operands are all evaluated and converted to bool.
+  for (; index < values.size(); ++index) {
+    Result operand = emitExpr(*values[index]);
+    if (!operand)
+      return std::nullopt;
+    if (!operand->isRuntime() && !operand->isNumber())
+      return error(values[index]->getLoc(),
+                   "'" + ast::spell(boolOp.getOp()) +
+                       "' needs numbers or blocks, got " + describe(*operand));
+    operands.push_back(*operand);
+  }
+  llvm::SmallVector<const PyValue *> pointers;
+  for (const PyValue &operand : operands)
+    pointers.push_back(&operand);
+  auto common = commonShape(
+      pointers, "'" + ast::spell(boolOp.getOp()).str() + "'", boolOp.getLoc());
+  if (!common)
+    return std::nullopt;
+  auto [asBlock, shape] = *common;
+  mlir::Location loc = getLoc(boolOp.getLoc());
+  mlir::Value combined;
+  for (const PyValue &operand : operands) {
+    mlir::Value value;
+    if (operand.isRuntime())
+      value = broadcastTo(castValue(operand.value, operand.isUnsigned,
+                                    builder.getI1Type(), false, loc),
+                          asBlock ? llvm::ArrayRef<int64_t>(shape)
+                                  : llvm::ArrayRef<int64_t>(),
+                          loc);
+    else
+      value = materialize(PyValue::boolean(isTruthy(operand)),
+                          builder.getI1Type(), asBlock, shape, loc);
+    if (!combined)
+      combined = value;
+    else if (isAnd)
+      combined = arith::AndIOp::create(builder, loc, combined, value);
+    else
+      combined = arith::OrIOp::create(builder, loc, combined, value);
+  }
+  return PyValue::runtime(combined);
 }
 
 KernelEmitter::Result
