@@ -1000,6 +1000,9 @@ private:
   PyValue returnValue;
   /// Nonzero while inside an scf region (where `return` cannot be lowered).
   unsigned regionDepth = 0;
+  /// How many statement blocks of the current function are being emitted
+  /// (1: the function's own body).
+  unsigned blockNesting = 0;
   /// The helpers being inlined, innermost last (recursion is an error).
   llvm::SmallVector<const ast::FunctionDef *> callStack;
 };
@@ -1396,13 +1399,18 @@ bool endsWithBareReturn(const ast::StmtList &body);
 
 mlir::LogicalResult
 KernelEmitter::emitBlock(llvm::ArrayRef<ast::StmtPtr> body) {
+  ++blockNesting;
+  llvm::scope_exit leave([&] { --blockNesting; });
   for (auto [index, stmt] : llvm::enumerate(body)) {
     if (returned)
       break;
-    // `if cond: return` ends the block early at run time: emit the rest of
-    // the block as its else branch.
+    // `if cond: return` in a function's own body ends it early at run time:
+    // the rest of the body becomes the else branch. (Deeper, the rest of the
+    // function would not be inside that branch, so it is left to the
+    // 'return inside a region' error.)
     auto *ifStmt = dyn_cast<ast::IfStmt>(stmt.get());
-    if (ifStmt && regionDepth == 0 && endsWithBareReturn(ifStmt->getBody()))
+    if (ifStmt && blockNesting == 1 && regionDepth == 0 &&
+        endsWithBareReturn(ifStmt->getBody()))
       return emitIfWithEarlyReturn(*ifStmt, body.drop_front(index + 1));
     if (mlir::failed(emitStmt(*stmt)))
       return mlir::failure();
@@ -2219,6 +2227,8 @@ KernelEmitter::Result KernelEmitter::callFunction(
   ast::Location savedReturnLoc = returnLoc;
   PyValue savedReturnValue = returnValue;
   unsigned savedRegionDepth = regionDepth;
+  unsigned savedBlockNesting = blockNesting;
+  blockNesting = 0;
   locals.clear();
   assignedNames.clear();
   for (auto [param, value] : llvm::zip(params, bound)) {
@@ -2239,6 +2249,7 @@ KernelEmitter::Result KernelEmitter::callFunction(
   returnLoc = savedReturnLoc;
   returnValue = savedReturnValue;
   regionDepth = savedRegionDepth;
+  blockNesting = savedBlockNesting;
   if (mlir::failed(emitted))
     return std::nullopt;
   return result;
