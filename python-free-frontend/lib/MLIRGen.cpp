@@ -6033,6 +6033,10 @@ std::optional<mlir::Type>
 KernelEmitter::getComputationType(ast::BinaryOp op, const PyValue &lhs,
                                   const PyValue &rhs) {
   bool divOrMod = op == ast::BinaryOp::Div || op == ast::BinaryOp::Mod;
+  // Pointers have no computation type (callers handle pointer operands).
+  for (const PyValue *operand : {&lhs, &rhs})
+    if (operand->isRuntime() && !getElementType(operand->value).isIntOrFloat())
+      return std::nullopt;
   if (lhs.isRuntime() != rhs.isRuntime()) {
     // A Python number of a kind no higher than the runtime operand's (bool <
     // int < float) takes the runtime operand's type, as in Triton; an
