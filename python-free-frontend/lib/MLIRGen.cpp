@@ -1000,6 +1000,9 @@ private:
   PyValue returnValue;
   /// Nonzero while inside an scf region (where `return` cannot be lowered).
   unsigned regionDepth = 0;
+  /// How many statement blocks of the current function are being emitted
+  /// (1: the function's own body).
+  unsigned blockNesting = 0;
   /// The helpers being inlined, innermost last (recursion is an error).
   llvm::SmallVector<const ast::FunctionDef *> callStack;
 };
@@ -1396,13 +1399,18 @@ bool endsWithBareReturn(const ast::StmtList &body);
 
 mlir::LogicalResult
 KernelEmitter::emitBlock(llvm::ArrayRef<ast::StmtPtr> body) {
+  ++blockNesting;
+  llvm::scope_exit leave([&] { --blockNesting; });
   for (auto [index, stmt] : llvm::enumerate(body)) {
     if (returned)
       break;
-    // `if cond: return` ends the block early at run time: emit the rest of
-    // the block as its else branch.
+    // `if cond: return` in a function's own body ends it early at run time:
+    // the rest of the body becomes the else branch. (Deeper, the rest of the
+    // function would not be inside that branch, so it is left to the
+    // 'return inside a region' error.)
     auto *ifStmt = dyn_cast<ast::IfStmt>(stmt.get());
-    if (ifStmt && regionDepth == 0 && endsWithBareReturn(ifStmt->getBody()))
+    if (ifStmt && blockNesting == 1 && regionDepth == 0 &&
+        endsWithBareReturn(ifStmt->getBody()))
       return emitIfWithEarlyReturn(*ifStmt, body.drop_front(index + 1));
     if (mlir::failed(emitStmt(*stmt)))
       return mlir::failure();
@@ -2219,6 +2227,8 @@ KernelEmitter::Result KernelEmitter::callFunction(
   ast::Location savedReturnLoc = returnLoc;
   PyValue savedReturnValue = returnValue;
   unsigned savedRegionDepth = regionDepth;
+  unsigned savedBlockNesting = blockNesting;
+  blockNesting = 0;
   locals.clear();
   assignedNames.clear();
   for (auto [param, value] : llvm::zip(params, bound)) {
@@ -2239,6 +2249,7 @@ KernelEmitter::Result KernelEmitter::callFunction(
   returnLoc = savedReturnLoc;
   returnValue = savedReturnValue;
   regionDepth = savedRegionDepth;
+  blockNesting = savedBlockNesting;
   if (mlir::failed(emitted))
     return std::nullopt;
   return result;
@@ -5573,20 +5584,62 @@ KernelEmitter::Result KernelEmitter::emitBoolOp(const ast::BoolOpExpr &boolOp) {
   // Python semantics on compile-time values: the first operand that decides
   // the result is the result, and the rest is not evaluated.
   bool isAnd = boolOp.getOp() == ast::BoolOp::And;
-  std::optional<PyValue> result;
-  for (const ast::ExprPtr &operandExpr : boolOp.getValues()) {
-    result = emitExpr(*operandExpr);
-    if (!result)
+  const ast::ExprList &values = boolOp.getValues();
+  llvm::SmallVector<PyValue> operands;
+  size_t index = 0;
+  for (; index < values.size(); ++index) {
+    Result operand = emitExpr(*values[index]);
+    if (!operand)
       return std::nullopt;
-    if (result->isRuntime())
-      return error(operandExpr->getLoc(),
-                   "'" + ast::spell(boolOp.getOp()) +
-                       "' on a runtime value is not supported yet (use '" +
-                       (isAnd ? "&" : "|") + "' for blocks)");
-    if (isTruthy(*result) != isAnd)
-      return result;
+    if (operand->isRuntime()) {
+      operands.push_back(*operand);
+      ++index;
+      break;
+    }
+    if (isTruthy(*operand) != isAnd || index + 1 == values.size())
+      return operand;
   }
-  return result;
+  // On runtime values Triton's `and`/`or` are tl.logical_and/logical_or:
+  // the remaining operands are all evaluated and converted to bool.
+  for (; index < values.size(); ++index) {
+    Result operand = emitExpr(*values[index]);
+    if (!operand)
+      return std::nullopt;
+    if (!operand->isRuntime() && !operand->isNumber())
+      return error(values[index]->getLoc(),
+                   "'" + ast::spell(boolOp.getOp()) +
+                       "' needs numbers or blocks, got " + describe(*operand));
+    operands.push_back(*operand);
+  }
+  llvm::SmallVector<const PyValue *> pointers;
+  for (const PyValue &operand : operands)
+    pointers.push_back(&operand);
+  auto common = commonShape(
+      pointers, "'" + ast::spell(boolOp.getOp()).str() + "'", boolOp.getLoc());
+  if (!common)
+    return std::nullopt;
+  auto [asBlock, shape] = *common;
+  mlir::Location loc = getLoc(boolOp.getLoc());
+  mlir::Value combined;
+  for (const PyValue &operand : operands) {
+    mlir::Value value;
+    if (operand.isRuntime())
+      value = broadcastTo(castValue(operand.value, operand.isUnsigned,
+                                    builder.getI1Type(), false, loc),
+                          asBlock ? llvm::ArrayRef<int64_t>(shape)
+                                  : llvm::ArrayRef<int64_t>(),
+                          loc);
+    else
+      value = materialize(PyValue::boolean(isTruthy(operand)),
+                          builder.getI1Type(), asBlock, shape, loc);
+    if (!combined)
+      combined = value;
+    else if (isAnd)
+      combined = arith::AndIOp::create(builder, loc, combined, value);
+    else
+      combined = arith::OrIOp::create(builder, loc, combined, value);
+  }
+  return PyValue::runtime(combined);
 }
 
 KernelEmitter::Result
@@ -5980,6 +6033,10 @@ std::optional<mlir::Type>
 KernelEmitter::getComputationType(ast::BinaryOp op, const PyValue &lhs,
                                   const PyValue &rhs) {
   bool divOrMod = op == ast::BinaryOp::Div || op == ast::BinaryOp::Mod;
+  // Pointers have no computation type (callers handle pointer operands).
+  for (const PyValue *operand : {&lhs, &rhs})
+    if (operand->isRuntime() && !getElementType(operand->value).isIntOrFloat())
+      return std::nullopt;
   if (lhs.isRuntime() != rhs.isRuntime()) {
     // A Python number of a kind no higher than the runtime operand's (bool <
     // int < float) takes the runtime operand's type, as in Triton; an
