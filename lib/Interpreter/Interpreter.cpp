@@ -1345,9 +1345,11 @@ LogicalResult runPrint(Interpreter &I, Operation *op) {
         os << (d ? ", " : "") << (k / stride) % shape[d];
       os << ")";
     }
-    os << " " << print.getPrefix();
+    llvm::StringRef prefix = print.getPrefix();
+    if (!prefix.empty())
+      os << " " << prefix;
     for (auto [a, arg] : llvm::enumerate(args)) {
-      os << (a || !print.getPrefix().ends_with(" ") ? " " : "");
+      os << (a || !prefix.ends_with(" ") ? " " : "");
       printElement(os, *arg, elems[a], arg->size() > 1 ? k : 0, print.getHex(),
                    a < isSigned.size() && isSigned[a]);
     }
