@@ -1,6 +1,6 @@
 //===- Interpreter.cpp - run a tile-dialect kernel on the CPU -------------===//
 //
-// Every SSA value of the running program is a Array: its shape and its
+// Every SSA value of the running program is an Array: its shape and its
 // elements, floats as doubles (exactly representable in the element type)
 // and integers and pointers as 64-bit patterns zero-extended from their
 // width. Ops are looked up once per op name in one table, which is also the
