@@ -1,6 +1,6 @@
 //===- Interpreter.cpp - run a tile-dialect kernel on the CPU -------------===//
 //
-// Every SSA value of the running program is a Array: its shape and its
+// Every SSA value of the running program is an Array: its shape and its
 // elements, floats as doubles (exactly representable in the element type)
 // and integers and pointers as 64-bit patterns zero-extended from their
 // width. Ops are looked up once per op name in one table, which is also the
@@ -1345,9 +1345,11 @@ LogicalResult runPrint(Interpreter &I, Operation *op) {
         os << (d ? ", " : "") << (k / stride) % shape[d];
       os << ")";
     }
-    os << " " << print.getPrefix();
+    llvm::StringRef prefix = print.getPrefix();
+    if (!prefix.empty())
+      os << " " << prefix;
     for (auto [a, arg] : llvm::enumerate(args)) {
-      os << (a || !print.getPrefix().ends_with(" ") ? " " : "");
+      os << (a || !prefix.ends_with(" ") ? " " : "");
       printElement(os, *arg, elems[a], arg->size() > 1 ? k : 0, print.getHex(),
                    a < isSigned.size() && isSigned[a]);
     }

@@ -1,4 +1,5 @@
 // RUN: tile-run %s --interpret | FileCheck %s
+// RUN: not tile-run %s --interpret --set tol=1e-6 | FileCheck %s --check-prefix=TIGHT
 // A 512^3 fp16 matmul with fp32 accumulation: 64x64 tiles of C, a K loop
 // (scf.for with iter_args) of 64x32 by 32x64 tile.dot, written by hand.
 
@@ -11,11 +12,14 @@
 //   c = empty(fp16, M, N)
 //   args = (a, b, c, M, N, K)
 //   grid = (cdiv(M, 64) * cdiv(N, 64),)
-//   check(c, ref_matmul(a, b), tol=2e-3)
+//   tol = 2e-3
+//   check(c, ref_matmul(a, b), tol=tol)
 
 // CHECK: matmul_kernel in the interpreter: grid (64, 1, 1)
 // CHECK: interpreter time: {{.*}} ms for 64 programs
 // CHECK: check c against ref_matmul: {{.*}} 0 NaN {{.*}}: PASS
+// fp16 output cannot meet 1e-6: the check fails (exit status 2).
+// TIGHT: check c against ref_matmul: {{.*}}: FAIL
 
 func.func @matmul_kernel(%a: !tile.ptr<f16>, %b: !tile.ptr<f16>, %c: !tile.ptr<f16>, %M: i32, %N: i32, %K: i32) {
   %pid = tile.program_id 0 : i32
