@@ -449,10 +449,9 @@ std::optional<Value> Evaluator::eval(const ast::Expr &expr) {
       return error(expr, "unary operator needs a number");
     switch (unary.getOp()) {
     case ast::UnaryOp::Minus:
-      return v->kind == Value::Kind::Float ? Value::getFloat(-v->floatValue)
-                                           : intResult(expr, llvm::checkedSub(
-                                                                 int64_t(0),
-                                                                 v->intValue));
+      return v->kind == Value::Kind::Float
+                 ? Value::getFloat(-v->floatValue)
+                 : intResult(expr, llvm::checkedSub(int64_t(0), v->intValue));
     case ast::UnaryOp::Plus:
       return v;
     case ast::UnaryOp::Not:

@@ -44,8 +44,7 @@ void verifyQuietly(mlir::MLIRContext &context, mlir::ModuleOp module) {
 
 /// Non-constexpr parameters alternate between `*fp32` (divisible by 16) and
 /// `i32`; constexpr parameters take their default, or 16 without one.
-KernelSpecialization
-deriveSpecialization(llvm::ArrayRef<KernelParam> params) {
+KernelSpecialization deriveSpecialization(llvm::ArrayRef<KernelParam> params) {
   KernelSpecialization spec;
   unsigned runtimeIndex = 0;
   for (const KernelParam &param : params) {
@@ -85,8 +84,8 @@ void fuzzModule(mlir::MLIRContext &context, llvm::StringRef text) {
         getKernelParams(*module, name, diag);
     if (!params)
       continue;
-    mlir::OwningOpRef<mlir::ModuleOp> op = emitKernel(
-        context, *module, name, deriveSpecialization(*params), diag);
+    mlir::OwningOpRef<mlir::ModuleOp> op =
+        emitKernel(context, *module, name, deriveSpecialization(*params), diag);
     if (op)
       verifyQuietly(context, *op);
   }
