@@ -25,6 +25,7 @@
 #include "mlir/IR/Verifier.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/Support/xxhash.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -65,13 +66,62 @@ KernelSpecialization deriveSpecialization(llvm::ArrayRef<KernelParam> params) {
   return spec;
 }
 
+/// A second specialization, varied by `seed` (a hash of the input, so that
+/// a crash reproduces from the input alone): every parameter type of
+/// ParamSpec, divisibility, equal-to-one integers, and constexpr values of
+/// each kind.
+KernelSpecialization
+deriveVariedSpecialization(llvm::ArrayRef<KernelParam> params, uint64_t seed) {
+  static const char *const types[] = {
+      "*fp32", "*fp16", "*bf16", "*fp64", "*i8",  "*i16", "*i32", "*i64",
+      "*u8",   "*i1",   "i1",    "i32",   "i64",  "fp32", "fp64", "i8",
+      "i16",   "u8",    "u32",   "u64",   "fp16", "bf16"};
+  KernelSpecialization spec;
+  for (const KernelParam &param : params) {
+    seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+    unsigned bits = unsigned(seed >> 33);
+    ParamSpec p;
+    p.name = param.name;
+    if (param.isConstexpr) {
+      p.type = "constexpr";
+      switch (bits % 6) {
+      case 0:
+        if (param.defaultValue)
+          break;
+        [[fallthrough]];
+      case 1:
+        p.value = int64_t(1) << (bits / 8 % 12);
+        break;
+      case 2:
+        p.value = int64_t(bits / 8 % 3) - 1;
+        break;
+      case 3:
+        p.value = 0.5;
+        break;
+      case 4:
+        p.value = bool(bits & 8);
+        break;
+      default:
+        p.value = std::string("evict_last");
+        break;
+      }
+    } else {
+      p.type = types[bits % std::size(types)];
+      p.divisibleBy16 = bits & 0x100;
+      p.equalsOne = p.type[0] != '*' && (bits & 0x600) == 0x600;
+    }
+    spec.params.push_back(std::move(p));
+  }
+  return spec;
+}
+
 std::unique_ptr<llvm::MemoryBuffer> copyInput(llvm::StringRef text) {
   // A copy: MemoryBuffer adds the terminating NUL that files loaded from
   // disk have, and ASan sees reads past the input's end.
   return llvm::MemoryBuffer::getMemBufferCopy(text, "input.tile");
 }
 
-/// The module path: parse, then every kernel through MLIRGen.
+/// The module path: parse, then every kernel through MLIRGen, twice.
 void fuzzModule(mlir::MLIRContext &context, llvm::StringRef text) {
   llvm::SourceMgr sourceMgr;
   DiagEmitter diag(sourceMgr, llvm::nulls());
@@ -84,10 +134,14 @@ void fuzzModule(mlir::MLIRContext &context, llvm::StringRef text) {
         getKernelParams(*module, name, diag);
     if (!params)
       continue;
-    mlir::OwningOpRef<mlir::ModuleOp> op =
-        emitKernel(context, *module, name, deriveSpecialization(*params), diag);
-    if (op)
-      verifyQuietly(context, *op);
+    for (const KernelSpecialization &spec :
+         {deriveSpecialization(*params),
+          deriveVariedSpecialization(*params, llvm::xxh3_64bits(text))}) {
+      mlir::OwningOpRef<mlir::ModuleOp> op =
+          emitKernel(context, *module, name, spec, diag);
+      if (op)
+        verifyQuietly(context, *op);
+    }
   }
 }
 
