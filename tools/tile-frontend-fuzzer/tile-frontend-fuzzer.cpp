@@ -4,8 +4,8 @@
 // text on it: the lexer and parser (whole module, standalone expression,
 // block of statements), MLIRGen for every @triton.jit kernel with a
 // specialization derived from its parameters (followed by the MLIR
-// verifier), and the driver's launch-description parser with the
-// specialization and module it implies. Diagnostics go to a null stream.
+// verifier and the printer), and the driver's launch-description parser with
+// the specialization and module it implies. Diagnostics go to a null stream.
 // Any crash, sanitizer report or timeout is a bug: the front end must answer
 // every input with a diagnostic.
 //
@@ -35,12 +35,15 @@ using namespace tile::frontend;
 
 namespace {
 
-/// Runs the MLIR verifier on `module` with diagnostics swallowed. emitKernel
-/// verifies too; this keeps the check if that ever changes.
-void verifyQuietly(mlir::MLIRContext &context, mlir::ModuleOp module) {
+/// Runs the MLIR verifier on `module` with diagnostics swallowed (emitKernel
+/// verifies too; this keeps the check if that ever changes), then prints a
+/// valid module as `tile-run --emit=tile` would, to a null stream, so that
+/// the dialects' custom printers see every module too.
+void verifyAndPrint(mlir::MLIRContext &context, mlir::ModuleOp module) {
   mlir::ScopedDiagnosticHandler handler(
       &context, [](mlir::Diagnostic &) { return mlir::success(); });
-  (void)mlir::verify(module);
+  if (mlir::succeeded(mlir::verify(module)))
+    module.print(llvm::nulls());
 }
 
 /// Non-constexpr parameters alternate between `*fp32` (divisible by 16) and
@@ -140,7 +143,7 @@ void fuzzModule(mlir::MLIRContext &context, llvm::StringRef text) {
       mlir::OwningOpRef<mlir::ModuleOp> op =
           emitKernel(context, *module, name, spec, diag);
       if (op)
-        verifyQuietly(context, *op);
+        verifyAndPrint(context, *op);
     }
   }
 }
@@ -175,7 +178,7 @@ void fuzzDriver(mlir::MLIRContext &context, llvm::StringRef text) {
   mlir::OwningOpRef<mlir::ModuleOp> op =
       buildTileModule(context, source, *specialization);
   if (op)
-    verifyQuietly(context, *op);
+    verifyAndPrint(context, *op);
 }
 
 /// The fragment parsers that launch descriptions and --set values use.
