@@ -674,9 +674,18 @@ tile::launch::parseLaunchSpec(llvm::SourceMgr &sourceMgr, unsigned bufferId,
                               llvm::ArrayRef<Override> overrides) {
   llvm::StringRef text = sourceMgr.getMemoryBuffer(bufferId)->getBuffer();
   static constexpr llvm::StringLiteral kMarker = "# tile-run:";
+  // Lines end as the lexer has them: "\n", "\r\n" or "\r".
+  auto lineEndFrom = [&](size_t pos) {
+    return std::min(text.find_first_of("\r\n", pos), text.size());
+  };
+  auto nextLineAfter = [&](size_t lineEnd) {
+    if (text.substr(lineEnd).starts_with("\r\n"))
+      return lineEnd + 2;
+    return std::min(lineEnd + 1, text.size());
+  };
   size_t markerPos = text.find(kMarker);
   while (markerPos != llvm::StringRef::npos && markerPos != 0 &&
-         text[markerPos - 1] != '\n')
+         text[markerPos - 1] != '\n' && text[markerPos - 1] != '\r')
     markerPos = text.find(kMarker, markerPos + 1);
   if (markerPos == llvm::StringRef::npos) {
     diag.error(llvm::SMLoc::getFromPointer(text.data()),
@@ -685,9 +694,7 @@ tile::launch::parseLaunchSpec(llvm::SourceMgr &sourceMgr, unsigned bufferId,
     return std::nullopt;
   }
   LaunchSpec spec;
-  size_t lineEnd = text.find('\n', markerPos);
-  if (lineEnd == llvm::StringRef::npos)
-    lineEnd = text.size();
+  size_t lineEnd = lineEndFrom(markerPos);
   spec.kernel = text.slice(markerPos + kMarker.size(), lineEnd).trim().str();
   spec.loc = diag.getLocation(
       bufferId,
@@ -695,12 +702,10 @@ tile::launch::parseLaunchSpec(llvm::SourceMgr &sourceMgr, unsigned bufferId,
           llvm::SMLoc::getFromPointer(text.data() + markerPos), bufferId),
       1);
   // The block: following lines that start with '#'.
-  size_t blockStart = std::min(lineEnd + 1, text.size());
+  size_t blockStart = nextLineAfter(lineEnd);
   size_t blockEnd = blockStart;
-  while (blockEnd < text.size() && text[blockEnd] == '#') {
-    size_t next = text.find('\n', blockEnd);
-    blockEnd = next == llvm::StringRef::npos ? text.size() : next + 1;
-  }
+  while (blockEnd < text.size() && text[blockEnd] == '#')
+    blockEnd = nextLineAfter(lineEndFrom(blockEnd));
   // Skip the first line's '#': the parser skips it on the others.
   FragmentOptions fragment;
   fragment.range = text.slice(std::min(blockStart + 1, blockEnd), blockEnd);
