@@ -124,7 +124,8 @@ std::unique_ptr<llvm::MemoryBuffer> copyInput(llvm::StringRef text) {
   return llvm::MemoryBuffer::getMemBufferCopy(text, "input.tile");
 }
 
-/// The module path: parse, then every kernel through MLIRGen, twice.
+/// The module path: parse (and dump the AST), then every kernel through
+/// MLIRGen, twice.
 void fuzzModule(mlir::MLIRContext &context, llvm::StringRef text) {
   llvm::SourceMgr sourceMgr;
   DiagEmitter diag(sourceMgr, llvm::nulls());
@@ -132,6 +133,7 @@ void fuzzModule(mlir::MLIRContext &context, llvm::StringRef text) {
   std::unique_ptr<ast::Module> module = parseModule(sourceMgr, id, diag);
   if (!module)
     return;
+  ast::dump(*module, llvm::nulls());
   for (const std::string &name : getKernelNames(*module)) {
     std::optional<std::vector<KernelParam>> params =
         getKernelParams(*module, name, diag);
