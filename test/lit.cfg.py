@@ -37,3 +37,12 @@ try:
     config.available_features.add("cuda")
 except OSError:
     pass
+
+# libfuzzer: the front-end fuzzer (tools/tile-frontend-fuzzer, built with
+# clang in build-fuzz/ by scripts/fuzz.sh) runs briefly where it was built.
+# `lit --param tile_fuzzer=PATH` points at another build of it.
+tile_fuzzer = lit_config.params.get("tile_fuzzer",
+                                    getattr(config, "tile_fuzzer", ""))
+if tile_fuzzer and os.access(tile_fuzzer, os.X_OK):
+    config.available_features.add("libfuzzer")
+    config.substitutions.append(("%tile-frontend-fuzzer", tile_fuzzer))

@@ -11,6 +11,7 @@
 #include "tile/Frontend/Parser.h"
 
 #include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/CheckedArithmetic.h"
 #include "llvm/Support/MathExtras.h"
 
 #include <cmath>
@@ -176,6 +177,15 @@ private:
   std::optional<Value> evalBinary(const ast::BinOpExpr &expr);
   std::optional<Value> evalCall(const ast::CallExpr &expr);
   std::optional<int64_t> evalInt(const ast::Expr &expr);
+  /// Python's integers are unbounded, the launch description's are int64: a
+  /// result that does not fit (nullopt) is reported, never wrapped.
+  std::optional<Value> intResult(const ast::Expr &expr,
+                                 std::optional<int64_t> value) {
+    if (!value)
+      return error(expr, "integer overflow: the result does not fit in 64 "
+                         "bits");
+    return Value::getInt(*value);
+  }
 
   LaunchSpec &spec;
   DiagEmitter &diag;
@@ -193,9 +203,24 @@ std::optional<int64_t> Evaluator::evalInt(const ast::Expr &expr) {
   return v->intValue;
 }
 
-static int64_t floorDiv(int64_t a, int64_t b) {
+/// Python's a // b; nullopt where it overflows (INT64_MIN // -1).
+static std::optional<int64_t> floorDiv(int64_t a, int64_t b) {
+  if (b == -1)
+    return llvm::checkedMul(a, b);
   int64_t q = a / b;
   return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
+}
+
+/// a ** b for b >= 0; nullopt where it overflows.
+static std::optional<int64_t> checkedPow(int64_t a, int64_t b) {
+  if (a == 0 || a == 1)
+    return b == 0 ? 1 : a;
+  if (a == -1)
+    return b % 2 ? -1 : 1;
+  std::optional<int64_t> result = 1;
+  for (int64_t i = 0; i < b && result; ++i) // |a| >= 2: at most 63 steps
+    result = llvm::checkedMul(*result, a);
+  return result;
 }
 
 std::optional<Value> Evaluator::evalBinary(const ast::BinOpExpr &expr) {
@@ -212,11 +237,14 @@ std::optional<Value> Evaluator::evalBinary(const ast::BinOpExpr &expr) {
   double x = lhs->asDouble(), y = rhs->asDouble();
   switch (expr.getOp()) {
   case ast::BinaryOp::Add:
-    return isInt ? Value::getInt(a + b) : Value::getFloat(x + y);
+    return isInt ? intResult(expr, llvm::checkedAdd(a, b))
+                 : Value::getFloat(x + y);
   case ast::BinaryOp::Sub:
-    return isInt ? Value::getInt(a - b) : Value::getFloat(x - y);
+    return isInt ? intResult(expr, llvm::checkedSub(a, b))
+                 : Value::getFloat(x - y);
   case ast::BinaryOp::Mul:
-    return isInt ? Value::getInt(a * b) : Value::getFloat(x * y);
+    return isInt ? intResult(expr, llvm::checkedMul(a, b))
+                 : Value::getFloat(x * y);
   case ast::BinaryOp::Div:
     if (y == 0)
       return error(expr, "division by zero");
@@ -229,16 +257,16 @@ std::optional<Value> Evaluator::evalBinary(const ast::BinOpExpr &expr) {
       return expr.getOp() == ast::BinaryOp::Mod
                  ? Value::getFloat(x - std::floor(x / y) * y)
                  : Value::getFloat(std::floor(x / y));
-    return expr.getOp() == ast::BinaryOp::Mod
-               ? Value::getInt(a - floorDiv(a, b) * b)
-               : Value::getInt(floorDiv(a, b));
-  case ast::BinaryOp::Pow:
-    if (isInt && b >= 0) {
-      int64_t result = 1;
-      for (int64_t i = 0; i < b && i < 64; ++i)
-        result *= a;
-      return Value::getInt(result);
+    if (expr.getOp() == ast::BinaryOp::Mod) {
+      // Python's a % b takes the sign of b; computed so that it cannot
+      // overflow (INT64_MIN % -1 is 0).
+      int64_t r = b == -1 ? 0 : a % b;
+      return Value::getInt(r != 0 && (r < 0) != (b < 0) ? r + b : r);
     }
+    return intResult(expr, floorDiv(a, b));
+  case ast::BinaryOp::Pow:
+    if (isInt && b >= 0)
+      return intResult(expr, checkedPow(a, b));
     return Value::getFloat(std::pow(x, y));
   case ast::BinaryOp::LShift:
   case ast::BinaryOp::RShift:
@@ -254,7 +282,7 @@ std::optional<Value> Evaluator::evalBinary(const ast::BinOpExpr &expr) {
       return error(expr, "shift count " + std::to_string(b) + " out of range");
     switch (expr.getOp()) {
     case ast::BinaryOp::LShift:
-      return Value::getInt(a << b);
+      return intResult(expr, llvm::checkedMul(a, int64_t(1) << b));
     case ast::BinaryOp::RShift:
       return Value::getInt(a >> b);
     case ast::BinaryOp::BitAnd:
@@ -314,11 +342,13 @@ std::optional<Value> Evaluator::evalCall(const ast::CallExpr &expr) {
                                    " out of range");
       buffer.shape.push_back(*extent);
     }
-    if (buffer.getNumElements() * getByteWidth(buffer.dtype) >
-        (int64_t(1) << 36))
-      return error(expr, "buffer of " +
-                             std::to_string(buffer.getNumElements()) +
-                             " elements is too large");
+    // The byte size, checked as it grows so that it cannot overflow.
+    int64_t bytes = getByteWidth(buffer.dtype);
+    for (int64_t extent : buffer.shape) {
+      if (extent > (int64_t(1) << 36) / bytes)
+        return error(expr, "buffer of more than 2^36 bytes is too large");
+      bytes *= extent;
+    }
     Value value;
     value.kind = Value::Kind::Buffer;
     value.buffer = spec.buffers.size();
@@ -357,12 +387,18 @@ std::optional<Value> Evaluator::evalCall(const ast::CallExpr &expr) {
     if (name == "cdiv") {
       if (values.size() != 2 || values[1] == 0)
         return error(expr, "cdiv(a, b) needs two integers, b != 0");
-      return Value::getInt(-floorDiv(-values[0], values[1]));
+      std::optional<int64_t> negated = llvm::checkedSub(int64_t(0), values[0]);
+      std::optional<int64_t> quotient =
+          negated ? floorDiv(*negated, values[1]) : std::nullopt;
+      return intResult(expr, quotient ? llvm::checkedSub(int64_t(0), *quotient)
+                                      : std::nullopt);
     }
     if (unary)
-      return Value::getInt(
-          values[0] <= 1 ? 1
-                         : int64_t(llvm::PowerOf2Ceil(uint64_t(values[0]))));
+      return intResult(expr, values[0] <= 1 ? 1
+                             : values[0] > (int64_t(1) << 62)
+                                 ? std::nullopt
+                                 : std::optional<int64_t>(llvm::PowerOf2Ceil(
+                                       uint64_t(values[0]))));
     return Value::getInt(name == "min"
                              ? *std::min_element(values.begin(), values.end())
                              : *std::max_element(values.begin(), values.end()));
@@ -430,8 +466,9 @@ std::optional<Value> Evaluator::eval(const ast::Expr &expr) {
       return error(expr, "unary operator needs a number");
     switch (unary.getOp()) {
     case ast::UnaryOp::Minus:
-      return v->kind == Value::Kind::Float ? Value::getFloat(-v->floatValue)
-                                           : Value::getInt(-v->intValue);
+      return v->kind == Value::Kind::Float
+                 ? Value::getFloat(-v->floatValue)
+                 : intResult(expr, llvm::checkedSub(int64_t(0), v->intValue));
     case ast::UnaryOp::Plus:
       return v;
     case ast::UnaryOp::Not:
@@ -653,9 +690,18 @@ std::optional<LaunchSpec> tile::launch::parseLaunchSpec(
     llvm::ArrayRef<Override> overrides, llvm::StringRef commentPrefix) {
   llvm::StringRef text = sourceMgr.getMemoryBuffer(bufferId)->getBuffer();
   std::string marker = (commentPrefix + " tile-run:").str();
+  // Lines end as the lexer has them: "\n", "\r\n" or "\r".
+  auto lineEndFrom = [&](size_t pos) {
+    return std::min(text.find_first_of("\r\n", pos), text.size());
+  };
+  auto nextLineAfter = [&](size_t lineEnd) {
+    if (text.substr(lineEnd).starts_with("\r\n"))
+      return lineEnd + 2;
+    return std::min(lineEnd + 1, text.size());
+  };
   size_t markerPos = text.find(marker);
   while (markerPos != llvm::StringRef::npos && markerPos != 0 &&
-         text[markerPos - 1] != '\n')
+         text[markerPos - 1] != '\n' && text[markerPos - 1] != '\r')
     markerPos = text.find(marker, markerPos + 1);
   if (markerPos == llvm::StringRef::npos) {
     diag.error(llvm::SMLoc::getFromPointer(text.data()),
@@ -664,9 +710,7 @@ std::optional<LaunchSpec> tile::launch::parseLaunchSpec(
     return std::nullopt;
   }
   LaunchSpec spec;
-  size_t lineEnd = text.find('\n', markerPos);
-  if (lineEnd == llvm::StringRef::npos)
-    lineEnd = text.size();
+  size_t lineEnd = lineEndFrom(markerPos);
   spec.kernel = text.slice(markerPos + marker.size(), lineEnd).trim().str();
   spec.loc = diag.getLocation(
       bufferId,
@@ -674,13 +718,11 @@ std::optional<LaunchSpec> tile::launch::parseLaunchSpec(
           llvm::SMLoc::getFromPointer(text.data() + markerPos), bufferId),
       1);
   // The block: following lines that start with the comment prefix.
-  size_t blockStart = std::min(lineEnd + 1, text.size());
+  size_t blockStart = nextLineAfter(lineEnd);
   size_t blockEnd = blockStart;
   while (blockEnd < text.size() &&
-         text.substr(blockEnd).starts_with(commentPrefix)) {
-    size_t next = text.find('\n', blockEnd);
-    blockEnd = next == llvm::StringRef::npos ? text.size() : next + 1;
-  }
+         text.substr(blockEnd).starts_with(commentPrefix))
+    blockEnd = nextLineAfter(lineEndFrom(blockEnd));
   // Skip the first line's prefix: the parser skips it on the others.
   FragmentOptions fragment;
   fragment.range = text.slice(
