@@ -17,7 +17,10 @@ for n in 256 512 781 1024 2048 4096 8192 12288 32768; do
     --seed $RANDOM$RANDOM --rep-ms 200 2>&1 | grep -E "check|GB/s|error|FAIL" | tee -a $out/tile_softmax.log
 done
 echo "== --compare: GPU against the interpreter"
-for k in add softmax_simple softmax; do tile-run kernels/$k.tile --compare 2>&1 | tail -4; done
+for k in add softmax_simple softmax matmul; do tile-run kernels/$k.tile --compare 2>&1 | tail -4; done
+echo "== matmul (CUDA-core FMA lowering, 512^3 and odd shapes): check"
+tile-run kernels/matmul.tile --seed $RANDOM --no-bench || echo "CHECK FAILED"
+tile-run kernels/matmul.tile --set M=513 --set N=257 --set K=129 --seed $RANDOM --no-bench || echo "CHECK FAILED"
 echo "== add bandwidth"
 for n in '2**20' '2**24' '2**27'; do tile-run kernels/add.tile --set "n=$n" --seed $RANDOM | grep -E "GB/s|check"; done
 echo "== Triton and PyTorch, same run"
