@@ -2186,7 +2186,9 @@ KernelEmitter::Result KernelEmitter::callFunction(
   llvm::SmallVector<std::optional<PyValue>> bound(params.size());
   for (auto [index, arg] : llvm::enumerate(args))
     bound[index] = arg;
-  for (const auto &[keyword, value] : keywords) {
+  for (const auto &[keywordBinding, value] : keywords) {
+    // (A named copy: clang 14 cannot capture a structured binding.)
+    const auto &keyword = keywordBinding;
     auto param = llvm::find_if(
         params, [&](const ast::Param &p) { return p.name == keyword; });
     if (param == params.end()) {
