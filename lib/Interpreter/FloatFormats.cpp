@@ -1,6 +1,6 @@
 //===- FloatFormats.cpp - fp16, bf16 and tf32 on the host -----------------===//
 
-#include "FloatFormats.h"
+#include "tile/Interpreter/FloatFormats.h"
 
 #include <cmath>
 #include <cstring>

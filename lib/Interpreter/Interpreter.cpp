@@ -12,8 +12,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "tile/Interpreter/Interpreter.h"
-#include "FloatFormats.h"
 #include "tile/Dialect/Tile/IR/TileDialect.h"
+#include "tile/Interpreter/FloatFormats.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -694,10 +694,9 @@ LogicalResult runConstant(Interpreter &I, Operation *op) {
   auto fromInt = [&](const APInt &v) {
     return truncBits(v.getZExtValue(), elem.width);
   };
-  auto toDouble = [](APFloat v) {
-    bool lost;
-    v.convert(APFloat::IEEEdouble(), APFloat::rmNearestTiesToEven, &lost);
-    return v.convertToDouble();
+  // Every element type (f16, bf16, f32, f64) converts to double exactly.
+  auto toDouble = [](const APFloat &v) {
+    return FloatAttr::getValueAsDouble(v);
   };
   if (auto intAttr = dyn_cast<IntegerAttr>(attr)) {
     out.i[0] = fromInt(intAttr.getValue());

@@ -5018,51 +5018,49 @@ KernelEmitter::emitLanguageCall(const ast::CallExpr &call, llvm::StringRef name,
     return emitDot(*args, call, displayName);
   }
 
-  // Reductions and scans.
-  if (name == "sum") {
-    auto args = evaluate({{"input", true},
-                          {"axis", false},
-                          {"keep_dims", false},
-                          {"dtype", false}});
+  // Reductions: one signature per function, one emitter for all.
+  static const llvm::StringMap<std::vector<BuiltinParam>> reductionParams = {
+      {"sum",
+       {{"input", true},
+        {"axis", false},
+        {"keep_dims", false},
+        {"dtype", false}}},
+      {"max",
+       {{"input", true},
+        {"axis", false},
+        {"return_indices", false},
+        {"return_indices_tie_break_left", false},
+        {"keep_dims", false}}},
+      {"min",
+       {{"input", true},
+        {"axis", false},
+        {"return_indices", false},
+        {"return_indices_tie_break_left", false},
+        {"keep_dims", false}}},
+      {"argmax",
+       {{"input", true},
+        {"axis", true},
+        {"tie_break_left", false},
+        {"keep_dims", false}}},
+      {"argmin",
+       {{"input", true},
+        {"axis", true},
+        {"tie_break_left", false},
+        {"keep_dims", false}}},
+      {"xor_sum", {{"input", true}, {"axis", false}, {"keep_dims", false}}},
+      {"reduce",
+       {{"input", true},
+        {"axis", true},
+        {"combine_fn", true},
+        {"keep_dims", false}}}};
+  if (auto it = reductionParams.find(name); it != reductionParams.end()) {
+    auto args = evaluate(it->second);
     return args && requireIR(callLoc, displayName)
                ? emitReduction(name, *args, call, displayName)
                : std::nullopt;
   }
-  if (name == "max" || name == "min") {
-    auto args = evaluate({{"input", true},
-                          {"axis", false},
-                          {"return_indices", false},
-                          {"return_indices_tie_break_left", false},
-                          {"keep_dims", false}});
-    return args && requireIR(callLoc, displayName)
-               ? emitReduction(name, *args, call, displayName)
-               : std::nullopt;
-  }
-  if (name == "argmax" || name == "argmin") {
-    auto args = evaluate({{"input", true},
-                          {"axis", true},
-                          {"tie_break_left", false},
-                          {"keep_dims", false}});
-    return args && requireIR(callLoc, displayName)
-               ? emitReduction(name, *args, call, displayName)
-               : std::nullopt;
-  }
-  if (name == "xor_sum") {
-    auto args =
-        evaluate({{"input", true}, {"axis", false}, {"keep_dims", false}});
-    return args && requireIR(callLoc, displayName)
-               ? emitReduction(name, *args, call, displayName)
-               : std::nullopt;
-  }
-  if (name == "reduce") {
-    auto args = evaluate({{"input", true},
-                          {"axis", true},
-                          {"combine_fn", true},
-                          {"keep_dims", false}});
-    return args && requireIR(callLoc, displayName)
-               ? emitReduction(name, *args, call, displayName)
-               : std::nullopt;
-  }
+
+  // Scans.
   if (name == "cumsum" || name == "cumprod") {
     auto args = evaluate({{"input", true},
                           {"axis", false},

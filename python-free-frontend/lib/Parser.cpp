@@ -736,6 +736,8 @@ private:
   ExprPtr parseTestList();
   ExprPtr parseTest();
   ExprPtr parseOrTest();
+  ExprPtr parseBoolChain(TokenKind keyword, BoolOp op,
+                         ExprPtr (Parser::*parseOperand)());
   ExprPtr parseAndTest();
   ExprPtr parseNotTest();
   ExprPtr parseComparison();
@@ -1423,36 +1425,30 @@ ExprPtr Parser::parseTest() {
                                      std::move(orElse));
 }
 
-ExprPtr Parser::parseOrTest() {
+/// `operand (keyword operand)*` as one BoolOpExpr (or just the operand).
+ExprPtr Parser::parseBoolChain(TokenKind keyword, BoolOp op,
+                               ExprPtr (Parser::*parseOperand)()) {
   Location loc = tok().loc;
-  ExprPtr first = parseAndTest();
-  if (!first || !is(TokenKind::kw_or))
+  ExprPtr first = (this->*parseOperand)();
+  if (!first || !is(keyword))
     return first;
   ExprList values;
   values.push_back(std::move(first));
-  while (consumeIf(TokenKind::kw_or)) {
-    ExprPtr value = parseAndTest();
+  while (consumeIf(keyword)) {
+    ExprPtr value = (this->*parseOperand)();
     if (!value)
       return nullptr;
     values.push_back(std::move(value));
   }
-  return std::make_unique<BoolOpExpr>(loc, BoolOp::Or, std::move(values));
+  return std::make_unique<BoolOpExpr>(loc, op, std::move(values));
+}
+
+ExprPtr Parser::parseOrTest() {
+  return parseBoolChain(TokenKind::kw_or, BoolOp::Or, &Parser::parseAndTest);
 }
 
 ExprPtr Parser::parseAndTest() {
-  Location loc = tok().loc;
-  ExprPtr first = parseNotTest();
-  if (!first || !is(TokenKind::kw_and))
-    return first;
-  ExprList values;
-  values.push_back(std::move(first));
-  while (consumeIf(TokenKind::kw_and)) {
-    ExprPtr value = parseNotTest();
-    if (!value)
-      return nullptr;
-    values.push_back(std::move(value));
-  }
-  return std::make_unique<BoolOpExpr>(loc, BoolOp::And, std::move(values));
+  return parseBoolChain(TokenKind::kw_and, BoolOp::And, &Parser::parseNotTest);
 }
 
 ExprPtr Parser::parseNotTest() {

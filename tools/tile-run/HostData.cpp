@@ -1,6 +1,7 @@
 //===- HostData.cpp - host copies of kernel buffers -----------------------===//
 
 #include "HostData.h"
+#include "tile/Interpreter/FloatFormats.h"
 
 #include <cmath>
 #include <cstring>
@@ -8,64 +9,7 @@
 
 using namespace tile;
 using launch::DType;
-
-static float halfToFloat(uint16_t h) {
-  uint32_t sign = uint32_t(h & 0x8000) << 16;
-  uint32_t exponent = (h >> 10) & 0x1f, mantissa = h & 0x3ff;
-  float magnitude;
-  if (exponent == 0)
-    magnitude = std::ldexp(float(mantissa), -24);
-  else if (exponent == 31)
-    magnitude = mantissa ? NAN : INFINITY;
-  else
-    magnitude = std::ldexp(float(mantissa | 0x400), int(exponent) - 25);
-  return sign ? -magnitude : magnitude;
-}
-
-/// Round-to-nearest-even float -> half.
-static uint16_t floatToHalf(float f) {
-  uint32_t bits;
-  std::memcpy(&bits, &f, 4);
-  uint16_t sign = (bits >> 16) & 0x8000;
-  if (std::isnan(f))
-    return sign | 0x7e00;
-  float magnitude = std::fabs(f);
-  if (magnitude >= 65520.0f)
-    return sign | 0x7c00;
-  if (magnitude < std::ldexp(1.0f, -24) * 0.5f)
-    return sign;
-  int exponent;
-  std::frexp(magnitude, &exponent); // magnitude = m * 2^exponent, m in [.5,1)
-  int halfExponent = std::max(exponent - 1, -14);
-  // Units of the last place at this exponent: 2^(halfExponent - 10).
-  float scaled = std::ldexp(magnitude, 10 - halfExponent);
-  uint32_t units = uint32_t(std::nearbyint(scaled)); // ties to even
-  if (halfExponent == -14 && units < 0x400)
-    return sign | uint16_t(units); // subnormal
-  if (units >= 0x800) {
-    units >>= 1;
-    ++halfExponent;
-  }
-  if (halfExponent > 15)
-    return sign | 0x7c00;
-  return sign | uint16_t((halfExponent + 15) << 10) | uint16_t(units & 0x3ff);
-}
-
-static float bf16ToFloat(uint16_t b) {
-  uint32_t bits = uint32_t(b) << 16;
-  float f;
-  std::memcpy(&f, &bits, 4);
-  return f;
-}
-
-static uint16_t floatToBf16(float f) {
-  uint32_t bits;
-  std::memcpy(&bits, &f, 4);
-  if (std::isnan(f))
-    return 0x7fc0;
-  bits += 0x7fff + ((bits >> 16) & 1); // round to nearest even
-  return uint16_t(bits >> 16);
-}
+using namespace mlir::tile::interp;
 
 template <typename T> static T read(const uint8_t *p) {
   T v;
@@ -80,9 +24,9 @@ double HostArray::get(int64_t i) const {
   const uint8_t *p = bytes.data() + i * launch::getByteWidth(dtype);
   switch (dtype) {
   case DType::F16:
-    return halfToFloat(read<uint16_t>(p));
+    return decodeF16(read<uint16_t>(p));
   case DType::BF16:
-    return bf16ToFloat(read<uint16_t>(p));
+    return decodeBF16(read<uint16_t>(p));
   case DType::F32:
     return read<float>(p);
   case DType::F64:
@@ -112,9 +56,9 @@ void HostArray::set(int64_t i, double value) {
   uint8_t *p = bytes.data() + i * launch::getByteWidth(dtype);
   switch (dtype) {
   case DType::F16:
-    return write(p, floatToHalf(float(value)));
+    return write(p, encodeF16(roundToF16(value)));
   case DType::BF16:
-    return write(p, floatToBf16(float(value)));
+    return write(p, encodeBF16(roundToBF16(value)));
   case DType::F32:
     return write(p, float(value));
   case DType::F64:

@@ -26,6 +26,13 @@ using namespace mlir::tile;
 using namespace mlir::tilegpu;
 
 namespace {
+/// Byte offset of B in the scratch buffer: after A, 16-byte aligned.
+int64_t getDotBOffset(DotOp op) {
+  auto a = op.getA().getType();
+  return llvm::alignTo(
+      a.getNumElements() * getSharedElementBytes(a.getElementType()), 16);
+}
+
 /// `value` (an operand element) in the accumulator's type.
 Value toAccumulatorType(OpBuilder &b, Location loc, Value value, Type acc) {
   Type type = value.getType();
@@ -57,14 +64,13 @@ struct DotOpFMALowering : public ConvertOpToLLVMPattern<DotOp> {
       return op.emitOpError("dot needs distributed operands and a blocked "
                             "result, got ")
              << aType << ", " << bType << " -> " << dType;
-    int64_t M = aType.getDimSize(0), K = aType.getDimSize(1),
-            N = bType.getDimSize(1);
+    int64_t K = aType.getDimSize(1), N = bType.getDimSize(1);
     Type aElem = getTypeConverter()->convertType(aType.getElementType());
     Type bElem = getTypeConverter()->convertType(bType.getElementType());
     Type accElem = getTypeConverter()->convertType(dType.getElementType());
     unsigned aBytes = getSharedElementBytes(aElem),
              bBytes = getSharedElementBytes(bElem);
-    int64_t bBase = llvm::alignTo(M * K * aBytes, 16);
+    int64_t bBase = getDotBOffset(op);
 
     auto address = [&](int64_t base, Value row, Value col, int64_t cols,
                        unsigned bytes) {
@@ -153,13 +159,9 @@ struct DotOpFMALowering : public ConvertOpToLLVMPattern<DotOp> {
 } // namespace
 
 unsigned mlir::tilegpu::getDotScratchBytes(DotOp op) {
-  auto bytesOf = [](RankedTensorType type) {
-    Type element = type.getElementType();
-    return int64_t(std::max(1u, element.getIntOrFloatBitWidth() / 8)) *
-           type.getNumElements();
-  };
-  return llvm::alignTo(bytesOf(op.getA().getType()), 16) +
-         bytesOf(op.getB().getType());
+  auto b = op.getB().getType();
+  return getDotBOffset(op) +
+         b.getNumElements() * getSharedElementBytes(b.getElementType());
 }
 
 void mlir::tilegpu::populateDotOpToLLVMPatterns(LLVMTypeConverter &converter,

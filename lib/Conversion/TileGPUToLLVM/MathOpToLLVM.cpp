@@ -1,4 +1,5 @@
-//===- MathOpToLLVM.cpp - scalar math for NVPTX ----------------------------===//
+//===- MathOpToLLVM.cpp - scalar math for NVPTX
+//----------------------------===//
 //
 // Transcendental math ops on scalars (tensors were split into registers by
 // the elementwise pattern) become the GPU's approximate instructions, as
@@ -15,6 +16,7 @@
 #include "tile/Dialect/Tile/IR/TileDialect.h"
 
 #include "mlir/Conversion/LLVMCommon/Pattern.h"
+#include "mlir/Conversion/LLVMCommon/VectorPattern.h"
 #include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -37,8 +39,7 @@ Value inlinePtx(OpBuilder &b, Location loc, StringRef instruction, Value x) {
 }
 
 Value f32Constant(OpBuilder &b, Location loc, double v) {
-  return LLVM::ConstantOp::create(b, loc, b.getF32Type(),
-                                  b.getF32FloatAttr(v));
+  return LLVM::ConstantOp::create(b, loc, b.getF32Type(), b.getF32FloatAttr(v));
 }
 
 /// The f32 computation of a unary op, given its f32 operand.
@@ -97,36 +98,12 @@ Value erfApprox(OpBuilder &b, Location loc, Value x) {
                                 f32Constant(b, loc, c));
   poly = LLVM::FMulOp::create(b, loc, poly, t);
   Value e = expApprox(
-      b, loc, LLVM::FNegOp::create(b, loc, LLVM::FMulOp::create(b, loc, ax, ax)));
+      b, loc,
+      LLVM::FNegOp::create(b, loc, LLVM::FMulOp::create(b, loc, ax, ax)));
   Value y =
       LLVM::FSubOp::create(b, loc, one, LLVM::FMulOp::create(b, loc, poly, e));
   return LLVM::CopySignOp::create(b, loc, y, x);
 }
-
-struct PreciseSqrtLowering : public ConvertOpToLLVMPattern<PreciseSqrtOp> {
-  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
-  LogicalResult
-  matchAndRewrite(PreciseSqrtOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    if (isa<ShapedType>(op.getType()))
-      return failure();
-    rewriter.replaceOpWithNewOp<LLVM::SqrtOp>(op, adaptor.getX());
-    return success();
-  }
-};
-
-struct PreciseDivFLowering : public ConvertOpToLLVMPattern<PreciseDivFOp> {
-  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
-  LogicalResult
-  matchAndRewrite(PreciseDivFOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    if (isa<ShapedType>(op.getType()))
-      return failure();
-    rewriter.replaceOpWithNewOp<LLVM::FDivOp>(op, adaptor.getX(),
-                                              adaptor.getY());
-    return success();
-  }
-};
 
 struct ClampFLowering : public ConvertOpToLLVMPattern<ClampFOp> {
   using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
@@ -201,7 +178,8 @@ void mlir::tilegpu::populateMathOpToLLVMPatterns(LLVMTypeConverter &converter,
         return inlinePtx(b, loc, "rsqrt.approx.f32", x);
       });
   patterns.add<ApproxUnaryLowering<math::ErfOp>>(converter, erfApprox);
-  patterns.add<PreciseSqrtLowering, PreciseDivFLowering, ClampFLowering,
-               UMulHiLowering>(converter);
+  patterns.add<VectorConvertToLLVMPattern<PreciseSqrtOp, LLVM::SqrtOp>,
+               VectorConvertToLLVMPattern<PreciseDivFOp, LLVM::FDivOp>,
+               ClampFLowering, UMulHiLowering>(converter);
   populateMathToLLVMConversionPatterns(converter, patterns);
 }

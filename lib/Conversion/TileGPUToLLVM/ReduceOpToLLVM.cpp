@@ -38,8 +38,8 @@ struct ReduceGeometry {
   int64_t outputElements;
 };
 
-ReduceGeometry getGeometry(BlockedEncodingAttr layout,
-                           ArrayRef<int64_t> shape, unsigned axis) {
+ReduceGeometry getGeometry(BlockedEncodingAttr layout, ArrayRef<int64_t> shape,
+                           unsigned axis) {
   ArrayRef<unsigned> spt = layout.getSizePerThread(),
                      tpw = layout.getThreadsPerWarp(),
                      wpc = layout.getWarpsPerCTA();
@@ -149,10 +149,10 @@ struct ReduceOpLowering : public ConvertOpToLLVMPattern<ReduceOp> {
     // 3. Across warps, through shared memory.
     if (g.distinctWarps > 1) {
       auto indices = emitIndices(rewriter, loc, layout, shape);
-      Value tid = NVVM::ThreadIdXOp::create(rewriter, loc,
-                                            rewriter.getI32Type());
-      Value warp =
-          LLVM::UDivOp::create(rewriter, loc, tid, i32Constant(rewriter, loc, 32));
+      Value tid =
+          NVVM::ThreadIdXOp::create(rewriter, loc, rewriter.getI32Type());
+      Value warp = LLVM::UDivOp::create(rewriter, loc, tid,
+                                        i32Constant(rewriter, loc, 32));
       Value warpAlong = LLVM::URemOp::create(
           rewriter, loc,
           LLVM::UDivOp::create(rewriter, loc, warp,
@@ -177,9 +177,8 @@ struct ReduceOpLowering : public ConvertOpToLLVMPattern<ReduceOp> {
       SmallVector<unsigned> base, bytes;
       unsigned offset = 0;
       for (unsigned i = 0; i < n; ++i) {
-        Type element = getTypeConverter()->convertType(
-            cast<RankedTensorType>(op.getSrcs()[i].getType()).getElementType());
-        bytes.push_back(getSharedElementBytes(element));
+        bytes.push_back(getSharedElementBytes(
+            getElementTypeOrSelf(op.getSrcs()[i].getType())));
         offset = llvm::alignTo(offset, bytes.back());
         base.push_back(offset);
         offset += bytes.back() * g.distinctWarps * g.outputElements;
@@ -248,36 +247,21 @@ struct ReduceOpLowering : public ConvertOpToLLVMPattern<ReduceOp> {
 };
 } // namespace
 
-unsigned mlir::tilegpu::getScratchBytes(Operation *op) {
-  auto elementBytes = [](Type type) {
-    Type element = cast<RankedTensorType>(type).getElementType();
-    return isa<PointerType>(element) ? 8u : getSharedElementBytes(element);
-  };
-  if (auto reduce = dyn_cast<ReduceOp>(op)) {
-    auto srcType = cast<RankedTensorType>(reduce.getSrcs()[0].getType());
-    auto layout = dyn_cast<BlockedEncodingAttr>(srcType.getEncoding());
-    if (!layout)
-      return 0;
-    ReduceGeometry g = getGeometry(layout, srcType.getShape(), reduce.getAxis());
-    if (g.distinctWarps == 1)
-      return 0;
-    unsigned offset = 0;
-    for (Value src : reduce.getSrcs()) {
-      unsigned bytes = elementBytes(src.getType());
-      offset = llvm::alignTo(offset, bytes) +
-               bytes * g.distinctWarps * g.outputElements;
-    }
-    return offset;
+unsigned mlir::tilegpu::getReduceScratchBytes(ReduceOp reduce) {
+  auto srcType = cast<RankedTensorType>(reduce.getSrcs()[0].getType());
+  auto layout = dyn_cast<BlockedEncodingAttr>(srcType.getEncoding());
+  if (!layout)
+    return 0;
+  ReduceGeometry g = getGeometry(layout, srcType.getShape(), reduce.getAxis());
+  if (g.distinctWarps == 1)
+    return 0;
+  unsigned offset = 0;
+  for (Value src : reduce.getSrcs()) {
+    unsigned bytes = getSharedElementBytes(getElementTypeOrSelf(src.getType()));
+    offset = llvm::alignTo(offset, bytes) +
+             bytes * g.distinctWarps * g.outputElements;
   }
-  if (auto dot = dyn_cast<DotOp>(op))
-    return getDotScratchBytes(dot);
-  if (auto convert = dyn_cast<ConvertLayoutOp>(op)) {
-    if (convert.getSrc().getType().getEncoding() ==
-        convert.getType().getEncoding())
-      return 0;
-    return elementBytes(convert.getType()) * convert.getType().getNumElements();
-  }
-  return 0;
+  return offset;
 }
 
 void mlir::tilegpu::populateReduceOpToLLVMPatterns(

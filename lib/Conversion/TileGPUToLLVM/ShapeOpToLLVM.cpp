@@ -63,10 +63,9 @@ struct BroadcastOpLowering : public ConvertOpToLLVMPattern<BroadcastOp> {
       values.push_back(
           src[linearizeRegister(layout, srcType.getShape(), coords)]);
     }
-    rewriter.replaceOp(op, packStruct(rewriter, loc,
-                                      getTypeConverter()->convertType(
-                                          op.getType()),
-                                      values));
+    rewriter.replaceOp(
+        op, packStruct(rewriter, loc,
+                       getTypeConverter()->convertType(op.getType()), values));
     return success();
   }
 };
@@ -105,8 +104,8 @@ struct ConvertLayoutOpLowering
     auto srcLayout = getDistributedLayout(srcType);
     auto dstLayout = getDistributedLayout(dstType);
     if (!srcLayout || !dstLayout)
-      return op.emitOpError("converting ") << srcType << " to " << dstType
-                                           << " is not supported";
+      return op.emitOpError("converting ")
+             << srcType << " to " << dstType << " is not supported";
     ArrayRef<int64_t> shape = dstType.getShape();
     Type structType = getTypeConverter()->convertType(dstType);
     Type element = cast<LLVM::LLVMStructType>(structType).getBody()[0];
@@ -140,8 +139,16 @@ struct ConvertLayoutOpLowering
 };
 } // namespace
 
-void mlir::tilegpu::populateShapeOpToLLVMPatterns(
-    LLVMTypeConverter &converter, RewritePatternSet &patterns) {
-  patterns.add<BroadcastOpLowering, ExpandDimsOpLowering,
-               ConvertLayoutOpLowering>(converter);
+unsigned mlir::tilegpu::getConvertLayoutScratchBytes(ConvertLayoutOp op) {
+  if (op.getSrc().getType().getEncoding() == op.getType().getEncoding())
+    return 0;
+  return getSharedElementBytes(op.getType().getElementType()) *
+         op.getType().getNumElements();
+}
+
+void mlir::tilegpu::populateShapeOpToLLVMPatterns(LLVMTypeConverter &converter,
+                                                  RewritePatternSet &patterns) {
+  patterns
+      .add<BroadcastOpLowering, ExpandDimsOpLowering, ConvertLayoutOpLowering>(
+          converter);
 }

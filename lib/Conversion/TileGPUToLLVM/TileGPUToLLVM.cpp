@@ -25,11 +25,11 @@
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
 #include "mlir/Conversion/LLVMCommon/Pattern.h"
 #include "mlir/Conversion/LLVMCommon/TypeConverter.h"
-#include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/Dialect/SCF/Transforms/Patterns.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Transforms/Patterns.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Transforms/DialectConversion.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -68,18 +68,11 @@ public:
   }
 };
 
-SmallVector<Value> unpack(OpBuilder &b, Location loc, Value packed) {
-  return unpackStruct(b, loc, packed);
-}
-Value pack(OpBuilder &b, Location loc, Type structType, ValueRange values) {
-  return packStruct(b, loc, structType, values);
-}
-
 /// The registers of `operand` (converted), or `count` copies of a scalar.
 SmallVector<Value> registersOf(OpBuilder &b, Location loc, Value converted,
                                unsigned count) {
   if (isa<LLVM::LLVMStructType>(converted.getType()))
-    return unpack(b, loc, converted);
+    return unpackStruct(b, loc, converted);
   return SmallVector<Value>(count, converted);
 }
 
@@ -187,9 +180,9 @@ struct MakeRangeOpLowering : public ConvertOpToLLVMPattern<MakeRangeOp> {
     for (auto &index :
          emitIndices(rewriter, loc, layout, op.getType().getShape()))
       values.push_back(LLVM::AddOp::create(rewriter, loc, index[0], start));
-    rewriter.replaceOp(op, pack(rewriter, loc,
-                                getTypeConverter()->convertType(op.getType()),
-                                values));
+    rewriter.replaceOp(
+        op, packStruct(rewriter, loc,
+                       getTypeConverter()->convertType(op.getType()), values));
     return success();
   }
 };
@@ -203,8 +196,9 @@ struct SplatOpLowering : public ConvertOpToLLVMPattern<SplatOp> {
     if (!structType)
       return rewriter.notifyMatchFailure(op, "no distributed layout");
     unsigned count = cast<LLVM::LLVMStructType>(structType).getBody().size();
-    rewriter.replaceOp(op, pack(rewriter, op.getLoc(), structType,
-                                SmallVector<Value>(count, adaptor.getSrc())));
+    rewriter.replaceOp(op,
+                       packStruct(rewriter, op.getLoc(), structType,
+                                  SmallVector<Value>(count, adaptor.getSrc())));
     return success();
   }
 };
@@ -222,8 +216,8 @@ struct ConstantOpLowering : public ConvertOpToLLVMPattern<arith::ConstantOp> {
     Value scalar = LLVM::ConstantOp::create(rewriter, op.getLoc(), elementType,
                                             splat.getSplatValue<Attribute>());
     unsigned count = cast<LLVM::LLVMStructType>(structType).getBody().size();
-    rewriter.replaceOp(op, pack(rewriter, op.getLoc(), structType,
-                                SmallVector<Value>(count, scalar)));
+    rewriter.replaceOp(op, packStruct(rewriter, op.getLoc(), structType,
+                                      SmallVector<Value>(count, scalar)));
     return success();
   }
 };
@@ -274,7 +268,7 @@ struct ElementwiseOpLowering : public ConversionPattern {
                 .getResult(0);
       converted.push_back(v);
     }
-    rewriter.replaceOp(op, pack(rewriter, loc, structType, converted));
+    rewriter.replaceOp(op, packStruct(rewriter, loc, structType, converted));
     return success();
   }
 };
@@ -307,7 +301,7 @@ struct AddPtrOpLowering : public ConvertOpToLLVMPattern<AddPtrOp> {
     SmallVector<Value> results;
     for (unsigned i = 0; i < count; ++i)
       results.push_back(gep(bases[i], offsets[i]));
-    rewriter.replaceOp(op, pack(rewriter, loc, structType, results));
+    rewriter.replaceOp(op, packStruct(rewriter, loc, structType, results));
     return success();
   }
 };
@@ -430,13 +424,13 @@ struct LoadOpLowering : public TilePattern<LoadOp> {
       return failure();
     SmallVector<Value> ptrs = registersOf(rewriter, loc, adaptor.getPtr(), 1);
     if (isBlock)
-      ptrs = unpack(rewriter, loc, adaptor.getPtr());
+      ptrs = unpackStruct(rewriter, loc, adaptor.getPtr());
     SmallVector<Value> masks, others;
     if (adaptor.getMask())
-      masks = isBlock ? unpack(rewriter, loc, adaptor.getMask())
+      masks = isBlock ? unpackStruct(rewriter, loc, adaptor.getMask())
                       : SmallVector<Value>{adaptor.getMask()};
     if (adaptor.getOther())
-      others = isBlock ? unpack(rewriter, loc, adaptor.getOther())
+      others = isBlock ? unpackStruct(rewriter, loc, adaptor.getOther())
                        : SmallVector<Value>{adaptor.getOther()};
 
     Type wordType = rewriter.getIntegerType(plan.wordBits);
@@ -490,12 +484,13 @@ struct LoadOpLowering : public TilePattern<LoadOp> {
           ArrayAttr());
       SmallVector<Value> words =
           w == 1 ? SmallVector<Value>{asmOp.getResult(0)}
-                 : unpack(rewriter, loc, asmOp.getResult(0));
+                 : unpackStruct(rewriter, loc, asmOp.getResult(0));
       auto loaded = fromWords(rewriter, loc, words, llvmElement, plan.width);
       results.append(loaded.begin(), loaded.end());
     }
-    rewriter.replaceOp(op, isBlock ? pack(rewriter, loc, resultType, results)
-                                   : results[0]);
+    rewriter.replaceOp(op, isBlock
+                               ? packStruct(rewriter, loc, resultType, results)
+                               : results[0]);
     return success();
   }
 };
@@ -516,7 +511,7 @@ struct StoreOpLowering : public TilePattern<StoreOp> {
     if (failed(checkAccessWidth(op, plan)))
       return failure();
     auto registers = [&](Value v) {
-      return isBlock ? unpack(rewriter, loc, v) : SmallVector<Value>{v};
+      return isBlock ? unpackStruct(rewriter, loc, v) : SmallVector<Value>{v};
     };
     SmallVector<Value> ptrs = registers(adaptor.getPtr());
     SmallVector<Value> values = registers(adaptor.getValue());

@@ -34,9 +34,9 @@ Value mlir::tilegpu::i32Constant(OpBuilder &b, Location loc, int64_t value) {
 
 Value mlir::tilegpu::getScratchPointer(OpBuilder &b, Location loc,
                                        Value byteOffset) {
-  auto ptrType = LLVM::LLVMPointerType::get(b.getContext(), kSharedAddressSpace);
-  Value base =
-      LLVM::AddressOfOp::create(b, loc, ptrType, kSharedScratchSymbol);
+  auto ptrType =
+      LLVM::LLVMPointerType::get(b.getContext(), kSharedAddressSpace);
+  Value base = LLVM::AddressOfOp::create(b, loc, ptrType, kSharedScratchSymbol);
   return LLVM::GEPOp::create(b, loc, ptrType, b.getI8Type(), base,
                              ValueRange{byteOffset});
 }
@@ -46,9 +46,19 @@ void mlir::tilegpu::emitBarrier(OpBuilder &b, Location loc) {
 }
 
 unsigned mlir::tilegpu::getSharedElementBytes(Type type) {
-  if (isa<LLVM::LLVMPointerType>(type))
+  if (isa<LLVM::LLVMPointerType, tile::PointerType>(type))
     return 8;
   return std::max<unsigned>(1, type.getIntOrFloatBitWidth() / 8);
+}
+
+unsigned mlir::tilegpu::getScratchBytes(Operation *op) {
+  if (auto reduce = dyn_cast<tile::ReduceOp>(op))
+    return getReduceScratchBytes(reduce);
+  if (auto dot = dyn_cast<tile::DotOp>(op))
+    return getDotScratchBytes(dot);
+  if (auto convert = dyn_cast<ConvertLayoutOp>(op))
+    return getConvertLayoutScratchBytes(convert);
+  return 0;
 }
 
 Value mlir::tilegpu::shuffleXor(OpBuilder &b, Location loc, Value value,
@@ -62,9 +72,8 @@ Value mlir::tilegpu::shuffleXor(OpBuilder &b, Location loc, Value value,
         NVVM::ShflKindAttr::get(b.getContext(), NVVM::ShflKind::bfly),
         UnitAttr());
   };
-  unsigned bits = isa<LLVM::LLVMPointerType>(type)
-                      ? 64
-                      : type.getIntOrFloatBitWidth();
+  unsigned bits =
+      isa<LLVM::LLVMPointerType>(type) ? 64 : type.getIntOrFloatBitWidth();
   Type intType = b.getIntegerType(bits);
   Value asInt = value;
   if (isa<LLVM::LLVMPointerType>(type))

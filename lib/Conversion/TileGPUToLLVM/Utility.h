@@ -1,4 +1,5 @@
-//===- Utility.h - helpers shared by the tilegpu-to-LLVM patterns -*- C++ -*-===//
+//===- Utility.h - helpers shared by the tilegpu-to-LLVM patterns -*- C++
+//-*-===//
 //
 // A tensor with a distributed layout is lowered to an LLVM struct of the
 // registers its layout gives one thread. These helpers pack and unpack those
@@ -17,7 +18,11 @@
 
 namespace mlir::tile {
 class DotOp;
+class ReduceOp;
 } // namespace mlir::tile
+namespace mlir::tilegpu {
+class ConvertLayoutOp;
+} // namespace mlir::tilegpu
 
 namespace mlir::tilegpu {
 
@@ -43,14 +48,17 @@ void emitBarrier(OpBuilder &b, Location loc);
 Value shuffleXor(OpBuilder &b, Location loc, Value value, unsigned laneMask);
 /// An i32 constant.
 Value i32Constant(OpBuilder &b, Location loc, int64_t value);
-/// Bytes one element of `type` takes in shared memory (i1 takes one).
+/// Bytes one element of `type` (builtin, tile pointer or LLVM type) takes in
+/// shared memory (i1 takes one, pointers eight).
 unsigned getSharedElementBytes(Type type);
 
 /// Shared-memory scratch bytes `op` needs while it runs (0 for none).
 unsigned getScratchBytes(Operation *op);
 
-/// Scratch bytes of the CUDA-core lowering of a dot: both operands.
+/// Scratch bytes of each op's lowering (0 when it needs none).
 unsigned getDotScratchBytes(tile::DotOp op);
+unsigned getReduceScratchBytes(tile::ReduceOp op);
+unsigned getConvertLayoutScratchBytes(ConvertLayoutOp op);
 
 void populateDotOpToLLVMPatterns(LLVMTypeConverter &converter,
                                  RewritePatternSet &patterns);

@@ -36,12 +36,6 @@ using namespace mlir::tile;
 using namespace mlir::tilegpu;
 
 namespace {
-RankedTensorType withLayout(Type type, Attribute layout) {
-  auto tensor = cast<RankedTensorType>(type);
-  return RankedTensorType::get(tensor.getShape(), tensor.getElementType(),
-                               layout);
-}
-
 struct ConvertTileToTileGPU
     : public tile::impl::ConvertTileToTileGPUBase<ConvertTileToTileGPU> {
   using Base::Base;
@@ -51,17 +45,15 @@ struct ConvertTileToTileGPU
 
   void chooseDefaultLayouts(func::FuncOp func) {
     defaultLayouts.clear();
-    DenseMap<unsigned, SmallVector<int64_t>> largest;
+    // Per rank, the shape with the most elements.
+    DenseMap<unsigned, RankedTensorType> largest;
     auto consider = [&](Type type) {
       auto tensor = dyn_cast<RankedTensorType>(type);
       if (!tensor || tensor.getRank() == 0)
         return;
-      auto &best = largest[tensor.getRank()];
-      int64_t bestSize = 1;
-      for (int64_t d : best)
-        bestSize *= d;
-      if (best.empty() || tensor.getNumElements() > bestSize)
-        best.assign(tensor.getShape().begin(), tensor.getShape().end());
+      RankedTensorType &best = largest[tensor.getRank()];
+      if (!best || tensor.getNumElements() > best.getNumElements())
+        best = tensor;
     };
     func.walk([&](Operation *op) {
       for (Type t : op->getResultTypes())
@@ -71,11 +63,11 @@ struct ConvertTileToTileGPU
           for (BlockArgument arg : block.getArguments())
             consider(arg.getType());
     });
-    for (auto &[rank, shape] : largest) {
+    for (auto &[rank, tensor] : largest) {
       SmallVector<unsigned> order, sizePerThread(rank, 1);
       for (unsigned axis = rank; axis-- > 0;)
         order.push_back(axis);
-      defaultLayouts[rank] = getBlockedLayout(&getContext(), shape,
+      defaultLayouts[rank] = getBlockedLayout(&getContext(), tensor.getShape(),
                                               sizePerThread, order, numWarps);
     }
   }
@@ -113,14 +105,11 @@ struct ConvertTileToTileGPU
 
   /// Converts `operand` of `op` to `layout` unless it has it already.
   void requireLayout(OpOperand &operand, Attribute layout) {
-    auto tensor = dyn_cast<RankedTensorType>(operand.get().getType());
-    if (!tensor || !layout || tensor.getEncoding() == layout)
+    if (!layout || !isa<RankedTensorType>(operand.get().getType()))
       return;
     OpBuilder builder(operand.getOwner());
-    Value converted = ConvertLayoutOp::create(
-        builder, operand.getOwner()->getLoc(), withLayout(tensor, layout),
-        operand.get());
-    operand.set(converted);
+    operand.set(convertToLayout(builder, operand.getOwner()->getLoc(),
+                                operand.get(), layout));
   }
 
   void requireType(OpOperand &operand, Type type) {
@@ -137,9 +126,9 @@ struct ConvertTileToTileGPU
   void fixOperandLayouts(Operation *op) {
     if (auto expand = dyn_cast<ExpandDimsOp>(op)) {
       auto parent = cast<DistributedLayoutInterface>(layoutOf(expand));
-      requireLayout(expand.getSrcMutable(),
-                    SliceEncodingAttr::get(&getContext(), expand.getAxis(),
-                                           parent));
+      requireLayout(
+          expand.getSrcMutable(),
+          SliceEncodingAttr::get(&getContext(), expand.getAxis(), parent));
       return;
     }
     if (auto reduce = dyn_cast<ReduceOp>(op)) {

@@ -93,38 +93,6 @@ LogicalResult AddPtrOp::verify() {
                          getOffset().getType(), "offset");
 }
 
-void LoadOp::getEffects(
-    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
-        &effects) {
-  effects.emplace_back(MemoryEffects::Read::get(),
-                       SideEffects::DefaultResource::get());
-}
-
-void StoreOp::getEffects(
-    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
-        &effects) {
-  effects.emplace_back(MemoryEffects::Write::get(),
-                       SideEffects::DefaultResource::get());
-}
-
-void AtomicRMWOp::getEffects(
-    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
-        &effects) {
-  effects.emplace_back(MemoryEffects::Read::get(),
-                       SideEffects::DefaultResource::get());
-  effects.emplace_back(MemoryEffects::Write::get(),
-                       SideEffects::DefaultResource::get());
-}
-
-void AtomicCASOp::getEffects(
-    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
-        &effects) {
-  effects.emplace_back(MemoryEffects::Read::get(),
-                       SideEffects::DefaultResource::get());
-  effects.emplace_back(MemoryEffects::Write::get(),
-                       SideEffects::DefaultResource::get());
-}
-
 LogicalResult AtomicRMWOp::verify() {
   Type elem = getElementTypeOrSelf(getVal().getType());
   bool isFloat = isa<FloatType>(elem);
@@ -181,8 +149,8 @@ LogicalResult ExpandDimsOp::verify() {
   auto src = getSrc().getType(), dst = getType();
   int64_t axis = getAxis();
   if (axis < 0 || axis > src.getRank())
-    return emitOpError("axis ") << axis << " is out of range for rank "
-                                << src.getRank();
+    return emitOpError("axis ")
+           << axis << " is out of range for rank " << src.getRank();
   SmallVector<int64_t> expected(src.getShape());
   expected.insert(expected.begin() + axis, 1);
   if (ArrayRef<int64_t>(expected) != dst.getShape())
@@ -205,9 +173,8 @@ LogicalResult TransOp::verify() {
   auto src = getSrc().getType(), dst = getType();
   ArrayRef<int32_t> order = getOrder();
   if ((int64_t)order.size() != src.getRank())
-    return emitOpError("order has ")
-           << order.size() << " entries for a rank-" << src.getRank()
-           << " operand";
+    return emitOpError("order has ") << order.size() << " entries for a rank-"
+                                     << src.getRank() << " operand";
   SmallVector<bool> seen(order.size(), false);
   SmallVector<int64_t> expected;
   for (int32_t d : order) {
@@ -240,8 +207,7 @@ LogicalResult JoinOp::verify() {
   expected.push_back(2);
   if (ArrayRef<int64_t>(expected) != getType().getShape())
     return emitOpError("result shape must be ")
-           << shapeStr(expected) << ", got "
-           << shapeStr(getType().getShape());
+           << shapeStr(expected) << ", got " << shapeStr(getType().getShape());
   return success();
 }
 
@@ -365,7 +331,7 @@ LogicalResult ScanOp::verifyRegions() {
 /// Folded constants (splats of constants, converted constants) become
 /// arith constants.
 Operation *TileDialect::materializeConstant(OpBuilder &builder, Attribute value,
-                                   Type type, Location loc) {
+                                            Type type, Location loc) {
   return arith::ConstantOp::materialize(builder, value, type, loc);
 }
 

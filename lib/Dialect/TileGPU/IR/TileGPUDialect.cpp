@@ -199,6 +199,21 @@ DistributedLayoutInterface mlir::tilegpu::getDistributedLayout(Type type) {
   return dyn_cast_or_null<DistributedLayoutInterface>(tensor.getEncoding());
 }
 
+RankedTensorType mlir::tilegpu::withLayout(Type type, Attribute layout) {
+  auto tensor = cast<RankedTensorType>(type);
+  return RankedTensorType::get(tensor.getShape(), tensor.getElementType(),
+                               layout);
+}
+
+Value mlir::tilegpu::convertToLayout(OpBuilder &builder, Location loc,
+                                     Value value, Attribute layout) {
+  auto tensor = cast<RankedTensorType>(value.getType());
+  if (tensor.getEncoding() == layout)
+    return value;
+  return ConvertLayoutOp::create(builder, loc, withLayout(tensor, layout),
+                                 value);
+}
+
 unsigned mlir::tilegpu::getNumWarps(Operation *op) {
   auto module =
       isa<ModuleOp>(op) ? cast<ModuleOp>(op) : op->getParentOfType<ModuleOp>();
@@ -231,8 +246,9 @@ OpFoldResult ConvertLayoutOp::fold(FoldAdaptor adaptor) {
 
 /// Folded constants (splats of constants, converted constants) become
 /// arith constants.
-Operation *TileGPUDialect::materializeConstant(OpBuilder &builder, Attribute value,
-                                   Type type, Location loc) {
+Operation *TileGPUDialect::materializeConstant(OpBuilder &builder,
+                                               Attribute value, Type type,
+                                               Location loc) {
   return arith::ConstantOp::materialize(builder, value, type, loc);
 }
 

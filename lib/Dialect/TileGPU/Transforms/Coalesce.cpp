@@ -28,12 +28,6 @@ using namespace mlir;
 using namespace mlir::tilegpu;
 
 namespace {
-RankedTensorType withLayout(Type type, Attribute layout) {
-  auto tensor = cast<RankedTensorType>(type);
-  return RankedTensorType::get(tensor.getShape(), tensor.getElementType(),
-                               layout);
-}
-
 struct Coalesce : public tilegpu::impl::TileGPUCoalesceBase<Coalesce> {
   /// The coalesced layout for a memory op through the block `ptr`.
   BlockedEncodingAttr chooseLayout(const tile::ModuleAxisInfo &axisInfo,

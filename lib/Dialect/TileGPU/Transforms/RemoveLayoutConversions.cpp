@@ -15,8 +15,8 @@
 #include "tile/Dialect/TileGPU/IR/TileGPUDialect.h"
 #include "tile/Dialect/TileGPU/Transforms/Passes.h"
 
-#include "mlir/IR/BuiltinOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
@@ -99,14 +99,9 @@ struct RematerializeSource : public OpRewritePattern<ConvertLayoutOp> {
     Attribute operandLayout = operandLayoutFor(source, layout);
     IRMapping mapping;
     for (Value operand : source->getOperands()) {
-      auto tensor = dyn_cast<RankedTensorType>(operand.getType());
-      if (!tensor)
-        continue; // scalars have no layout
-      auto target = RankedTensorType::get(tensor.getShape(),
-                                          tensor.getElementType(),
-                                          operandLayout);
-      mapping.map(operand, ConvertLayoutOp::create(rewriter, convert.getLoc(),
-                                                   target, operand));
+      if (isa<RankedTensorType>(operand.getType())) // scalars have no layout
+        mapping.map(operand, convertToLayout(rewriter, convert.getLoc(),
+                                             operand, operandLayout));
     }
     Operation *copy = rewriter.clone(*source, mapping);
     copy->getResult(0).setType(convert.getType());
@@ -148,21 +143,13 @@ struct PushConversionForward : public OpRewritePattern<ConvertLayoutOp> {
           mapping.map(operand, source);
           continue;
         }
-        auto tensor = dyn_cast<RankedTensorType>(operand.getType());
-        if (!tensor)
-          continue;
-        mapping.map(operand,
-                    ConvertLayoutOp::create(
-                        rewriter, user->getLoc(),
-                        RankedTensorType::get(tensor.getShape(),
-                                              tensor.getElementType(),
-                                              sourceLayout),
-                        operand));
+        if (isa<RankedTensorType>(operand.getType()))
+          mapping.map(operand, convertToLayout(rewriter, user->getLoc(),
+                                               operand, sourceLayout));
       }
       Operation *copy = rewriter.clone(*user, mapping);
       auto resultType = cast<RankedTensorType>(user->getResult(0).getType());
-      copy->getResult(0).setType(RankedTensorType::get(
-          resultType.getShape(), resultType.getElementType(), sourceLayout));
+      copy->getResult(0).setType(withLayout(resultType, sourceLayout));
       rewriter.replaceOpWithNewOp<ConvertLayoutOp>(user, resultType,
                                                    copy->getResult(0));
       return success();
@@ -170,6 +157,25 @@ struct PushConversionForward : public OpRewritePattern<ConvertLayoutOp> {
     return failure();
   }
 };
+
+/// Puts every tensor operand of `op` in `layout`: the source of its own
+/// conversion where that has the layout, a new conversion otherwise.
+void moveOperandsToLayout(PatternRewriter &rewriter, Operation *op,
+                          Attribute layout) {
+  rewriter.modifyOpInPlace(op, [&] {
+    rewriter.setInsertionPoint(op);
+    for (OpOperand &operand : op->getOpOperands()) {
+      if (!isa<RankedTensorType>(operand.get().getType()))
+        continue;
+      auto convert = operand.get().getDefiningOp<ConvertLayoutOp>();
+      if (convert && layoutOf(convert.getSrc()) == layout)
+        operand.set(convert.getSrc());
+      else
+        operand.set(
+            convertToLayout(rewriter, op->getLoc(), operand.get(), layout));
+    }
+  });
+}
 
 /// store(ptr, convert(x)) -> store(ptr', x) when the pointers (and mask) can
 /// be recomputed in x's layout: a store in any layout beats moving the data
@@ -186,21 +192,7 @@ struct StoreOfConversion : public OpRewritePattern<tile::StoreOp> {
         !canRematerialize(store.getPtr(), layout) ||
         (store.getMask() && !canRematerialize(store.getMask(), layout)))
       return failure();
-    rewriter.modifyOpInPlace(store, [&] {
-      rewriter.setInsertionPoint(store);
-      for (OpOperand &operand : store->getOpOperands()) {
-        if (operand.get() == convert.getResult()) {
-          operand.set(convert.getSrc());
-          continue;
-        }
-        auto tensor = cast<RankedTensorType>(operand.get().getType());
-        operand.set(ConvertLayoutOp::create(
-            rewriter, store.getLoc(),
-            RankedTensorType::get(tensor.getShape(), tensor.getElementType(),
-                                  layout),
-            operand.get()));
-      }
-    });
+    moveOperandsToLayout(rewriter, store, layout);
     return success();
   }
 };
@@ -215,19 +207,19 @@ struct DotOfConversion : public OpRewritePattern<tile::DotOp> {
       if (auto convert = operand->get().getDefiningOp<ConvertLayoutOp>())
         if (getDistributedLayout(convert.getSrc().getType()))
           absorbed.push_back(operand);
+    // Modify only when something changes: a modification re-queues the op.
     if (absorbed.empty())
       return failure();
-    // (Only modify when something changes: a modification re-queues the op.)
     rewriter.modifyOpInPlace(dot, [&] {
       for (OpOperand *operand : absorbed)
         operand->set(operand->get().getDefiningOp<ConvertLayoutOp>().getSrc());
     });
-    bool changed = true;
-    return success(changed);
+    return success();
   }
 };
 
-/// A reduction to scalars reads its operands in any blocked layout.
+/// A reduction to scalars reads its operands in any blocked layout: the
+/// first operand's conversion goes, the others follow its source's layout.
 struct ReduceOfConversion : public OpRewritePattern<tile::ReduceOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(tile::ReduceOp reduce,
@@ -238,30 +230,8 @@ struct ReduceOfConversion : public OpRewritePattern<tile::ReduceOp> {
     auto first = reduce.getSrcs()[0].getDefiningOp<ConvertLayoutOp>();
     if (!first || !isa<BlockedEncodingAttr>(layoutOf(first.getSrc())))
       return failure();
-    Attribute layout = layoutOf(first.getSrc());
-    // Every operand into `layout`: its own conversion's source where that
-    // has the layout, a conversion otherwise. Only the first operand's
-    // conversion must go for this to be progress.
-    rewriter.modifyOpInPlace(reduce, [&] {
-      rewriter.setInsertionPoint(reduce);
-      for (OpOperand &operand : reduce->getOpOperands()) {
-        auto convert = operand.get().getDefiningOp<ConvertLayoutOp>();
-        if (convert && layoutOf(convert.getSrc()) == layout) {
-          operand.set(convert.getSrc());
-          continue;
-        }
-        if (layoutOf(operand.get()) == layout)
-          continue;
-        auto tensor = cast<RankedTensorType>(operand.get().getType());
-        operand.set(ConvertLayoutOp::create(
-            rewriter, reduce.getLoc(),
-            RankedTensorType::get(tensor.getShape(), tensor.getElementType(),
-                                  layout),
-            operand.get()));
-      }
-    });
-    bool changed = true;
-    return success(changed);
+    moveOperandsToLayout(rewriter, reduce, layoutOf(first.getSrc()));
+    return success();
   }
 };
 
@@ -270,9 +240,8 @@ struct RemoveLayoutConversions
           RemoveLayoutConversions> {
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
-    patterns.add<RematerializeSource, PushConversionForward,
-                 ReduceOfConversion, DotOfConversion, StoreOfConversion>(
-        &getContext());
+    patterns.add<RematerializeSource, PushConversionForward, ReduceOfConversion,
+                 DotOfConversion, StoreOfConversion>(&getContext());
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       return signalPassFailure();
   }

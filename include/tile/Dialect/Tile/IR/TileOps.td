@@ -116,7 +116,7 @@ def Tile_AddPtrOp : Tile_Op<"addptr", [Pure,
 }
 
 def Tile_LoadOp : Tile_Op<"load", [AttrSizedOperandSegments,
-    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
+    MemoryEffects<[MemRead<DefaultResource>]>,
     TypesMatchWith<"result is the pointee type shaped as the pointers",
                    "ptr", "result", "::mlir::tile::getPointeeShapedType($_self)">,
     TypesMatchWith<"mask is i1 shaped as the pointers", "ptr", "mask",
@@ -145,7 +145,7 @@ def Tile_LoadOp : Tile_Op<"load", [AttrSizedOperandSegments,
 }
 
 def Tile_StoreOp : Tile_Op<"store", [
-    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
+    MemoryEffects<[MemWrite<DefaultResource>]>,
     TypesMatchWith<"value is the pointee type shaped as the pointers",
                    "ptr", "value", "::mlir::tile::getPointeeShapedType($_self)">,
     TypesMatchWith<"mask is i1 shaped as the pointers", "ptr", "mask",
@@ -327,7 +327,7 @@ def Tile_ScanReturnOp : Tile_Op<"scan_return", [Pure, ReturnLike,
 //===----------------------------------------------------------------------===//
 
 def Tile_AtomicRMWOp : Tile_Op<"atomic_rmw", [
-    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
+    MemoryEffects<[MemRead<DefaultResource>, MemWrite<DefaultResource>]>,
     TypesMatchWith<"value is the pointee type shaped as the pointers",
                    "ptr", "val", "::mlir::tile::getPointeeShapedType($_self)">,
     TypesMatchWith<"result is the pointee type shaped as the pointers",
@@ -350,7 +350,7 @@ def Tile_AtomicRMWOp : Tile_Op<"atomic_rmw", [
 }
 
 def Tile_AtomicCASOp : Tile_Op<"atomic_cas", [
-    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
+    MemoryEffects<[MemRead<DefaultResource>, MemWrite<DefaultResource>]>,
     TypesMatchWith<"cmp is the pointee type shaped as the pointers",
                    "ptr", "cmp", "::mlir::tile::getPointeeShapedType($_self)">,
     TypesMatchWith<"value is the pointee type shaped as the pointers",

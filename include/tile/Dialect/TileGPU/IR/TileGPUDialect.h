@@ -25,6 +25,11 @@ BlockedEncodingAttr getBlockedLayout(MLIRContext *ctx, ArrayRef<int64_t> shape,
                                      unsigned threadsPerWarp = 32);
 /// The distributed layout of a tensor type, or null.
 DistributedLayoutInterface getDistributedLayout(Type type);
+/// `type` (a ranked tensor) with its layout replaced by `layout`.
+RankedTensorType withLayout(Type type, Attribute layout);
+/// `value` in `layout`: itself if it has it, else a convert_layout of it.
+Value convertToLayout(OpBuilder &builder, Location loc, Value value,
+                      Attribute layout);
 /// The module's num-warps attribute (default 4).
 unsigned getNumWarps(Operation *op);
 } // namespace mlir::tilegpu

@@ -7,8 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TILE_LIB_INTERPRETER_FLOATFORMATS_H
-#define TILE_LIB_INTERPRETER_FLOATFORMATS_H
+#ifndef TILE_INTERPRETER_FLOATFORMATS_H
+#define TILE_INTERPRETER_FLOATFORMATS_H
 
 #include <cstdint>
 
@@ -25,4 +25,4 @@ double decodeF16(uint16_t bits);
 double decodeBF16(uint16_t bits);
 } // namespace mlir::tile::interp
 
-#endif // TILE_LIB_INTERPRETER_FLOATFORMATS_H
+#endif // TILE_INTERPRETER_FLOATFORMATS_H
