@@ -1,5 +1,4 @@
-//===- MathOpToLLVM.cpp - scalar math for NVPTX
-//----------------------------===//
+//===- MathOpToLLVM.cpp - scalar math for NVPTX --------------------------===//
 //
 // Transcendental math ops on scalars (tensors were split into registers by
 // the elementwise pattern) become the GPU's approximate instructions, as
@@ -8,7 +7,8 @@
 // approximation built on them (|error| < 1.5e-7). fp16 and bf16 compute in
 // fp32. Ops NVPTX has instructions for (floor, ceil, abs, fma, sqrt,
 // min/max) go to LLVM intrinsics through MLIR's math-to-LLVM patterns;
-// tile's precise_sqrt, precise_divf, clampf and umulhi are lowered here.
+// tile's precise_sqrt, precise_divf, clampf and umulhi are lowered here,
+// and floating-point division (div.full.f32, as Triton's `/`).
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,6 +18,7 @@
 #include "mlir/Conversion/LLVMCommon/Pattern.h"
 #include "mlir/Conversion/LLVMCommon/VectorPattern.h"
 #include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 
@@ -105,6 +106,43 @@ Value erfApprox(OpBuilder &b, Location loc, Value x) {
   return LLVM::CopySignOp::create(b, loc, y, x);
 }
 
+/// fp32 division as Triton's `/` does it: div.full.f32 (within 2 ulp, a
+/// handful of instructions) instead of the IEEE-rounded div.rn.f32, whose
+/// refinement sequence and slow path lengthen every softmax row. fp16/bf16
+/// divide in f32; f64 keeps the IEEE division. tl.div_rn (precise_divf)
+/// stays IEEE-rounded.
+struct FastDivFLowering : public ConvertOpToLLVMPattern<arith::DivFOp> {
+  FastDivFLowering(LLVMTypeConverter &converter)
+      : ConvertOpToLLVMPattern<arith::DivFOp>(converter, /*benefit=*/2) {}
+
+  LogicalResult
+  matchAndRewrite(arith::DivFOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Type type = op.getType();
+    if (isa<ShapedType>(type) || type.isF64())
+      return failure(); // tensors split first; f64 takes arith-to-llvm's
+    Location loc = op.getLoc();
+    Type f32 = rewriter.getF32Type();
+    Value lhs = adaptor.getLhs(), rhs = adaptor.getRhs();
+    if (!type.isF32()) {
+      lhs = LLVM::FPExtOp::create(rewriter, loc, f32, lhs);
+      rhs = LLVM::FPExtOp::create(rewriter, loc, f32, rhs);
+    }
+    Value result =
+        LLVM::InlineAsmOp::create(
+            rewriter, loc, f32, ValueRange{lhs, rhs}, "div.full.f32 $0, $1, $2;",
+            "=f,f,f", /*has_side_effects=*/false, /*is_align_stack=*/false,
+            LLVM::tailcallkind::TailCallKind::None,
+            LLVM::AsmDialectAttr::get(getContext(), LLVM::AsmDialect::AD_ATT),
+            ArrayAttr())
+            .getResult(0);
+    if (!type.isF32())
+      result = LLVM::FPTruncOp::create(rewriter, loc, type, result);
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
 struct ClampFLowering : public ConvertOpToLLVMPattern<ClampFOp> {
   using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
   LogicalResult
@@ -180,6 +218,6 @@ void mlir::tilegpu::populateMathOpToLLVMPatterns(LLVMTypeConverter &converter,
   patterns.add<ApproxUnaryLowering<math::ErfOp>>(converter, erfApprox);
   patterns.add<VectorConvertToLLVMPattern<PreciseSqrtOp, LLVM::SqrtOp>,
                VectorConvertToLLVMPattern<PreciseDivFOp, LLVM::FDivOp>,
-               ClampFLowering, UMulHiLowering>(converter);
+               ClampFLowering, UMulHiLowering, FastDivFLowering>(converter);
   populateMathToLLVMConversionPatterns(converter, patterns);
 }
