@@ -1,8 +1,9 @@
 //===- EmitPTX.cpp - LLVM dialect to PTX ----------------------------------===//
 //
 // Translates the LLVM-dialect module to LLVM IR, sets the NVPTX triple and
-// data layout, runs LLVM's O3 pipeline and emits PTX assembly for the chosen
-// SM. The target machine is created once per target and reused.
+// data layout (32-bit shared pointers), runs LLVM's O3 pipeline and emits PTX
+// assembly for the chosen SM with multiply-add fusion on, as Triton does. The
+// target machine is created once per target and reused.
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,6 +18,7 @@
 #include "llvm/IR/Module.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/TargetParser/Triple.h"
@@ -51,6 +53,14 @@ static llvm::TargetMachine *getTargetMachine(StringRef target,
     LLVMInitializeNVPTXTarget();
     LLVMInitializeNVPTXTargetMC();
     LLVMInitializeNVPTXAsmPrinter();
+    // 32-bit shared-memory pointers (as Triton and nvcc use): shared
+    // addresses fit in 32 bits, and 64-bit ones cost conversions and
+    // registers on every scratch access. The data layout reads the option
+    // when the target machine is created.
+    auto &options = llvm::cl::getRegisteredOptions();
+    auto shortPointers = options.find("nvptx-short-ptr");
+    if (shortPointers != options.end())
+      *static_cast<llvm::cl::opt<bool> *>(shortPointers->second) = true;
   });
   static std::mutex mutex;
   static std::map<std::string, std::unique_ptr<llvm::TargetMachine>> machines;
@@ -65,8 +75,11 @@ static llvm::TargetMachine *getTargetMachine(StringRef target,
   // sm_90a's wgmma/setmaxnreg need PTX 8.0; LLVM's default for a CPU may be
   // lower.
   std::string features = target.starts_with("sm_9") ? "+ptx80" : "";
+  // Multiply-adds fuse into fma, as Triton's default (enable_fp_fusion).
+  llvm::TargetOptions options;
+  options.AllowFPOpFusion = llvm::FPOpFusion::Fast;
   machine.reset(nvptx->createTargetMachine(
-      triple, target, features, llvm::TargetOptions(), std::nullopt,
+      triple, target, features, options, std::nullopt,
       std::nullopt, llvm::CodeGenOptLevel::Aggressive));
   if (!machine)
     error =

@@ -11,7 +11,7 @@
 //     alignment, and the mask's constancy allow (AxisInfo);
 //   - convert_layout between layouts that give every thread the same
 //     elements: the registers as they are.
-// Kernels become llvm.func with nvvm.kernel and nvvm.maxntid = num-warps * 32.
+// Kernels become llvm.func with nvvm.kernel and nvvm.reqntid = num-warps * 32.
 // Assumes tilegpu-coalesce and tilegpu-remove-layout-conversions ran.
 //
 //===----------------------------------------------------------------------===//
@@ -110,7 +110,9 @@ struct FuncOpLowering : public ConvertOpToLLVMPattern<func::FuncOp> {
     kernel->setAttr(NVVM::NVVMDialect::getKernelFuncAttrName(),
                     UnitAttr::get(ctx));
     int32_t threads = int32_t(getNumWarps(func)) * 32;
-    kernel->setAttr(NVVM::NVVMDialect::getMaxntidAttrName(),
+    // The exact block size (not just a bound): ptxas and LLVM know tid.x's
+    // range and the warp count, as for Triton's kernels.
+    kernel->setAttr(NVVM::NVVMDialect::getReqntidAttrName(),
                     DenseI32ArrayAttr::get(ctx, {threads, 1, 1}));
     // Specialized alignment helps LLVM as much as it helps us.
     for (unsigned i = 0; i < func.getNumArguments(); ++i)

@@ -6,7 +6,7 @@ module attributes {"tilegpu.num-warps" = 4 : i32} {
 // launch bound of 4 warps.
 // CHECK-LABEL: llvm.func @masked_copy
 // CHECK-SAME: (%{{.*}}: !llvm.ptr<1> {llvm.align = 16 : i64}, %{{.*}}: !llvm.ptr<1> {llvm.align = 16 : i64}, %{{.*}}: i32)
-// CHECK-SAME: attributes {nvvm.kernel, nvvm.maxntid = array<i32: 128, 1, 1>}
+// CHECK-SAME: attributes {nvvm.kernel, nvvm.reqntid = array<i32: 128, 1, 1>}
 func.func @masked_copy(%src: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %dst: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %n: i32 {tile.divisibility = 16 : i32}) {
   // CHECK: nvvm.read.ptx.sreg.ctaid.x
   %pid = tile.program_id 0 : i32
