@@ -71,6 +71,13 @@ std::vector<IntField> intFields(KernelReport &r) {
   };
 }
 
+/// "shared memory" as a JSON key: "shared_memory".
+std::string jsonKey(llvm::StringRef resource) {
+  std::string key = resource.str();
+  std::replace(key.begin(), key.end(), ' ', '_');
+  return key;
+}
+
 std::string describeLimited(const KernelReport &report,
                             const std::vector<OccupancyLimit> &limits,
                             std::vector<std::string> &limitedBy) {
@@ -328,11 +335,11 @@ void tile::printKernelReportJSON(const KernelReport &report,
                        report.occupancy);
     json.attributeObject("limits", [&] {
       for (const OccupancyLimit &limit : limits)
-        json.attribute(limit.resource, optional(limit.programs));
+        json.attribute(jsonKey(limit.resource), optional(limit.programs));
     });
     json.attributeArray("limited_by", [&] {
       for (const std::string &resource : limitedBy)
-        json.value(resource);
+        json.value(jsonKey(resource));
     });
   });
   os << "\n";

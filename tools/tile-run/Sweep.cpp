@@ -339,15 +339,25 @@ bool tile::plotWithGnuplot(const std::vector<Series> &series,
     script << "set ylabel " << gnuplotQuote(options.yLabel) << "\n";
     script << "set grid\nset key outside right top\nset yrange [0:*]\n";
     for (auto [i, s] : llvm::enumerate(series)) {
+      // Sorted by x, so that the lines do not double back.
+      std::vector<std::pair<double, double>> points = s.points;
+      llvm::stable_sort(points, [](const auto &a, const auto &b) {
+        return a.first < b.first;
+      });
       script << "$S" << i << " << EOD\n";
-      for (const auto &[x, y] : s.points)
+      for (const auto &[x, y] : points)
         script << llvm::formatv("{0} {1}\n", formatX(x), y);
       script << "EOD\n";
     }
     script << "plot ";
+    if (options.level)
+      script << options.level.value() << " with lines dashtype 2 linecolor "
+             << "rgb 'gray40' title " << gnuplotQuote(options.levelTitle)
+             << ", \\\n     ";
     for (auto [i, s] : llvm::enumerate(series))
       script << (i ? ", \\\n     " : "") << "$S" << i
-             << " using 1:2 with linespoints linewidth 2 pointtype 7 "
+             << " using 1:2 with linespoints linetype " << i + 1
+             << " linewidth 2 pointtype 7 "
                 "pointsize 0.6 title "
              << gnuplotQuote(s.title);
     script << "\n";

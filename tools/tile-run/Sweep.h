@@ -78,6 +78,9 @@ struct PlotOptions {
   std::string title;
   std::string xLabel;
   std::string yLabel;
+  /// A dashed horizontal line, such as the copy ceiling in GB/s.
+  std::optional<double> level;
+  std::string levelTitle;
 };
 
 /// Draws `series` as lines with points into a PNG with gnuplot (found on

@@ -883,6 +883,23 @@ int drawPlot(llvm::StringRef oursPath, const CSVTable &ours,
   options.title = plotTitle.empty() ? defaultTitle.str() : plotTitle;
   options.xLabel = ours.header[0];
   options.yLabel = column.str();
+  // On a GB/s plot, the copy ceiling the sweep measured: GB/s / fraction.
+  auto gb = llvm::find(ours.header, "GB/s");
+  auto fraction = llvm::find(ours.header, "ceiling_fraction");
+  if (column == "GB/s" && gb != ours.header.end() &&
+      fraction != ours.header.end()) {
+    size_t g = gb - ours.header.begin(), f = fraction - ours.header.begin();
+    for (const std::vector<std::string> &row : ours.rows) {
+      double gbPerS, share;
+      if (std::max(g, f) < row.size() &&
+          !llvm::StringRef(row[g]).getAsDouble(gbPerS) &&
+          !llvm::StringRef(row[f]).getAsDouble(share) && share > 0) {
+        options.level = gbPerS / share;
+        options.levelTitle = "copy ceiling";
+        break;
+      }
+    }
+  }
   if (!plotWithGnuplot(series, options, error))
     return fail("--plot: " + error);
   llvm::outs() << "plot: " << plotFile << "\n";
