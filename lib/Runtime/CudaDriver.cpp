@@ -97,7 +97,7 @@ struct Driver::Api {
   CUresult (*cuMemcpyDtoH)(void *, CUdeviceptr, size_t);
   CUresult (*cuMemcpyDtoD)(CUdeviceptr, CUdeviceptr, size_t);
   CUresult (*cuOccupancyMaxActiveBlocksPerMultiprocessor)(int *, CUfunction,
-                                                         int, size_t);
+                                                          int, size_t);
   CUresult (*cuMemsetD8)(CUdeviceptr, unsigned char, size_t);
   CUresult (*cuMemsetD32)(CUdeviceptr, unsigned, size_t);
   CUresult (*cuEventCreate)(CUevent *, unsigned);
@@ -304,8 +304,7 @@ Driver *Driver::get(std::string &error, int ordinal) {
        &info.maxThreadsPerSM},
       {CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR,
        &info.maxRegistersPerSM},
-      {CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK,
-       &info.maxRegistersPerBlock},
+      {CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK, &info.maxRegistersPerBlock},
       {CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR,
        &info.maxSharedPerSM},
   };

@@ -143,15 +143,14 @@ tile::computeOccupancyLimits(const KernelReport &report) {
     registers.reason = llvm::formatv(
         "{0} per SM / ({1} warps x {2} per warp: {3} per thread x {4} "
         "threads, allocated in units of 256)",
-        device.maxRegistersPerSM, report.numWarps, perWarp,
-        report.func.numRegs, device.warpSize);
+        device.maxRegistersPerSM, report.numWarps, perWarp, report.func.numRegs,
+        device.warpSize);
   }
   limits.push_back(registers);
 
   int perBlock = report.func.sharedBytes + report.dynamicSharedBytes +
                  device.reservedSharedPerBlock;
-  OccupancyLimit shared{"shared memory", std::nullopt,
-                        "the kernel uses none"};
+  OccupancyLimit shared{"shared memory", std::nullopt, "the kernel uses none"};
   if (perBlock > 0 && device.maxSharedPerSM > 0) {
     shared.programs = device.maxSharedPerSM / perBlock;
     shared.reason = llvm::formatv(
@@ -244,8 +243,8 @@ bool tile::readKernelReportFixture(llvm::StringRef path, KernelReport &report,
         }
       continue;
     }
-    auto field = llvm::find_if(
-        fields, [&](const IntField &f) { return key == f.name; });
+    auto field =
+        llvm::find_if(fields, [&](const IntField &f) { return key == f.name; });
     if (field == fields.end()) {
       error = path.str() + ": unknown key '" + key.str() + "'";
       return false;

@@ -17,8 +17,8 @@
 using namespace tile;
 
 const char *const tile::kSweepColumns[8] = {
-    "ms", "p20_ms", "p80_ms", "GB/s", "ceiling_fraction", "TFLOP/s", "check",
-    "where"};
+    "ms",      "p20_ms", "p80_ms", "GB/s", "ceiling_fraction",
+    "TFLOP/s", "check",  "where"};
 
 namespace {
 constexpr size_t kMaxSweepValues = 10000;
@@ -366,8 +366,8 @@ bool tile::plotWithGnuplot(const std::vector<Series> &series,
   llvm::StringRef args[] = {program, scriptPath};
   std::optional<llvm::StringRef> redirects[] = {std::nullopt, logPath, logPath};
   std::string execError;
-  int status = llvm::sys::ExecuteAndWait(program, args, std::nullopt,
-                                         redirects, 0, 0, &execError);
+  int status = llvm::sys::ExecuteAndWait(program, args, std::nullopt, redirects,
+                                         0, 0, &execError);
   auto log = llvm::MemoryBuffer::getFile(logPath, /*IsText=*/true);
   std::string logText =
       log ? llvm::StringRef((*log)->getBuffer()).trim().str() : std::string();

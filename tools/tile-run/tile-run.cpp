@@ -104,15 +104,15 @@ cl::list<std::string>
                  cl::desc("Print a buffer's elements after the run"),
                  cl::value_desc("name"));
 enum class InfoFormat { None, Text, JSON };
-cl::opt<InfoFormat> info(
-    "info",
-    cl::desc("Compile and load the kernel on the GPU and print its "
-             "registers, spills, shared memory and occupancy instead of "
-             "running it"),
-    cl::init(InfoFormat::None), cl::ValueOptional,
-    cl::values(clEnumValN(InfoFormat::Text, "", "as text"),
-               clEnumValN(InfoFormat::Text, "text", "as text"),
-               clEnumValN(InfoFormat::JSON, "json", "as JSON")));
+cl::opt<InfoFormat>
+    info("info",
+         cl::desc("Compile and load the kernel on the GPU and print its "
+                  "registers, spills, shared memory and occupancy instead of "
+                  "running it"),
+         cl::init(InfoFormat::None), cl::ValueOptional,
+         cl::values(clEnumValN(InfoFormat::Text, "", "as text"),
+                    clEnumValN(InfoFormat::Text, "text", "as text"),
+                    clEnumValN(InfoFormat::JSON, "json", "as JSON")));
 cl::opt<std::string> infoFixture(
     "info-fixture", cl::Hidden,
     cl::desc("Print the --info report from a key = value file (tests)"),
@@ -471,12 +471,11 @@ int runOnGPU(Session &session, Kernel &kernel, LoadedKernel &loaded,
                          threads, 0, args.data(), err);
   };
 
-  llvm::outs() << llvm::formatv("{0} on {1}: grid ({2}, {3}, {4}){5}, "
-                                "num_warps {6}\n",
-                                spec.kernel, driver.deviceName(), spec.grid[0],
-                                spec.grid[1], spec.grid[2],
-                                describeGridSource(kernel, false),
-                                spec.numWarps);
+  llvm::outs() << llvm::formatv(
+      "{0} on {1}: grid ({2}, {3}, {4}){5}, "
+      "num_warps {6}\n",
+      spec.kernel, driver.deviceName(), spec.grid[0], spec.grid[1],
+      spec.grid[2], describeGridSource(kernel, false), spec.numWarps);
   if (!launchOnce(error) || !driver.synchronize(error))
     return fail(error);
   for (size_t i = 0; i < buffers.size(); ++i)
@@ -769,8 +768,8 @@ int runKernel(Session &session, ArrayRef<launch::Override> overrides,
   func::FuncOp interpFunc;
   if (compareRuns && emit == Emit::None) {
     interpModule = kernel.module->clone();
-    interpFunc = interpModule->lookupSymbol<func::FuncOp>(
-        kernel.func.getSymName());
+    interpFunc =
+        interpModule->lookupSymbol<func::FuncOp>(kernel.func.getSymName());
   }
 
   start = Clock::now();
@@ -815,9 +814,9 @@ int runKernel(Session &session, ArrayRef<launch::Override> overrides,
                               "num_warps {1} fits on an SM (see --info)",
                               spec.kernel, spec.numWarps)
                     .str());
-  if (!resolveGrid(kernel, overrides,
-                   launch::DeviceValues{driver->multiprocessorCount(),
-                                        occupancy}))
+  if (!resolveGrid(
+          kernel, overrides,
+          launch::DeviceValues{driver->multiprocessorCount(), occupancy}))
     return 1;
 
   if (wantInfo) {
@@ -1004,8 +1003,8 @@ int runSweep(Session &session, std::vector<launch::Override> overrides) {
       status = fail(error);
     else if (int plotStatus =
                  drawPlot(csvPath, table, getPlotColumn(hasBytes, hasFlops),
-                          llvm::sys::path::stem(inputFile).str() + ", " +
-                              name + " sweep"))
+                          llvm::sys::path::stem(inputFile).str() + ", " + name +
+                              " sweep"))
       status = plotStatus;
   }
   if (!tempCSV.empty())

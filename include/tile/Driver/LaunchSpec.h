@@ -151,11 +151,12 @@ struct DeviceValues {
 /// "//" in .mlir files). Overridden variables keep the command line's
 /// value. Without `device`, num_sms() and occupancy() are Deferred (see
 /// above). Reports problems through `diag` and returns nullopt.
-std::optional<LaunchSpec>
-parseLaunchSpec(llvm::SourceMgr &sourceMgr, unsigned bufferId,
-                frontend::DiagEmitter &diag, llvm::ArrayRef<Override> overrides,
-                llvm::StringRef commentPrefix = "#",
-                const DeviceValues *device = nullptr);
+std::optional<LaunchSpec> parseLaunchSpec(llvm::SourceMgr &sourceMgr,
+                                          unsigned bufferId,
+                                          frontend::DiagEmitter &diag,
+                                          llvm::ArrayRef<Override> overrides,
+                                          llvm::StringRef commentPrefix = "#",
+                                          const DeviceValues *device = nullptr);
 
 } // namespace tile::launch
 

@@ -241,8 +241,8 @@ bool benchmarkMedian(Driver &driver,
 /// writes memory once: the median time of cuMemcpyDtoD between two buffers of
 /// `bytes` (far larger than the L2), timed as benchmarkMedian does, counted
 /// as 2 * bytes moved. `gbPerS` is in 1e9 bytes per second.
-bool measureCopyBandwidth(Driver &driver, size_t bytes, int warmupMs,
-                          int repMs, double &gbPerS, std::string &error);
+bool measureCopyBandwidth(Driver &driver, size_t bytes, int warmupMs, int repMs,
+                          double &gbPerS, std::string &error);
 
 /// The q-th quantile (0 <= q <= 1) with linear interpolation between the
 /// closest ranks, as numpy.quantile computes it by default; NaN when `v` is
