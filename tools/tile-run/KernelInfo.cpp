@@ -236,8 +236,9 @@ bool tile::readKernelReportFixture(llvm::StringRef path, KernelReport &report,
     if (key == "grid") {
       llvm::SmallVector<llvm::StringRef> dims;
       value.split(dims, ',');
+      report.grid = {1, 1, 1};
       for (auto [i, dim] : llvm::enumerate(dims))
-        if (i >= 3 || dim.trim().getAsInteger(10, report.grid[i])) {
+        if (i >= 3 || dim.trim().getAsInteger(10, (*report.grid)[i])) {
           error = path.str() + ": bad grid '" + value.str() + "'";
           return false;
         }
@@ -268,10 +269,14 @@ void tile::printKernelReport(const KernelReport &report,
   os << llvm::formatv("{0} on {1} (sm_{2}{3}, {4} SMs)\n", report.kernel,
                       device.name, device.ccMajor, device.ccMinor,
                       device.multiprocessorCount);
-  os << llvm::formatv("  grid ({0}, {1}, {2}), num_warps {3}: {4} threads per "
-                      "program (the kernel allows up to {5})\n",
-                      report.grid[0], report.grid[1], report.grid[2],
-                      report.numWarps, report.threadsPerBlock(),
+  std::string grid =
+      report.grid ? llvm::formatv("grid ({0}, {1}, {2})", (*report.grid)[0],
+                                  (*report.grid)[1], (*report.grid)[2])
+                        .str()
+                  : "no grid (occupancy() is 0)";
+  os << llvm::formatv("  {0}, num_warps {1}: {2} threads per program (the "
+                      "kernel allows up to {3})\n",
+                      grid, report.numWarps, report.threadsPerBlock(),
                       report.func.maxThreadsPerBlock);
   os << llvm::formatv("  registers: {0} per thread", report.func.numRegs);
   if (jit.registers && *jit.registers != report.func.numRegs)
@@ -321,10 +326,13 @@ void tile::printKernelReportJSON(const KernelReport &report,
       json.attribute(field.name, *field.value);
     json.attribute("num_warps", int64_t(report.numWarps));
     json.attribute("threads_per_block", report.threadsPerBlock());
-    json.attributeArray("grid", [&] {
-      for (int64_t dim : report.grid)
-        json.value(dim);
-    });
+    if (report.grid)
+      json.attributeArray("grid", [&] {
+        for (int64_t dim : *report.grid)
+          json.value(dim);
+      });
+    else
+      json.attribute("grid", nullptr);
     json.attribute("jit_registers", optional(report.jit.registers));
     json.attribute("spill_store_bytes", optional(report.jit.spillStoreBytes));
     json.attribute("spill_load_bytes", optional(report.jit.spillLoadBytes));

@@ -45,7 +45,8 @@ struct KernelReport {
   int dynamicSharedBytes = 0;
   /// cuOccupancyMaxActiveBlocksPerMultiprocessor's answer.
   int occupancy = 0;
-  std::array<int64_t, 3> grid = {1, 1, 1};
+  /// None where the grid uses occupancy() and that is 0.
+  std::optional<std::array<int64_t, 3>> grid;
 
   int threadsPerBlock() const { return int(numWarps) * device.warpSize; }
 };

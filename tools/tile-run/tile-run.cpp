@@ -809,14 +809,16 @@ int runKernel(Session &session, ArrayRef<launch::Override> overrides,
   if (!driver->maxActiveBlocksPerSM(loaded.function, spec.numWarps * 32, 0,
                                     occupancy, error))
     return fail(error);
-  if (spec.gridDeferred && occupancy == 0)
+  // --info reports why nothing fits, with no grid to show.
+  bool noGrid = spec.gridDeferred && occupancy == 0;
+  if (noGrid && !wantInfo)
     return fail(llvm::formatv("occupancy() is 0: no program of {0} with "
                               "num_warps {1} fits on an SM (see --info)",
                               spec.kernel, spec.numWarps)
                     .str());
-  if (!resolveGrid(
-          kernel, overrides,
-          launch::DeviceValues{driver->multiprocessorCount(), occupancy}))
+  if (!noGrid && !resolveGrid(kernel, overrides,
+                              launch::DeviceValues{
+                                  driver->multiprocessorCount(), occupancy}))
     return 1;
 
   if (wantInfo) {
@@ -824,7 +826,8 @@ int runKernel(Session &session, ArrayRef<launch::Override> overrides,
     if (!gatherKernelReport(*driver, loaded.module, loaded.function,
                             spec.kernel, spec.numWarps, report, error))
       return fail(error);
-    report.grid = spec.grid;
+    if (!noGrid)
+      report.grid = spec.grid;
     std::string text;
     llvm::raw_string_ostream os(text);
     if (info == InfoFormat::JSON)
