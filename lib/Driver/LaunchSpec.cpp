@@ -3,6 +3,8 @@
 // Locates the `# tile-run:` comment block, parses its lines with the front
 // end's statement parser (the `#` at each line start is skipped) and
 // evaluates the assignments in order with Python's integer semantics.
+// num_sms() and occupancy() are Deferred until the caller knows them; a
+// Deferred operand makes any result Deferred, and only the grid may be one.
 //
 //===----------------------------------------------------------------------===//
 
@@ -156,14 +158,34 @@ std::string Value::describe() const {
     return "buffer";
   case Kind::Tuple:
     return "tuple of " + std::to_string(elements.size());
+  case Kind::Deferred:
+    return "a value known only once the kernel is compiled (it uses "
+           "num_sms() or occupancy())";
   }
   return "?";
+}
+
+bool Value::isDeferred() const {
+  return kind == Kind::Deferred ||
+         llvm::any_of(elements, [](const Value &e) { return e.isDeferred(); });
+}
+
+/// The error for a Deferred value where a known one is needed.
+static constexpr const char *kDeferredUse =
+    "this depends on num_sms() or occupancy(), which are known only once the "
+    "kernel is compiled; only the grid may use them";
+
+static Value getDeferred() {
+  Value value;
+  value.kind = Value::Kind::Deferred;
+  return value;
 }
 
 namespace {
 class Evaluator {
 public:
-  Evaluator(LaunchSpec &spec, DiagEmitter &diag) : spec(spec), diag(diag) {}
+  Evaluator(LaunchSpec &spec, DiagEmitter &diag, const DeviceValues *device)
+      : spec(spec), diag(diag), device(device) {}
 
   std::optional<Value> eval(const ast::Expr &expr);
   bool run(const ast::StmtList &statements,
@@ -189,6 +211,7 @@ private:
 
   LaunchSpec &spec;
   DiagEmitter &diag;
+  const DeviceValues *device;
 };
 } // namespace
 
@@ -196,6 +219,10 @@ std::optional<int64_t> Evaluator::evalInt(const ast::Expr &expr) {
   std::optional<Value> v = eval(expr);
   if (!v)
     return std::nullopt;
+  if (v->kind == Value::Kind::Deferred) {
+    error(expr, kDeferredUse);
+    return std::nullopt;
+  }
   if (v->kind != Value::Kind::Int && v->kind != Value::Kind::Bool) {
     error(expr, "expected an integer, got " + v->describe());
     return std::nullopt;
@@ -227,6 +254,8 @@ std::optional<Value> Evaluator::evalBinary(const ast::BinOpExpr &expr) {
   std::optional<Value> lhs = eval(expr.getLHS()), rhs = eval(expr.getRHS());
   if (!lhs || !rhs)
     return std::nullopt;
+  if (lhs->kind == Value::Kind::Deferred || rhs->kind == Value::Kind::Deferred)
+    return getDeferred();
   if (!lhs->isNumber() || !rhs->isNumber())
     return error(expr, "operator '" + ast::spell(expr.getOp()) +
                            "' needs numbers, got " + lhs->describe() + " and " +
@@ -378,12 +407,21 @@ std::optional<Value> Evaluator::evalCall(const ast::CallExpr &expr) {
     if (!expectArgs(unary ? 1 : 2, unary ? 1 : 8))
       return std::nullopt;
     std::vector<int64_t> values;
+    bool deferred = false;
     for (const auto &arg : args) {
-      std::optional<int64_t> v = evalInt(*arg);
+      std::optional<Value> v = eval(*arg);
       if (!v)
         return std::nullopt;
-      values.push_back(*v);
+      if (v->kind == Value::Kind::Deferred) {
+        deferred = true;
+        continue;
+      }
+      if (v->kind != Value::Kind::Int && v->kind != Value::Kind::Bool)
+        return error(*arg, "expected an integer, got " + v->describe());
+      values.push_back(v->intValue);
     }
+    if (deferred)
+      return getDeferred();
     if (name == "cdiv") {
       if (values.size() != 2 || values[1] == 0)
         return error(expr, "cdiv(a, b) needs two integers, b != 0");
@@ -403,10 +441,18 @@ std::optional<Value> Evaluator::evalCall(const ast::CallExpr &expr) {
                              ? *std::min_element(values.begin(), values.end())
                              : *std::max_element(values.begin(), values.end()));
   }
+  if (name == "num_sms" || name == "occupancy") {
+    if (!expectArgs(0, 0))
+      return std::nullopt;
+    if (!device)
+      return getDeferred();
+    return Value::getInt(name == "num_sms" ? device->numSMs
+                                           : device->occupancy);
+  }
   return error(expr, "unknown function '" + name +
                          "' in a launch description; known: rand, randn, "
                          "zeros, empty, stride, cdiv, next_power_of_2, min, "
-                         "max, check");
+                         "max, num_sms, occupancy, check");
 }
 
 std::optional<Value> Evaluator::eval(const ast::Expr &expr) {
@@ -462,6 +508,8 @@ std::optional<Value> Evaluator::eval(const ast::Expr &expr) {
     std::optional<Value> v = eval(unary.getOperand());
     if (!v)
       return std::nullopt;
+    if (v->kind == Value::Kind::Deferred)
+      return v;
     if (!v->isNumber())
       return error(expr, "unary operator needs a number");
     switch (unary.getOp()) {
@@ -488,6 +536,9 @@ std::optional<Value> Evaluator::eval(const ast::Expr &expr) {
       std::optional<Value> right = eval(*rightExpr);
       if (!right)
         return std::nullopt;
+      if (left->kind == Value::Kind::Deferred ||
+          right->kind == Value::Kind::Deferred)
+        return getDeferred();
       if (!left->isNumber() || !right->isNumber())
         return error(expr, "comparisons need numbers");
       double a = left->asDouble(), b = right->asDouble();
@@ -528,6 +579,8 @@ std::optional<Value> Evaluator::eval(const ast::Expr &expr) {
       last = eval(*operand);
       if (!last)
         return std::nullopt;
+      if (last->kind == Value::Kind::Deferred)
+        return last;
       bool truthy = last->isNumber() && last->asDouble() != 0;
       if (truthy == (boolOp.getOp() == ast::BoolOp::Or))
         return last;
@@ -539,6 +592,8 @@ std::optional<Value> Evaluator::eval(const ast::Expr &expr) {
     std::optional<Value> test = eval(ifExp.getTest());
     if (!test)
       return std::nullopt;
+    if (test->kind == Value::Kind::Deferred)
+      return test;
     bool truthy = test->isNumber() && test->asDouble() != 0;
     return eval(truthy ? ifExp.getBody() : ifExp.getOrElse());
   }
@@ -614,6 +669,10 @@ bool Evaluator::run(const ast::StmtList &statements,
       std::optional<Value> v = eval(*arg);
       if (!v)
         return false;
+      if (v->isDeferred()) {
+        diag.error(arg->getLoc(), kDeferredUse);
+        return false;
+      }
       check.args.push_back(*v);
     }
     for (const ast::Keyword &keyword : call->getKeywords()) {
@@ -625,6 +684,10 @@ bool Evaluator::run(const ast::StmtList &statements,
       std::optional<Value> tol = eval(*keyword.value);
       if (!tol)
         return false;
+      if (tol->isDeferred()) {
+        diag.error(keyword.loc, kDeferredUse);
+        return false;
+      }
       if (!tol->isNumber() || tol->asDouble() < 0) {
         diag.error(keyword.loc, "tol must be a number >= 0");
         return false;
@@ -648,7 +711,10 @@ static bool readLaunchVariables(LaunchSpec &spec, DiagEmitter &diag) {
       diag.error(spec.loc, "grid must have 1 to 3 dimensions");
       return false;
     }
+    spec.gridDeferred = grid.isDeferred();
     for (size_t i = 0; i < dims.size(); ++i) {
+      if (dims[i].kind == Value::Kind::Deferred)
+        continue; // set by the evaluation that knows DeviceValues
       if (dims[i].kind != Value::Kind::Int || dims[i].intValue <= 0 ||
           dims[i].intValue > 0x7fffffff) {
         diag.error(spec.loc, "grid dimension " + std::to_string(i) +
@@ -662,6 +728,11 @@ static bool readLaunchVariables(LaunchSpec &spec, DiagEmitter &diag) {
   it = spec.variables.find("num_warps");
   if (it != spec.variables.end()) {
     const Value &warps = it->second;
+    if (warps.isDeferred()) {
+      diag.error(spec.loc, "num_warps cannot depend on num_sms() or "
+                           "occupancy(): the occupancy depends on num_warps");
+      return false;
+    }
     if (warps.kind != Value::Kind::Int || warps.intValue <= 0 ||
         warps.intValue > 32 || !llvm::isPowerOf2_64(warps.intValue)) {
       diag.error(spec.loc, "num_warps must be a power of two from 1 to 32, "
@@ -676,6 +747,10 @@ static bool readLaunchVariables(LaunchSpec &spec, DiagEmitter &diag) {
     it = spec.variables.find(name);
     if (it == spec.variables.end())
       continue;
+    if (it->second.isDeferred()) {
+      diag.error(spec.loc, llvm::Twine(name) + ": " + kDeferredUse);
+      return false;
+    }
     if (!it->second.isNumber()) {
       diag.error(spec.loc, llvm::Twine(name) + " must be a number");
       return false;
@@ -687,7 +762,8 @@ static bool readLaunchVariables(LaunchSpec &spec, DiagEmitter &diag) {
 
 std::optional<LaunchSpec> tile::launch::parseLaunchSpec(
     llvm::SourceMgr &sourceMgr, unsigned bufferId, DiagEmitter &diag,
-    llvm::ArrayRef<Override> overrides, llvm::StringRef commentPrefix) {
+    llvm::ArrayRef<Override> overrides, llvm::StringRef commentPrefix,
+    const DeviceValues *device) {
   llvm::StringRef text = sourceMgr.getMemoryBuffer(bufferId)->getBuffer();
   std::string marker = (commentPrefix + " tile-run:").str();
   // Lines end as the lexer has them: "\n", "\r\n" or "\r".
@@ -732,7 +808,7 @@ std::optional<LaunchSpec> tile::launch::parseLaunchSpec(
   // Command-line values are evaluated first, each in its own buffer so that
   // errors quote them.
   llvm::StringMap<Value> preset;
-  Evaluator evaluator(spec, diag);
+  Evaluator evaluator(spec, diag, device);
   for (const Override &override : overrides) {
     unsigned id = sourceMgr.AddNewSourceBuffer(
         llvm::MemoryBuffer::getMemBufferCopy(override.expression,

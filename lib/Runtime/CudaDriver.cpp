@@ -43,11 +43,19 @@ enum : int {
   CU_FUNC_ATTRIBUTE_NUM_REGS = 4,
   CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8,
 
+  CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK = 1,
+  CU_DEVICE_ATTRIBUTE_WARP_SIZE = 10,
+  CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK = 12,
   CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT = 16,
   CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE = 38,
+  CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR = 39,
   CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR = 75,
   CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR = 76,
+  CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR = 81,
+  CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR = 82,
   CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN = 97,
+  CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR = 106,
+  CU_DEVICE_ATTRIBUTE_RESERVED_SHARED_MEMORY_PER_BLOCK = 111,
 
   CU_EVENT_DEFAULT = 0,
 };
@@ -87,6 +95,9 @@ struct Driver::Api {
   CUresult (*cuMemFree)(CUdeviceptr);
   CUresult (*cuMemcpyHtoD)(CUdeviceptr, const void *, size_t);
   CUresult (*cuMemcpyDtoH)(void *, CUdeviceptr, size_t);
+  CUresult (*cuMemcpyDtoD)(CUdeviceptr, CUdeviceptr, size_t);
+  CUresult (*cuOccupancyMaxActiveBlocksPerMultiprocessor)(int *, CUfunction,
+                                                          int, size_t);
   CUresult (*cuMemsetD8)(CUdeviceptr, unsigned char, size_t);
   CUresult (*cuMemsetD32)(CUdeviceptr, unsigned, size_t);
   CUresult (*cuEventCreate)(CUevent *, unsigned);
@@ -137,6 +148,9 @@ bool resolveAll(void *lib, Driver::Api &api, std::string &error) {
          resolve(lib, "cuMemFree_v2", api.cuMemFree, error) &&
          resolve(lib, "cuMemcpyHtoD_v2", api.cuMemcpyHtoD, error) &&
          resolve(lib, "cuMemcpyDtoH_v2", api.cuMemcpyDtoH, error) &&
+         resolve(lib, "cuMemcpyDtoD_v2", api.cuMemcpyDtoD, error) &&
+         resolve(lib, "cuOccupancyMaxActiveBlocksPerMultiprocessor",
+                 api.cuOccupancyMaxActiveBlocksPerMultiprocessor, error) &&
          resolve(lib, "cuMemsetD8_v2", api.cuMemsetD8, error) &&
          resolve(lib, "cuMemsetD32_v2", api.cuMemsetD32, error) &&
          resolve(lib, "cuEventCreate", api.cuEventCreate, error) &&
@@ -284,6 +298,15 @@ Driver *Driver::get(std::string &error, int ordinal) {
       {CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE, &info.l2CacheBytes},
       {CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN,
        &info.maxSharedPerBlockOptin},
+      {CU_DEVICE_ATTRIBUTE_WARP_SIZE, &info.warpSize},
+      {CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK, &info.maxThreadsPerBlock},
+      {CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR,
+       &info.maxThreadsPerSM},
+      {CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR,
+       &info.maxRegistersPerSM},
+      {CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK, &info.maxRegistersPerBlock},
+      {CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR,
+       &info.maxSharedPerSM},
   };
   for (const auto &attribute : attributes)
     if (!driver->check(api->cuDeviceGetAttribute(attribute.value,
@@ -291,6 +314,15 @@ Driver *Driver::get(std::string &error, int ordinal) {
                                                  driver->device),
                        "cuDeviceGetAttribute", error))
       return nullptr;
+  // Attributes that drivers before CUDA 11 do not know: 0 there.
+  for (auto [attribute, value] :
+       {std::pair{CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR,
+                  &info.maxBlocksPerSM},
+        std::pair{CU_DEVICE_ATTRIBUTE_RESERVED_SHARED_MEMORY_PER_BLOCK,
+                  &info.reservedSharedPerBlock}})
+    if (api->cuDeviceGetAttribute(value, attribute, driver->device) !=
+        CUDA_SUCCESS)
+      *value = 0;
 
   // The primary context is the one the CUDA runtime would use too, so
   // memory and modules can be shared with runtime-based code.
@@ -383,6 +415,15 @@ bool Driver::setMaxDynamicShared(Function func, int bytes, std::string &error) {
       "cuFuncSetAttribute", error);
 }
 
+bool Driver::maxActiveBlocksPerSM(Function func, int blockSize,
+                                  size_t dynamicShared, int &blocks,
+                                  std::string &error) {
+  blocks = 0;
+  return check(api.cuOccupancyMaxActiveBlocksPerMultiprocessor(
+                   &blocks, func.handle, blockSize, dynamicShared),
+               "cuOccupancyMaxActiveBlocksPerMultiprocessor", error);
+}
+
 bool Driver::alloc(size_t bytes, DevicePtr &out, std::string &error) {
   out = 0;
   // The driver rejects empty allocations; empty tensors are legitimate.
@@ -408,6 +449,12 @@ bool Driver::copyToHost(void *dst, DevicePtr src, size_t bytes,
                         std::string &error) {
   return bytes == 0 ||
          check(api.cuMemcpyDtoH(dst, src, bytes), "cuMemcpyDtoH", error);
+}
+
+bool Driver::copyDeviceToDevice(DevicePtr dst, DevicePtr src, size_t bytes,
+                                std::string &error) {
+  return bytes == 0 ||
+         check(api.cuMemcpyDtoD(dst, src, bytes), "cuMemcpyDtoD", error);
 }
 
 bool Driver::memsetD8(DevicePtr dst, unsigned char value, size_t bytes,
@@ -573,6 +620,32 @@ bool rt::benchmarkMedian(Driver &driver,
       timesMs.clear();
       return false;
     }
+  return true;
+}
+
+bool rt::measureCopyBandwidth(Driver &driver, size_t bytes, int warmupMs,
+                              int repMs, double &gbPerS, std::string &error) {
+  gbPerS = 0;
+  DeviceBuffer source, destination;
+  if (!source.allocate(driver, bytes, error) ||
+      !destination.allocate(driver, bytes, error) ||
+      !driver.memsetD8(source.ptr(), 0x5a, bytes, error))
+    return false;
+  auto copy = [&](std::string &err) {
+    return driver.copyDeviceToDevice(destination.ptr(), source.ptr(), bytes,
+                                     err);
+  };
+  // The buffers are far larger than the L2, so no flush is needed.
+  std::vector<float> times;
+  if (!benchmarkMedian(driver, copy, warmupMs, repMs, /*flushL2=*/false, times,
+                       error))
+    return false;
+  double ms = quantile(times, 0.5);
+  if (!(ms > 0)) {
+    error = "the copy-bandwidth measurement took no measurable time";
+    return false;
+  }
+  gbPerS = 2.0 * double(bytes) / ms * 1e-6;
   return true;
 }
 

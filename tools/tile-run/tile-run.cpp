@@ -6,6 +6,9 @@
 //   tile-run kernels/add.tile --interpret      run on the CPU interpreter
 //   tile-run kernels/add.tile --compare        GPU against the interpreter
 //   tile-run test.mlir                         a tile-dialect kernel
+//   tile-run kernels/softmax.tile --info       registers, spills, occupancy
+//   tile-run kernels/softmax.tile --sweep n_cols=256..8192*2 --csv s.csv
+//            --plot s.png                      one run per value, a plot
 //
 // The launch (buffers, sizes, grid, constexprs, num_warps, reference check)
 // comes from the file's `# tile-run:` description (`// tile-run:` in .mlir
@@ -16,8 +19,10 @@
 //===----------------------------------------------------------------------===//
 
 #include "HostData.h"
+#include "KernelInfo.h"
 #include "Npy.h"
 #include "References.h"
+#include "Sweep.h"
 #include "tile/Dialect/Tile/IR/TileDialect.h"
 #include "tile/Driver/Compile.h"
 #include "tile/Frontend/Parser.h"
@@ -98,6 +103,53 @@ cl::list<std::string>
     printBuffers("print-buffer",
                  cl::desc("Print a buffer's elements after the run"),
                  cl::value_desc("name"));
+enum class InfoFormat { None, Text, JSON };
+cl::opt<InfoFormat>
+    info("info",
+         cl::desc("Compile and load the kernel on the GPU and print its "
+                  "registers, spills, shared memory and occupancy instead of "
+                  "running it"),
+         cl::init(InfoFormat::None), cl::ValueOptional,
+         cl::values(clEnumValN(InfoFormat::Text, "", "as text"),
+                    clEnumValN(InfoFormat::Text, "text", "as text"),
+                    clEnumValN(InfoFormat::JSON, "json", "as JSON")));
+cl::opt<std::string> infoFixture(
+    "info-fixture", cl::Hidden,
+    cl::desc("Print the --info report from a key = value file (tests)"),
+    cl::value_desc("file"));
+cl::opt<bool> noCeiling("no-ceiling",
+                        cl::desc("Do not measure the copy bandwidth that "
+                                 "GB/s is compared with"));
+cl::opt<std::string>
+    sweep("sweep",
+          cl::desc("Run once per value of a launch variable: NAME=V1,V2,... "
+                   "or NAME=A..B:STEP or NAME=A..B*FACTOR"),
+          cl::value_desc("name=values"));
+cl::opt<std::string> csvFile("csv", cl::desc("Write the sweep's table here"),
+                             cl::value_desc("file.csv"));
+cl::opt<std::string> plotFile("plot",
+                              cl::desc("Plot the sweep with gnuplot (PNG)"),
+                              cl::value_desc("file.png"));
+cl::opt<std::string>
+    plotOnly("plot-only",
+             cl::desc("Plot a CSV file an earlier --sweep --csv wrote; run "
+                      "nothing"),
+             cl::value_desc("file.csv"));
+cl::list<std::string>
+    plotRefs("plot-ref",
+             cl::desc("Add a CSV file's columns to the plot (FILE: every "
+                      "numeric column against the first; FILE:COL,COL: those)"),
+             cl::value_desc("file.csv[:columns]"));
+cl::opt<std::string>
+    plotY("plot-y",
+          cl::desc("The sweep's column to plot: GB/s (default where bytes is "
+                   "declared), TFLOP/s (where flops is), ms, "
+                   "ceiling_fraction"),
+          cl::value_desc("column"));
+cl::opt<std::string> plotTitle("plot-title", cl::desc("The plot's title"));
+cl::opt<std::string> plotSeries("plot-name",
+                                cl::desc("The sweep's series on the plot"),
+                                cl::init("Tile"));
 cl::opt<bool> listInterpreterOps(
     "list-interpreter-ops",
     cl::desc("Print the ops the interpreter executes; fail if a tile-dialect "
@@ -138,6 +190,8 @@ struct Kernel {
   /// lowering to LLVM replaces the function).
   std::vector<launch::Value> args;
   std::vector<Type> argTypes;
+  /// Where the grid used num_sms() and occupancy(): their values.
+  std::optional<launch::DeviceValues> gridFrom;
 };
 
 /// Splits "name=value" options.
@@ -202,6 +256,12 @@ bool loadMLIRKernel(MLIRContext &context, ArrayRef<launch::Override> overrides,
     kernel.args = it->second.kind == launch::Value::Kind::Tuple
                       ? it->second.elements
                       : std::vector<launch::Value>{it->second};
+  for (const launch::Value &arg : kernel.args)
+    if (arg.isDeferred()) {
+      source.diag->error(launch.loc, "args: " + arg.describe() +
+                                         "; only the grid may use them");
+      return false;
+    }
   if (kernel.args.size() != kernel.func.getNumArguments()) {
     source.diag->error(
         launch.loc, "@" + kernel.func.getSymName() + " takes " +
@@ -274,21 +334,110 @@ bool makeInputs(const launch::LaunchSpec &spec,
   return true;
 }
 
-/// Runs the compiled kernel on the GPU: upload `buffers`, launch, copy every
-/// buffer back, and time it unless --no-bench.
-int runOnGPU(rt::Driver &driver, Kernel &kernel, const std::string &ptx,
-             std::vector<HostArray> &buffers, Timings &timings,
-             double contextMs, Clock::time_point processStart) {
-  const launch::LaunchSpec &spec = kernel.source->launch;
-  std::string error;
-  auto loadStart = Clock::now();
+/// What one run measured, for --sweep.
+struct RunResult {
+  bool onGPU = false;
+  /// The GPU's median and quantiles, or the interpreter's wall time.
+  std::optional<double> ms, p20, p80;
+  std::optional<double> ceilingGBs;
+  bool hasChecks = false;
+  llvm::StringMap<launch::Value> variables;
+  std::optional<double> bytes, flops;
+};
+
+/// What the runs of one process share: the driver and the copy ceiling,
+/// measured once.
+struct Session {
+  explicit Session(MLIRContext &context) : context(context) {}
+  MLIRContext &context;
+  rt::Driver *driver = nullptr;
+  std::string driverError;
+  double contextMs = 0;
+  Clock::time_point processStart;
+  bool ceilingTried = false;
+  std::optional<double> ceilingGBs;
+};
+
+/// The loaded GPU kernel.
+struct LoadedKernel {
   rt::Module module;
   rt::Function function;
-  if (!driver.loadModule(ptx, module, error) ||
-      !driver.getFunction(module, spec.kernel, function, error))
+};
+
+/// Gives the grid its value where it depends on num_sms() or occupancy():
+/// evaluates the launch description again, knowing them. Everything else
+/// the first evaluation gave stays (it cannot depend on them).
+bool resolveGrid(Kernel &kernel, ArrayRef<launch::Override> overrides,
+                 const launch::DeviceValues &values) {
+  TileSource &source = *kernel.source;
+  if (!source.launch.gridDeferred)
+    return true;
+  bool isMLIR = llvm::StringRef(inputFile).ends_with(".mlir");
+  std::optional<launch::LaunchSpec> full =
+      launch::parseLaunchSpec(source.sourceMgr, source.bufferId, *source.diag,
+                              overrides, isMLIR ? "//" : "#", &values);
+  if (!full)
+    return false;
+  source.launch.grid = full->grid;
+  source.launch.gridDeferred = false;
+  kernel.gridFrom = values;
+  return true;
+}
+
+/// " (num_sms() 132, occupancy() 8)" where the grid used them.
+std::string describeGridSource(const Kernel &kernel, bool interpreter) {
+  if (!kernel.gridFrom)
+    return "";
+  return llvm::formatv(" from num_sms() = {0}, occupancy() = {1}{2}",
+                       kernel.gridFrom->numSMs, kernel.gridFrom->occupancy,
+                       interpreter ? " (the interpreter's)" : "")
+      .str();
+}
+
+/// JIT-compiles the PTX and finds the kernel.
+int loadOnGPU(rt::Driver &driver, Kernel &kernel, const std::string &ptx,
+              LoadedKernel &loaded, Timings &timings) {
+  std::string error;
+  auto loadStart = Clock::now();
+  if (!driver.loadModule(ptx, loaded.module, error) ||
+      !driver.getFunction(loaded.module, kernel.source->launch.kernel,
+                          loaded.function, error))
     return fail(error);
   timings.load = msSince(loadStart);
-  double processMs = msSince(processStart);
+  return 0;
+}
+
+/// The copy ceiling, measured the first time a run reports GB/s.
+std::optional<double> getCopyCeiling(Session &session) {
+  if (noCeiling || session.ceilingTried)
+    return session.ceilingGBs;
+  session.ceilingTried = true;
+  // Far larger than the L2 of any current GPU.
+  constexpr size_t kCopyBytes = size_t(256) << 20;
+  double gbPerS = 0;
+  std::string error;
+  if (!rt::measureCopyBandwidth(*session.driver, kCopyBytes, warmupMs, repMs,
+                                gbPerS, error)) {
+    llvm::errs() << "tile-run: warning: no copy ceiling: " << error << "\n";
+    return std::nullopt;
+  }
+  session.ceilingGBs = gbPerS;
+  llvm::outs() << llvm::formatv(
+      "copy ceiling: {0:f1} GB/s (cuMemcpyDtoD of 256 MiB, 2 x bytes / "
+      "median time)\n",
+      gbPerS);
+  return gbPerS;
+}
+
+/// Runs the loaded kernel on the GPU: upload `buffers`, launch, copy every
+/// buffer back, and time it unless --no-bench.
+int runOnGPU(Session &session, Kernel &kernel, LoadedKernel &loaded,
+             std::vector<HostArray> &buffers, Timings &timings,
+             RunResult &result) {
+  rt::Driver &driver = *session.driver;
+  const launch::LaunchSpec &spec = kernel.source->launch;
+  std::string error;
+  double processMs = msSince(session.processStart);
 
   std::vector<rt::DeviceBuffer> deviceBuffers(buffers.size());
   for (size_t i = 0; i < buffers.size(); ++i)
@@ -316,15 +465,17 @@ int runOnGPU(rt::Driver &driver, Kernel &kernel, const std::string &ptx,
     args.push_back(slot);
   }
   unsigned threads = spec.numWarps * 32;
+  rt::Function function = loaded.function;
   auto launchOnce = [&](std::string &err) {
     return driver.launch(function, spec.grid[0], spec.grid[1], spec.grid[2],
                          threads, 0, args.data(), err);
   };
 
-  llvm::outs() << llvm::formatv("{0} on {1}: grid ({2}, {3}, {4}), "
-                                "num_warps {5}\n",
-                                spec.kernel, driver.deviceName(), spec.grid[0],
-                                spec.grid[1], spec.grid[2], spec.numWarps);
+  llvm::outs() << llvm::formatv(
+      "{0} on {1}: grid ({2}, {3}, {4}){5}, "
+      "num_warps {6}\n",
+      spec.kernel, driver.deviceName(), spec.grid[0], spec.grid[1],
+      spec.grid[2], describeGridSource(kernel, false), spec.numWarps);
   if (!launchOnce(error) || !driver.synchronize(error))
     return fail(error);
   for (size_t i = 0; i < buffers.size(); ++i)
@@ -333,19 +484,30 @@ int runOnGPU(rt::Driver &driver, Kernel &kernel, const std::string &ptx,
       return fail(error);
 
   if (!noBench && !compareRuns) {
+    // The ceiling first: its own buffers are freed before the kernel's
+    // timing starts.
+    std::optional<double> ceiling =
+        spec.bytes ? getCopyCeiling(session) : std::nullopt;
     std::vector<float> times;
     if (!rt::benchmarkMedian(driver, launchOnce, warmupMs, repMs,
                              /*flushL2=*/true, times, error))
       return fail(error);
     double median = rt::quantile(times, 0.5);
+    result.ms = median;
+    result.p20 = rt::quantile(times, 0.2);
+    result.p80 = rt::quantile(times, 0.8);
+    result.ceilingGBs = ceiling;
     llvm::outs() << llvm::formatv(
         "time: median {0:f4} ms (p20 {1:f4}, p80 {2:f4}) over {3} runs, L2 "
         "flushed",
-        median, rt::quantile(times, 0.2), rt::quantile(times, 0.8),
-        times.size());
-    if (spec.bytes)
-      llvm::outs() << llvm::formatv("; {0:f1} GB/s",
-                                    *spec.bytes / median * 1e-6);
+        median, *result.p20, *result.p80, times.size());
+    if (spec.bytes) {
+      double gbPerS = *spec.bytes / median * 1e-6;
+      llvm::outs() << llvm::formatv("; {0:f1} GB/s", gbPerS);
+      if (ceiling)
+        llvm::outs() << llvm::formatv(" ({0:f1}% of the copy ceiling)",
+                                      100 * gbPerS / *ceiling);
+    }
     if (spec.flops)
       llvm::outs() << llvm::formatv("; {0:f1} TFLOP/s",
                                     *spec.flops / median * 1e-9);
@@ -360,12 +522,13 @@ int runOnGPU(rt::Driver &driver, Kernel &kernel, const std::string &ptx,
       "passes {2:f1}, LLVM to PTX {3:f1}, driver JIT and load {4:f1}); "
       "CUDA context creation {5:f1} ms; process start to loaded {6:f1} ms\n",
       compileMs, timings.frontEnd, timings.passes, timings.codegen,
-      timings.load, contextMs, processMs);
+      timings.load, session.contextMs, processMs);
   return 0;
 }
 
-/// Runs the tile-dialect kernel in the interpreter on `buffers`.
-int runInInterpreter(Kernel &kernel, std::vector<HostArray> &buffers) {
+/// Runs the tile-dialect kernel `func` in the interpreter on `buffers`.
+int runInInterpreter(Kernel &kernel, func::FuncOp func,
+                     std::vector<HostArray> &buffers, double &wallMs) {
   const launch::LaunchSpec &spec = kernel.source->launch;
   std::vector<interp::Buffer> views;
   for (auto [i, buffer] : llvm::enumerate(buffers))
@@ -392,19 +555,19 @@ int runInInterpreter(Kernel &kernel, std::vector<HostArray> &buffers) {
   options.grid = spec.grid;
   options.printStream = &llvm::outs();
   llvm::outs() << llvm::formatv("{0} in the interpreter: grid ({1}, {2}, "
-                                "{3})\n",
+                                "{3}){4}\n",
                                 spec.kernel, spec.grid[0], spec.grid[1],
-                                spec.grid[2]);
+                                spec.grid[2], describeGridSource(kernel, true));
   llvm::outs().flush();
   auto start = Clock::now();
-  if (failed(interp::runKernel(kernel.func, args, views, options)))
+  if (failed(interp::runKernel(func, args, views, options)))
     return 1;
+  wallMs = msSince(start);
   llvm::outs() << llvm::formatv(
-      "interpreter time: {0:f1} ms for {1} programs\n", msSince(start),
+      "interpreter time: {0:f1} ms for {1} programs\n", wallMs,
       spec.grid[0] * spec.grid[1] * spec.grid[2]);
   return 0;
 }
-
 /// Runs the launch's checks on `outputs`; 0 when all pass, 2 otherwise.
 int runChecks(TileSource &source, const std::vector<HostArray> &inputs,
               const std::vector<HostArray> &outputs) {
@@ -544,6 +707,313 @@ int listOps(MLIRContext &context) {
                                 tileOps - missing, tileOps);
   return missing ? 1 : 0;
 }
+/// Writes a module to -o.
+int printModule(ModuleOp module) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  module.print(os);
+  return writeOutput(text);
+}
+
+/// Compiles the kernel with `overrides` and runs, checks and times it (or
+/// prints a stage, or the --info report). 0: all checks passed; 2: a check
+/// failed; 1: an error.
+int runKernel(Session &session, ArrayRef<launch::Override> overrides,
+              RunResult &result) {
+  MLIRContext &context = session.context;
+  Timings timings;
+  auto start = Clock::now();
+  Kernel kernel;
+  bool isMLIR = llvm::StringRef(inputFile).ends_with(".mlir");
+  if (!(isMLIR ? loadMLIRKernel(context, overrides, kernel)
+               : loadTileKernel(context, overrides, kernel)))
+    return 1;
+  timings.frontEnd = msSince(start);
+  llvm::append_range(kernel.argTypes, kernel.func.getArgumentTypes());
+  const launch::LaunchSpec &spec = kernel.source->launch;
+  result.variables = spec.variables;
+  result.bytes = spec.bytes;
+  result.flops = spec.flops;
+  result.hasChecks = !spec.checks.empty();
+  if (emit == Emit::Tile)
+    return printModule(*kernel.module);
+
+  // Where the kernel runs: the GPU unless --interpret, or no driver.
+  rt::Driver *driver =
+      emit == Emit::None && !interpret ? session.driver : nullptr;
+  bool wantInfo = info != InfoFormat::None;
+  std::vector<HostArray> inputs;
+  if (emit == Emit::None && !wantInfo && !makeInputs(spec, inputs))
+    return 1;
+
+  // The interpreter: one program at a time on the CPU, so num_sms() and
+  // occupancy() are 1.
+  if (emit == Emit::None && !driver) {
+    if (!resolveGrid(kernel, overrides, launch::DeviceValues{1, 1}))
+      return 1;
+    std::vector<HostArray> interpreted = inputs;
+    double wallMs = 0;
+    if (int status = runInInterpreter(kernel, kernel.func, interpreted, wallMs))
+      return status;
+    result.ms = wallMs;
+    int status = runChecks(*kernel.source, inputs, interpreted);
+    if (int saveStatus = saveBuffers(spec, interpreted))
+      return saveStatus;
+    return status;
+  }
+
+  // --compare interprets the tile-dialect kernel after the GPU's grid is
+  // known; the GPU path lowers the module in place, so keep a copy.
+  OwningOpRef<ModuleOp> interpModule;
+  func::FuncOp interpFunc;
+  if (compareRuns && emit == Emit::None) {
+    interpModule = kernel.module->clone();
+    interpFunc =
+        interpModule->lookupSymbol<func::FuncOp>(kernel.func.getSymName());
+  }
+
+  start = Clock::now();
+  mlir::tile::CompileOptions options;
+  options.numWarps = spec.numWarps;
+  options.target = target;
+  PassManager toGPU(&context);
+  mlir::tile::buildTileToTileGPUPipeline(toGPU, options);
+  if (failed(toGPU.run(*kernel.module)))
+    return 1;
+  if (emit == Emit::GPU)
+    return printModule(*kernel.module);
+  PassManager toLLVM(&context);
+  mlir::tile::buildTileGPUToLLVMPipeline(toLLVM);
+  if (failed(toLLVM.run(*kernel.module)))
+    return 1;
+  timings.passes = msSince(start);
+
+  start = Clock::now();
+  if (emit == Emit::LLVM) {
+    FailureOr<std::string> ir = mlir::tile::emitLLVMIR(*kernel.module, target);
+    return failed(ir) ? 1 : writeOutput(*ir);
+  }
+  FailureOr<std::string> ptx = mlir::tile::emitPTX(*kernel.module, target);
+  if (failed(ptx))
+    return 1;
+  timings.codegen = msSince(start);
+  if (emit == Emit::PTX)
+    return writeOutput(*ptx);
+
+  LoadedKernel loaded;
+  if (int status = loadOnGPU(*driver, kernel, *ptx, loaded, timings))
+    return status;
+  // num_sms() and occupancy() for this kernel at the launch's num_warps.
+  std::string error;
+  int occupancy = 0;
+  if (!driver->maxActiveBlocksPerSM(loaded.function, spec.numWarps * 32, 0,
+                                    occupancy, error))
+    return fail(error);
+  // --info reports why nothing fits, with no grid to show.
+  bool noGrid = spec.gridDeferred && occupancy == 0;
+  if (noGrid && !wantInfo)
+    return fail(llvm::formatv("occupancy() is 0: no program of {0} with "
+                              "num_warps {1} fits on an SM (see --info)",
+                              spec.kernel, spec.numWarps)
+                    .str());
+  if (!noGrid && !resolveGrid(kernel, overrides,
+                              launch::DeviceValues{
+                                  driver->multiprocessorCount(), occupancy}))
+    return 1;
+
+  if (wantInfo) {
+    KernelReport report;
+    if (!gatherKernelReport(*driver, loaded.module, loaded.function,
+                            spec.kernel, spec.numWarps, report, error))
+      return fail(error);
+    if (!noGrid)
+      report.grid = spec.grid;
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    if (info == InfoFormat::JSON)
+      printKernelReportJSON(report, os);
+    else
+      printKernelReport(report, os);
+    return writeOutput(text);
+  }
+
+  std::vector<HostArray> interpreted;
+  if (compareRuns) {
+    interpreted = inputs;
+    double wallMs = 0;
+    if (int status = runInInterpreter(kernel, interpFunc, interpreted, wallMs))
+      return status;
+  }
+  std::vector<HostArray> outputs = inputs;
+  result.onGPU = true;
+  if (int status = runOnGPU(session, kernel, loaded, outputs, timings, result))
+    return status;
+  int status = runChecks(*kernel.source, inputs, outputs);
+  if (compareRuns)
+    reportDifferences(spec, inputs, outputs, interpreted);
+  if (int saveStatus = saveBuffers(spec, outputs))
+    return saveStatus;
+  return status;
+}
+
+/// The sweep's column that --plot draws.
+std::string getPlotColumn(bool hasBytes, bool hasFlops) {
+  if (!plotY.empty())
+    return plotY;
+  return hasBytes ? "GB/s" : hasFlops ? "TFLOP/s" : "ms";
+}
+
+/// Draws the series of `ours` (a sweep's CSV) and of every --plot-ref.
+int drawPlot(llvm::StringRef oursPath, const CSVTable &ours,
+             llvm::StringRef column, llvm::StringRef defaultTitle) {
+  std::string error;
+  std::vector<Series> series;
+  if (!getSeries(oursPath, ours, {column.str()}, series, error))
+    return fail(error);
+  series.back().title = plotSeries;
+  for (const std::string &ref : plotRefs) {
+    std::string path;
+    std::vector<std::string> columns;
+    splitPlotRef(ref, path, columns);
+    CSVTable table;
+    if (!readCSV(path, table, error) ||
+        !getSeries(path, table, columns, series, error))
+      return fail("--plot-ref: " + error);
+  }
+  PlotOptions options;
+  options.output = plotFile;
+  options.title = plotTitle.empty() ? defaultTitle.str() : plotTitle;
+  options.xLabel = ours.header[0];
+  options.yLabel = column.str();
+  // On a GB/s plot, the copy ceiling the sweep measured: GB/s / fraction.
+  auto gb = llvm::find(ours.header, "GB/s");
+  auto fraction = llvm::find(ours.header, "ceiling_fraction");
+  if (column == "GB/s" && gb != ours.header.end() &&
+      fraction != ours.header.end()) {
+    size_t g = gb - ours.header.begin(), f = fraction - ours.header.begin();
+    for (const std::vector<std::string> &row : ours.rows) {
+      double gbPerS, share;
+      if (std::max(g, f) < row.size() &&
+          !llvm::StringRef(row[g]).getAsDouble(gbPerS) &&
+          !llvm::StringRef(row[f]).getAsDouble(share) && share > 0) {
+        options.level = gbPerS / share;
+        options.levelTitle = "copy ceiling";
+        break;
+      }
+    }
+  }
+  if (!plotWithGnuplot(series, options, error))
+    return fail("--plot: " + error);
+  llvm::outs() << "plot: " << plotFile << "\n";
+  return 0;
+}
+
+/// --plot-only: plots a CSV file an earlier sweep wrote.
+int plotExisting() {
+  if (plotFile.empty())
+    return fail("--plot-only needs --plot FILE.png");
+  CSVTable table;
+  std::string error;
+  if (!readCSV(plotOnly, table, error))
+    return fail(error);
+  auto has = [&](llvm::StringRef column) {
+    auto it = llvm::find(table.header, column);
+    if (it == table.header.end())
+      return false;
+    size_t c = it - table.header.begin();
+    return llvm::any_of(table.rows, [&](const std::vector<std::string> &row) {
+      return c < row.size() && !row[c].empty();
+    });
+  };
+  return drawPlot(plotOnly, table, getPlotColumn(has("GB/s"), has("TFLOP/s")),
+                  llvm::sys::path::stem(plotOnly));
+}
+
+/// --sweep: one run per value, then the table, --csv and --plot.
+int runSweep(Session &session, std::vector<launch::Override> overrides) {
+  std::string name, error;
+  std::vector<std::string> values;
+  if (!parseSweep(sweep, name, values, error))
+    return fail(error);
+  for (const launch::Override &o : overrides)
+    if (o.name == name)
+      return fail("--sweep " + name + " and --set " + name +
+                  " both set it; drop one");
+  if (emit != Emit::None || info != InfoFormat::None || compareRuns ||
+      !npySaves.empty() || !saveDir.empty())
+    return fail("--sweep runs and times the kernel: it does not combine with "
+                "--emit, --info, --compare, --save or --save-dir");
+
+  std::vector<SweepRow> rows;
+  bool anyFailed = false, hasBytes = false, hasFlops = false;
+  std::string kernelName;
+  overrides.push_back({name, ""});
+  for (const std::string &value : values) {
+    overrides.back().expression = value;
+    llvm::outs() << "== " << name << " = " << value << " ==\n";
+    RunResult result;
+    int status = runKernel(session, overrides, result);
+    if (status == 1)
+      return 1;
+    const launch::Value &x = result.variables.lookup(name);
+    if (!x.isNumber())
+      return fail("--sweep " + name + ": the launch variable is " +
+                  x.describe() + ", not a number");
+    SweepRow row;
+    row.x = x.asDouble();
+    row.where = result.onGPU ? "gpu" : "interpreter";
+    row.ms = result.ms;
+    if (result.onGPU) {
+      row.p20 = result.p20;
+      row.p80 = result.p80;
+    }
+    if (result.ms && result.bytes) {
+      row.gbPerS = *result.bytes / *result.ms * 1e-6;
+      if (result.ceilingGBs)
+        row.ceilingFraction = *row.gbPerS / *result.ceilingGBs;
+    }
+    if (result.ms && result.flops)
+      row.tflopPerS = *result.flops / *result.ms * 1e-9;
+    if (result.hasChecks)
+      row.check = status == 2 ? "FAIL" : "PASS";
+    anyFailed |= status == 2;
+    hasBytes |= result.bytes.has_value();
+    hasFlops |= result.flops.has_value();
+    rows.push_back(row);
+  }
+  llvm::outs() << "\n";
+  printSweepTable(name, rows, llvm::outs());
+
+  std::string csvPath = csvFile;
+  llvm::SmallString<128> tempCSV;
+  if (csvPath.empty() && !plotFile.empty()) {
+    // The plot reads the table back as any other CSV file.
+    if (std::error_code ec = llvm::sys::fs::createTemporaryFile(
+            "tile-run-sweep", "csv", tempCSV))
+      return fail("cannot create a temporary file: " + ec.message());
+    csvPath = tempCSV.str().str();
+  }
+  int status = anyFailed ? 2 : 0;
+  if (!csvPath.empty()) {
+    if (!writeSweepCSV(csvPath, name, rows, error))
+      return fail(error);
+    if (!csvFile.empty())
+      llvm::outs() << "csv: " << csvFile << "\n";
+  }
+  if (!plotFile.empty()) {
+    CSVTable table;
+    if (!readCSV(csvPath, table, error))
+      status = fail(error);
+    else if (int plotStatus =
+                 drawPlot(csvPath, table, getPlotColumn(hasBytes, hasFlops),
+                          llvm::sys::path::stem(inputFile).str() + ", " + name +
+                              " sweep"))
+      status = plotStatus;
+  }
+  if (!tempCSV.empty())
+    llvm::sys::fs::remove(tempCSV);
+  return status;
+}
 } // namespace
 
 int main(int argc, char **argv) {
@@ -551,7 +1021,6 @@ int main(int argc, char **argv) {
   llvm::InitLLVM initLLVM(argc, argv);
   cl::ParseCommandLineOptions(argc, argv,
                               "Tile: compile, run, check and time a kernel\n");
-  Timings timings;
 
   DialectRegistry registry;
   mlir::tile::registerTileDialects(registry);
@@ -565,8 +1034,26 @@ int main(int argc, char **argv) {
   context.printOpOnDiagnostic(false);
   if (listInterpreterOps)
     return listOps(context);
+  if (!infoFixture.empty()) {
+    KernelReport report;
+    std::string error;
+    if (!readKernelReportFixture(infoFixture, report, error))
+      return fail(error);
+    if (info == InfoFormat::JSON)
+      printKernelReportJSON(report, llvm::outs());
+    else
+      printKernelReport(report, llvm::outs());
+    return 0;
+  }
+  if (!plotOnly.empty())
+    return plotExisting();
   if (inputFile.empty())
     return fail("no input file (tile-run --help)");
+  if (sweep.empty() && (!csvFile.empty() || !plotFile.empty()))
+    return fail("--csv and --plot write a sweep's table: add --sweep "
+                "NAME=VALUES (or plot a CSV file with --plot-only)");
+  if (!plotRefs.empty() && plotFile.empty())
+    return fail("--plot-ref adds to a plot: add --plot FILE.png");
 
   std::vector<launch::Override> parsedOverrides;
   for (const std::string &text : overrides) {
@@ -576,7 +1063,6 @@ int main(int argc, char **argv) {
     parsedOverrides.push_back({name, expression});
   }
 
-  auto start = Clock::now();
   if (printAutotune) {
     std::unique_ptr<TileSource> source =
         loadTileSource(inputFile, parsedOverrides, llvm::errs());
@@ -618,94 +1104,34 @@ int main(int argc, char **argv) {
     }
     return writeOutput(text);
   }
-  Kernel kernel;
-  bool isMLIR = llvm::StringRef(inputFile).ends_with(".mlir");
-  if (!(isMLIR ? loadMLIRKernel(context, parsedOverrides, kernel)
-               : loadTileKernel(context, parsedOverrides, kernel)))
-    return 1;
-  timings.frontEnd = msSince(start);
-  llvm::append_range(kernel.argTypes, kernel.func.getArgumentTypes());
-  const launch::LaunchSpec &spec = kernel.source->launch;
-  auto print = [&](ModuleOp m) {
-    std::string text;
-    llvm::raw_string_ostream os(text);
-    m.print(os);
-    return writeOutput(text);
-  };
-  if (emit == Emit::Tile)
-    return print(*kernel.module);
 
-  // Where the kernel runs: the GPU unless --interpret, or no driver.
-  std::string error;
-  rt::Driver *driver = nullptr;
-  double contextMs = 0;
-  if (emit == Emit::None && !interpret) {
-    auto contextStart = Clock::now();
-    driver = rt::Driver::get(error);
-    contextMs = msSince(contextStart);
-    if (!driver && compareRuns)
-      return fail("--compare runs the kernel on the GPU too: " + error);
-    if (!driver)
-      llvm::errs() << "tile-run: no CUDA driver found; running the kernel "
-                      "in the CPU interpreter\n";
-  }
   if (interpret && compareRuns)
     return fail("--compare runs on the GPU and in the interpreter; drop "
                 "--interpret");
-  std::vector<HostArray> inputs;
-  if (emit == Emit::None && !makeInputs(spec, inputs))
-    return 1;
+  if (interpret && info != InfoFormat::None)
+    return fail("--info reports on the kernel the GPU's JIT compiled; drop "
+                "--interpret");
 
-  std::vector<HostArray> interpreted;
-  if (emit == Emit::None && (!driver || compareRuns)) {
-    interpreted = inputs;
-    if (int status = runInInterpreter(kernel, interpreted))
-      return status;
-    if (!driver) {
-      int status = runChecks(*kernel.source, inputs, interpreted);
-      if (int saveStatus = saveBuffers(spec, interpreted))
-        return saveStatus;
-      return status;
-    }
+  Session session(context);
+  session.processStart = processStart;
+  if (emit == Emit::None && !interpret) {
+    auto contextStart = Clock::now();
+    session.driver = rt::Driver::get(session.driverError);
+    session.contextMs = msSince(contextStart);
+    if (!session.driver && compareRuns)
+      return fail("--compare runs the kernel on the GPU too: " +
+                  session.driverError);
+    if (!session.driver && info != InfoFormat::None)
+      return fail("--info reports on the kernel the GPU's JIT compiled, and "
+                  "there is no GPU: " +
+                  session.driverError);
+    if (!session.driver)
+      llvm::errs() << "tile-run: no CUDA driver found; running the kernel "
+                      "in the CPU interpreter\n";
   }
 
-  // The GPU path lowers the module in place.
-  start = Clock::now();
-  mlir::tile::CompileOptions options;
-  options.numWarps = spec.numWarps;
-  options.target = target;
-  PassManager toGPU(&context);
-  mlir::tile::buildTileToTileGPUPipeline(toGPU, options);
-  if (failed(toGPU.run(*kernel.module)))
-    return 1;
-  if (emit == Emit::GPU)
-    return print(*kernel.module);
-  PassManager toLLVM(&context);
-  mlir::tile::buildTileGPUToLLVMPipeline(toLLVM);
-  if (failed(toLLVM.run(*kernel.module)))
-    return 1;
-  timings.passes = msSince(start);
-
-  start = Clock::now();
-  if (emit == Emit::LLVM) {
-    FailureOr<std::string> ir = mlir::tile::emitLLVMIR(*kernel.module, target);
-    return failed(ir) ? 1 : writeOutput(*ir);
-  }
-  FailureOr<std::string> ptx = mlir::tile::emitPTX(*kernel.module, target);
-  if (failed(ptx))
-    return 1;
-  timings.codegen = msSince(start);
-  if (emit == Emit::PTX)
-    return writeOutput(*ptx);
-
-  std::vector<HostArray> outputs = inputs;
-  if (int status = runOnGPU(*driver, kernel, *ptx, outputs, timings, contextMs,
-                            processStart))
-    return status;
-  int status = runChecks(*kernel.source, inputs, outputs);
-  if (compareRuns)
-    reportDifferences(spec, inputs, outputs, interpreted);
-  if (int saveStatus = saveBuffers(spec, outputs))
-    return saveStatus;
-  return status;
+  if (!sweep.empty())
+    return runSweep(session, parsedOverrides);
+  RunResult result;
+  return runKernel(session, parsedOverrides, result);
 }

@@ -20,6 +20,12 @@
 // stride(buf, axis); helpers cdiv, next_power_of_2, min, max; Python
 // arithmetic and conditional expressions.
 //
+// num_sms() and occupancy() describe the compiled kernel on the device, so
+// they are known only after compiling, which itself needs the rest of the
+// launch. A first evaluation without them gives Deferred values, which only
+// the grid may depend on; once the kernel is loaded, a second evaluation with
+// DeviceValues gives the grid.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef TILE_DRIVER_LAUNCHSPEC_H
@@ -72,7 +78,18 @@ struct BufferSpec {
 };
 
 struct Value {
-  enum class Kind { None, Int, Float, Bool, String, DType, Buffer, Tuple };
+  /// Deferred: computed from num_sms() or occupancy() before they are known.
+  enum class Kind {
+    None,
+    Int,
+    Float,
+    Bool,
+    String,
+    DType,
+    Buffer,
+    Tuple,
+    Deferred
+  };
   Kind kind = Kind::None;
   int64_t intValue = 0;
   double floatValue = 0;
@@ -89,6 +106,8 @@ struct Value {
   }
   double asDouble() const;
   std::string describe() const;
+  /// Whether this value or a tuple element is Deferred.
+  bool isDeferred() const;
 };
 
 /// `check(output, ref_name(args...), tol=...)`.
@@ -106,6 +125,8 @@ struct LaunchSpec {
   std::vector<BufferSpec> buffers;
   llvm::StringMap<Value> variables;
   std::array<int64_t, 3> grid = {1, 1, 1};
+  /// The grid depends on num_sms() or occupancy(): `grid` is not yet set.
+  bool gridDeferred = false;
   unsigned numWarps = 4;
   std::vector<Check> checks;
   std::optional<double> bytes;
@@ -118,15 +139,24 @@ struct Override {
   std::string expression;
 };
 
+/// What num_sms() and occupancy() return: the device's multiprocessors and
+/// how many programs of the compiled kernel fit on one at a time.
+struct DeviceValues {
+  int64_t numSMs = 1;
+  int64_t occupancy = 1;
+};
+
 /// Finds and evaluates the launch description of buffer `bufferId`: the
 /// comment block whose lines start with `commentPrefix` ("#" in .tile files,
 /// "//" in .mlir files). Overridden variables keep the command line's
-/// value. Reports problems through `diag` and returns nullopt.
+/// value. Without `device`, num_sms() and occupancy() are Deferred (see
+/// above). Reports problems through `diag` and returns nullopt.
 std::optional<LaunchSpec> parseLaunchSpec(llvm::SourceMgr &sourceMgr,
                                           unsigned bufferId,
                                           frontend::DiagEmitter &diag,
                                           llvm::ArrayRef<Override> overrides,
-                                          llvm::StringRef commentPrefix = "#");
+                                          llvm::StringRef commentPrefix = "#",
+                                          const DeviceValues *device = nullptr);
 
 } // namespace tile::launch
 

@@ -48,6 +48,17 @@ struct DeviceInfo {
   int multiprocessorCount = 0;
   int l2CacheBytes = 0;
   int maxSharedPerBlockOptin = 0;
+  // Per-multiprocessor resources, for the occupancy's limits.
+  int warpSize = 32;
+  int maxThreadsPerBlock = 0;
+  int maxThreadsPerSM = 0;
+  int maxRegistersPerSM = 0;
+  int maxRegistersPerBlock = 0;
+  int maxSharedPerSM = 0;
+  /// 0 where the driver is too old to say (before CUDA 11).
+  int maxBlocksPerSM = 0;
+  /// Shared memory the driver reserves per block (CUDA 11 and later).
+  int reservedSharedPerBlock = 0;
   /// As cuDriverGetVersion reports it: 1000 * major + 10 * minor.
   int driverVersion = 0;
 };
@@ -159,6 +170,11 @@ public:
   /// Allows launches of `func` with up to `bytes` of dynamic shared memory,
   /// needed for more than 48 KiB.
   bool setMaxDynamicShared(Function func, int bytes, std::string &error);
+  /// How many blocks of `func` fit on one multiprocessor at once, with
+  /// `blockSize` threads and `dynamicShared` bytes of dynamic shared memory
+  /// (cuOccupancyMaxActiveBlocksPerMultiprocessor).
+  bool maxActiveBlocksPerSM(Function func, int blockSize, size_t dynamicShared,
+                            int &blocks, std::string &error);
 
   /// Zero bytes allocate nothing and give the null pointer, which free()
   /// accepts.
@@ -167,6 +183,9 @@ public:
   bool copyToDevice(DevicePtr dst, const void *src, size_t bytes,
                     std::string &error);
   bool copyToHost(void *dst, DevicePtr src, size_t bytes, std::string &error);
+  /// Queued on the default stream like a launch.
+  bool copyDeviceToDevice(DevicePtr dst, DevicePtr src, size_t bytes,
+                          std::string &error);
   bool memsetD8(DevicePtr dst, unsigned char value, size_t bytes,
                 std::string &error);
   /// Sets `count` 32-bit words.
@@ -217,6 +236,13 @@ bool benchmarkMedian(Driver &driver,
                      const std::function<bool(std::string &)> &launchOnce,
                      int warmupMs, int repMs, bool flushL2,
                      std::vector<float> &timesMs, std::string &error);
+
+/// The device's copy bandwidth, the ceiling of a kernel that reads and
+/// writes memory once: the median time of cuMemcpyDtoD between two buffers of
+/// `bytes` (far larger than the L2), timed as benchmarkMedian does, counted
+/// as 2 * bytes moved. `gbPerS` is in 1e9 bytes per second.
+bool measureCopyBandwidth(Driver &driver, size_t bytes, int warmupMs, int repMs,
+                          double &gbPerS, std::string &error);
 
 /// The q-th quantile (0 <= q <= 1) with linear interpolation between the
 /// closest ranks, as numpy.quantile computes it by default; NaN when `v` is

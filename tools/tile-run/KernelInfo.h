@@ -1,0 +1,85 @@
+//===- KernelInfo.h - tile-run --info: the compiled kernel's resources ----===//
+//
+// What the driver's JIT made of a kernel (registers, spills, shared memory)
+// and how many of its programs fit on one multiprocessor at once, with the
+// limit each resource sets, as Triton's softmax tutorial computes occupancy
+// from n_regs and the shared memory size.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_TOOLS_TILE_RUN_KERNELINFO_H
+#define TILE_TOOLS_TILE_RUN_KERNELINFO_H
+
+#include "tile/Runtime/CudaDriver.h"
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <array>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tile {
+
+/// The figures ptxas prints in the JIT's verbose info log for one function.
+struct JitLogInfo {
+  std::optional<int> registers;
+  std::optional<int> stackFrameBytes;
+  std::optional<int> spillStoreBytes;
+  std::optional<int> spillLoadBytes;
+};
+
+/// Reads `log` for `kernel`'s lines ("Function properties for K", "N bytes
+/// stack frame, N bytes spill stores, N bytes spill loads", "Used N
+/// registers"); lines before any function name count for every kernel.
+JitLogInfo parseJitInfoLog(llvm::StringRef log, llvm::StringRef kernel);
+
+/// Everything --info prints.
+struct KernelReport {
+  std::string kernel;
+  rt::DeviceInfo device;
+  rt::FuncInfo func;
+  JitLogInfo jit;
+  unsigned numWarps = 4;
+  int dynamicSharedBytes = 0;
+  /// cuOccupancyMaxActiveBlocksPerMultiprocessor's answer.
+  int occupancy = 0;
+  /// None where the grid uses occupancy() and that is 0.
+  std::optional<std::array<int64_t, 3>> grid;
+
+  int threadsPerBlock() const { return int(numWarps) * device.warpSize; }
+};
+
+/// The most programs per multiprocessor one resource allows; nullopt where
+/// it sets no limit (a kernel without shared memory, a driver that does not
+/// report the block limit).
+struct OccupancyLimit {
+  const char *resource;
+  std::optional<int> programs;
+  std::string reason;
+};
+
+/// The limits of registers (allocated per warp, in units of 256), shared
+/// memory (static, dynamic and the driver's reserve per block), threads and
+/// blocks per multiprocessor, from the device's attributes.
+std::vector<OccupancyLimit> computeOccupancyLimits(const KernelReport &report);
+
+/// Fills `report` for a loaded kernel launched with `numWarps` warps and no
+/// dynamic shared memory.
+bool gatherKernelReport(rt::Driver &driver, const rt::Module &module,
+                        rt::Function function, const std::string &kernel,
+                        unsigned numWarps, KernelReport &report,
+                        std::string &error);
+
+/// Reads a report from a `key = value` file (the field names of --info=json)
+/// whose `jit_log:` line starts the JIT log; for tests without a GPU.
+bool readKernelReportFixture(llvm::StringRef path, KernelReport &report,
+                             std::string &error);
+
+void printKernelReport(const KernelReport &report, llvm::raw_ostream &os);
+void printKernelReportJSON(const KernelReport &report, llvm::raw_ostream &os);
+
+} // namespace tile
+
+#endif // TILE_TOOLS_TILE_RUN_KERNELINFO_H
