@@ -126,9 +126,14 @@ bool parseScanArgs(const std::vector<RefArg> &args, unsigned buffers,
     return false;
   reverse = args.size() == buffers + 2 && args[buffers + 1].value->asDouble();
   split = AxisSplit();
-  for (int64_t d = 0; d < int64_t(shape.size()); ++d)
-    (d < axis ? split.outer : d == axis ? split.extent : split.inner) *=
-        shape[d];
+  for (int64_t d = 0; d < int64_t(shape.size()); ++d) {
+    if (d < axis)
+      split.outer *= shape[d];
+    else if (d == axis)
+      split.extent = shape[d];
+    else
+      split.inner *= shape[d];
+  }
   return true;
 }
 
@@ -189,9 +194,35 @@ bool referenceLinearRecurrence(const std::vector<RefArg> &args,
   return true;
 }
 
+/// The index of the largest element along `axis` of x (the first one where
+/// several tie, as tl.argmax); the output has x's shape without the axis.
+bool referenceArgmax(const std::vector<RefArg> &args, std::vector<double> &out,
+                     std::string &error) {
+  AxisSplit split;
+  bool reverse = false;
+  if (args.size() != 2 || !parseScanArgs(args, 1, split, reverse)) {
+    error = "ref_argmax(x, axis) needs a buffer and an axis of it";
+    return false;
+  }
+  const HostArray &x = *args[0].buffer;
+  out.assign(split.outer * split.inner, 0);
+  std::vector<double> best(out.size(), -INFINITY);
+  forEachScanStep(split, false, [&](int64_t, int64_t index) {
+    int64_t line = index / (split.extent * split.inner) * split.inner +
+                   index % split.inner;
+    int64_t k = index / split.inner % split.extent;
+    if (k == 0 || x.get(index) > best[line]) {
+      best[line] = x.get(index);
+      out[line] = double(k);
+    }
+  });
+  return true;
+}
+
 const std::map<std::string, ReferenceFn> &getReferences() {
   static const std::map<std::string, ReferenceFn> references = {
       {"ref_add", referenceAdd},
+      {"ref_argmax", referenceArgmax},
       {"ref_cumsum", referenceCumsum},
       {"ref_linear_recurrence", referenceLinearRecurrence},
       {"ref_softmax", referenceSoftmax},

@@ -42,16 +42,16 @@ using namespace mlir::tilegpu;
 namespace {
 /// Scan geometry of a blocked operand along one axis.
 struct ScanGeometry {
-  unsigned sizePerThread;  // registers per chunk in the register numbering
-  unsigned chunkSize;      // distinct elements per chunk: min(spt, size)
-  unsigned chunks;         // chunks a thread holds along the axis
-  unsigned distinctLanes;  // lanes along the axis holding different elements
-  unsigned laneStride;     // lane-id distance of neighbours along the axis
-  unsigned lanesAlong;     // threadsPerWarp[axis]
-  unsigned distinctWarps;  // warps along the axis holding different elements
-  unsigned warpStride;     // warp-id distance of neighbours along the axis
-  unsigned warpsAlong;     // warpsPerCTA[axis]
-  int64_t lines;           // independent scans: elements of the other axes
+  unsigned sizePerThread; // registers per chunk in the register numbering
+  unsigned chunkSize;     // distinct elements per chunk: min(spt, size)
+  unsigned chunks;        // chunks a thread holds along the axis
+  unsigned distinctLanes; // lanes along the axis holding different elements
+  unsigned laneStride;    // lane-id distance of neighbours along the axis
+  unsigned lanesAlong;    // threadsPerWarp[axis]
+  unsigned distinctWarps; // warps along the axis holding different elements
+  unsigned warpStride;    // warp-id distance of neighbours along the axis
+  unsigned warpsAlong;    // warpsPerCTA[axis]
+  int64_t lines;          // independent scans: elements of the other axes
 };
 
 ScanGeometry getGeometry(BlockedEncodingAttr layout, ArrayRef<int64_t> shape,
@@ -226,7 +226,8 @@ struct ScanOpLowering : public ConvertOpToLLVMPattern<ScanOp> {
     auto logicalIndex = [&](Value id, unsigned stride, unsigned along,
                             unsigned distinct) -> std::pair<Value, Value> {
       Value index = LLVM::URemOp::create(
-          rewriter, loc, LLVM::UDivOp::create(rewriter, loc, id, constant(stride)),
+          rewriter, loc,
+          LLVM::UDivOp::create(rewriter, loc, id, constant(stride)),
           constant(along));
       index = LLVM::URemOp::create(rewriter, loc, index, constant(distinct));
       Value logical =
@@ -244,8 +245,8 @@ struct ScanOpLowering : public ConvertOpToLLVMPattern<ScanOp> {
 
     // 2. Across the lanes of a warp: per line and chunk, the prefix of the
     // lanes before this one, and the warp's chunk total.
-    SmallVector<SmallVector<Prefix>> lanePrefix(
-        lines.size(), SmallVector<Prefix>(g.chunks));
+    SmallVector<SmallVector<Prefix>> lanePrefix(lines.size(),
+                                                SmallVector<Prefix>(g.chunks));
     SmallVector<SmallVector<SmallVector<Value>>> totals(
         lines.size(), SmallVector<SmallVector<Value>>(g.chunks));
     bool needTotals = g.chunks > 1 || g.distinctWarps > 1;
@@ -256,21 +257,18 @@ struct ScanOpLowering : public ConvertOpToLLVMPattern<ScanOp> {
       // The lane holding the last elements in scan order, same other coords.
       Value lastLane = LLVM::AddOp::create(
           rewriter, loc,
-          LLVM::SubOp::create(
-              rewriter, loc, lane,
-              LLVM::MulOp::create(rewriter, loc, laneIndex,
-                                  constant(g.laneStride))),
+          LLVM::SubOp::create(rewriter, loc, lane,
+                              LLVM::MulOp::create(rewriter, loc, laneIndex,
+                                                  constant(g.laneStride))),
           constant(int64_t(reverse ? 0 : L - 1) * g.laneStride));
       auto shiftBy = [&](ValueRange values, unsigned distance) {
         SmallVector<Value> out;
         for (Value v : values)
-          out.push_back(reverse
-                            ? shuffleDown(rewriter, loc, v, distance)
-                            : shuffleUp(rewriter, loc, v, distance));
+          out.push_back(reverse ? shuffleDown(rewriter, loc, v, distance)
+                                : shuffleUp(rewriter, loc, v, distance));
         return out;
       };
-      Value notFirst =
-          icmp(LLVM::ICmpPredicate::ne, laneLogical, constant(0));
+      Value notFirst = icmp(LLVM::ICmpPredicate::ne, laneLogical, constant(0));
       for (unsigned l = 0; l < lines.size(); ++l)
         for (unsigned k = 0; k < g.chunks; ++k) {
           SmallVector<Value> v = result[regAt(l, k, g.chunkSize - 1)];
@@ -292,8 +290,8 @@ struct ScanOpLowering : public ConvertOpToLLVMPattern<ScanOp> {
     }
 
     // 3. Across chunks and warps: the prefix of earlier chunks and warps.
-    SmallVector<SmallVector<Prefix>> outerPrefix(
-        lines.size(), SmallVector<Prefix>(g.chunks));
+    SmallVector<SmallVector<Prefix>> outerPrefix(lines.size(),
+                                                 SmallVector<Prefix>(g.chunks));
     if (g.distinctWarps == 1) {
       for (unsigned l = 0; l < lines.size(); ++l) {
         Prefix carry;
@@ -326,16 +324,16 @@ struct ScanOpLowering : public ConvertOpToLLVMPattern<ScanOp> {
         // [chunk][warp][line] within operand i's area.
         Value index = LLVM::AddOp::create(
             rewriter, loc,
-            LLVM::MulOp::create(
-                rewriter, loc,
-                LLVM::AddOp::create(rewriter, loc, constant(int64_t(k) * W),
-                                    warpSlot),
-                constant(g.lines)),
+            LLVM::MulOp::create(rewriter, loc,
+                                LLVM::AddOp::create(rewriter, loc,
+                                                    constant(int64_t(k) * W),
+                                                    warpSlot),
+                                constant(g.lines)),
             line);
-        Value byteOffset = LLVM::AddOp::create(
-            rewriter, loc, constant(areas[i].second),
-            LLVM::MulOp::create(rewriter, loc, index,
-                                constant(areas[i].first)));
+        Value byteOffset =
+            LLVM::AddOp::create(rewriter, loc, constant(areas[i].second),
+                                LLVM::MulOp::create(rewriter, loc, index,
+                                                    constant(areas[i].first)));
         return getScratchPointer(rewriter, loc, byteOffset);
       };
       emitBarrier(rewriter, loc); // earlier readers of the scratch are done
@@ -356,9 +354,9 @@ struct ScanOpLowering : public ConvertOpToLLVMPattern<ScanOp> {
             unsigned w = reverse ? W - 1 - j : j;
             SmallVector<Value> t;
             for (unsigned i = 0; i < n; ++i)
-              t.push_back(LLVM::LoadOp::create(
-                  rewriter, loc, totals[l][k][i].getType(),
-                  slot(i, k, constant(w), lineIndex[l])));
+              t.push_back(
+                  LLVM::LoadOp::create(rewriter, loc, totals[l][k][i].getType(),
+                                       slot(i, k, constant(w), lineIndex[l])));
             warpTotals.push_back(t);
           }
           // before[j]: the prefix a thread of the j-th warp needs.
@@ -371,9 +369,9 @@ struct ScanOpLowering : public ConvertOpToLLVMPattern<ScanOp> {
           unsigned first = k == 0 ? 1 : 0;
           SmallVector<Value> chosen = before[W - 1].values;
           for (unsigned j = W - 1; j-- > first;)
-            chosen = select(
-                icmp(LLVM::ICmpPredicate::eq, warpLogical, constant(j)),
-                before[j].values, chosen);
+            chosen =
+                select(icmp(LLVM::ICmpPredicate::eq, warpLogical, constant(j)),
+                       before[j].values, chosen);
           outerPrefix[l][k] = {chosen, k == 0 ? notFirstWarp : Value()};
         }
       }

@@ -97,7 +97,7 @@ struct ConvertTileToTileGPU
       // Scans are lowered from blocked operands.
       auto src = cast<RankedTensorType>(scan.getSrcs()[0].getType());
       Attribute layout = src.getEncoding();
-      if (!isa<BlockedEncodingAttr>(layout))
+      if (!isa_and_nonnull<BlockedEncodingAttr>(layout))
         layout = defaultLayouts.lookup(src.getRank());
       for (OpResult result : op->getResults())
         result.setType(withLayout(result.getType(), layout));
