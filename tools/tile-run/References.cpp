@@ -101,9 +101,130 @@ bool referenceMatmul(const std::vector<RefArg> &args, std::vector<double> &out,
   return true;
 }
 
+/// The axis split of a buffer: `outer` x `extent` x `inner` elements.
+struct AxisSplit {
+  int64_t outer = 1, extent = 1, inner = 1;
+};
+
+/// Parses (buffers..., axis[, reverse]) for the scan references; reverse is
+/// a number or bool, nonzero/True for a scan from the end.
+bool parseScanArgs(const std::vector<RefArg> &args, unsigned buffers,
+                   AxisSplit &split, bool &reverse) {
+  if (args.size() != buffers + 1 && args.size() != buffers + 2)
+    return false;
+  for (unsigned i = 0; i < buffers; ++i)
+    if (!args[i].buffer || args[i].buffer->shape != args[0].buffer->shape)
+      return false;
+  for (unsigned i = buffers; i < args.size(); ++i)
+    if (!args[i].value || !args[i].value->isNumber())
+      return false;
+  const std::vector<int64_t> &shape = args[0].buffer->shape;
+  const launch::Value &axisValue = *args[buffers].value;
+  int64_t axis = axisValue.intValue;
+  if (axisValue.kind != launch::Value::Kind::Int || axis < 0 ||
+      axis >= int64_t(shape.size()))
+    return false;
+  reverse = args.size() == buffers + 2 && args[buffers + 1].value->asDouble();
+  split = AxisSplit();
+  for (int64_t d = 0; d < int64_t(shape.size()); ++d) {
+    if (d < axis)
+      split.outer *= shape[d];
+    else if (d == axis)
+      split.extent = shape[d];
+    else
+      split.inner *= shape[d];
+  }
+  return true;
+}
+
+/// Calls step(previous element index or -1, element index) along every line
+/// of the axis, in scan order.
+template <typename Step>
+void forEachScanStep(const AxisSplit &split, bool reverse, Step step) {
+  for (int64_t o = 0; o < split.outer; ++o)
+    for (int64_t i = 0; i < split.inner; ++i) {
+      int64_t previous = -1;
+      for (int64_t t = 0; t < split.extent; ++t) {
+        int64_t k = reverse ? split.extent - 1 - t : t;
+        int64_t index = (o * split.extent + k) * split.inner + i;
+        step(previous, index);
+        previous = index;
+      }
+    }
+}
+
+/// Inclusive cumulative sum of x along `axis` (from the end if `reverse`).
+bool referenceCumsum(const std::vector<RefArg> &args, std::vector<double> &out,
+                     std::string &error) {
+  AxisSplit split;
+  bool reverse = false;
+  if (!parseScanArgs(args, 1, split, reverse)) {
+    error = "ref_cumsum(x, axis) or ref_cumsum(x, axis, reverse) needs a "
+            "buffer, an axis of it and a number";
+    return false;
+  }
+  const HostArray &x = *args[0].buffer;
+  out.assign(x.size(), 0);
+  forEachScanStep(split, reverse, [&](int64_t previous, int64_t index) {
+    out[index] = (previous < 0 ? 0 : out[previous]) + x.get(index);
+  });
+  return true;
+}
+
+/// The first-order linear recurrence h = a * h_previous + b along `axis`
+/// (from the end if `reverse`), h_previous = 0 before the first element:
+/// what tl.associative_scan((a, b), axis, f) gives with the non-commutative
+/// f((a1, b1), (a2, b2)) = (a1 * a2, b1 * a2 + b2), read from b's result.
+bool referenceLinearRecurrence(const std::vector<RefArg> &args,
+                               std::vector<double> &out, std::string &error) {
+  AxisSplit split;
+  bool reverse = false;
+  if (!parseScanArgs(args, 2, split, reverse)) {
+    error = "ref_linear_recurrence(a, b, axis) or ref_linear_recurrence(a, "
+            "b, axis, reverse) needs two buffers of one shape, an axis of "
+            "them and a number";
+    return false;
+  }
+  const HostArray &a = *args[0].buffer, &b = *args[1].buffer;
+  out.assign(a.size(), 0);
+  forEachScanStep(split, reverse, [&](int64_t previous, int64_t index) {
+    double h = previous < 0 ? 0 : out[previous];
+    out[index] = a.get(index) * h + b.get(index);
+  });
+  return true;
+}
+
+/// The index of the largest element along `axis` of x (the first one where
+/// several tie, as tl.argmax); the output has x's shape without the axis.
+bool referenceArgmax(const std::vector<RefArg> &args, std::vector<double> &out,
+                     std::string &error) {
+  AxisSplit split;
+  bool reverse = false;
+  if (args.size() != 2 || !parseScanArgs(args, 1, split, reverse)) {
+    error = "ref_argmax(x, axis) needs a buffer and an axis of it";
+    return false;
+  }
+  const HostArray &x = *args[0].buffer;
+  out.assign(split.outer * split.inner, 0);
+  std::vector<double> best(out.size(), -INFINITY);
+  forEachScanStep(split, false, [&](int64_t, int64_t index) {
+    int64_t line = index / (split.extent * split.inner) * split.inner +
+                   index % split.inner;
+    int64_t k = index / split.inner % split.extent;
+    if (k == 0 || x.get(index) > best[line]) {
+      best[line] = x.get(index);
+      out[line] = double(k);
+    }
+  });
+  return true;
+}
+
 const std::map<std::string, ReferenceFn> &getReferences() {
   static const std::map<std::string, ReferenceFn> references = {
       {"ref_add", referenceAdd},
+      {"ref_argmax", referenceArgmax},
+      {"ref_cumsum", referenceCumsum},
+      {"ref_linear_recurrence", referenceLinearRecurrence},
       {"ref_softmax", referenceSoftmax},
       {"ref_matmul", referenceMatmul},
   };

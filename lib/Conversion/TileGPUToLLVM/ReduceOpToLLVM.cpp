@@ -23,7 +23,6 @@
 #include "mlir/Conversion/LLVMCommon/Pattern.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
-#include "mlir/IR/IRMapping.h"
 
 #include <map>
 
@@ -72,19 +71,7 @@ struct ReduceOpLowering : public ConvertOpToLLVMPattern<ReduceOp> {
   /// Applies the combine region to (acc, cur).
   SmallVector<Value> combine(ConversionPatternRewriter &rewriter, ReduceOp op,
                              ValueRange acc, ValueRange cur) const {
-    Block &body = op.getCombineOp().front();
-    IRMapping mapping;
-    unsigned n = acc.size();
-    for (unsigned i = 0; i < n; ++i) {
-      mapping.map(body.getArgument(i), acc[i]);
-      mapping.map(body.getArgument(n + i), cur[i]);
-    }
-    for (Operation &inner : body.without_terminator())
-      rewriter.clone(inner, mapping);
-    SmallVector<Value> results;
-    for (Value v : body.getTerminator()->getOperands())
-      results.push_back(mapping.lookupOrDefault(v));
-    return results;
+    return applyCombineRegion(rewriter, op.getCombineOp(), acc, cur);
   }
 
   LogicalResult

@@ -616,6 +616,7 @@ struct ConvertTileGPUToLLVM
     patterns.add<ElementwiseOpLowering>(converter, ctx);
     arith::populateArithToLLVMConversionPatterns(converter, patterns);
     populateReduceOpToLLVMPatterns(converter, patterns);
+    populateScanOpToLLVMPatterns(converter, patterns);
     populateDotOpToLLVMPatterns(converter, patterns);
     populateShapeOpToLLVMPatterns(converter, patterns);
     populateMathOpToLLVMPatterns(converter, patterns);

@@ -5,6 +5,7 @@
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/IR/IRMapping.h"
 
 using namespace mlir;
 using namespace mlir::tilegpu;
@@ -56,21 +57,24 @@ unsigned mlir::tilegpu::getScratchBytes(Operation *op) {
     return getReduceScratchBytes(reduce);
   if (auto dot = dyn_cast<tile::DotOp>(op))
     return getDotScratchBytes(dot);
+  if (auto scan = dyn_cast<tile::ScanOp>(op))
+    return getScanScratchBytes(scan);
   if (auto convert = dyn_cast<ConvertLayoutOp>(op))
     return getConvertLayoutScratchBytes(convert);
   return 0;
 }
 
-Value mlir::tilegpu::shuffleXor(OpBuilder &b, Location loc, Value value,
-                                unsigned laneMask) {
+/// shfl.sync of `value` (any scalar up to 64 bits; wider ones as two 32-bit
+/// halves) in mode `kind` with lane operand `laneArg` and clamp `clamp`.
+static Value shuffle(OpBuilder &b, Location loc, Value value, Value laneArg,
+                     NVVM::ShflKind kind, unsigned clamp) {
   Type i32 = b.getI32Type();
   Type type = value.getType();
   auto shuffle32 = [&](Value v) -> Value {
-    return NVVM::ShflOp::create(
-        b, loc, i32, i32Constant(b, loc, -1), v, i32Constant(b, loc, laneMask),
-        i32Constant(b, loc, 0x1f),
-        NVVM::ShflKindAttr::get(b.getContext(), NVVM::ShflKind::bfly),
-        UnitAttr());
+    return NVVM::ShflOp::create(b, loc, i32, i32Constant(b, loc, -1), v,
+                                laneArg, i32Constant(b, loc, clamp),
+                                NVVM::ShflKindAttr::get(b.getContext(), kind),
+                                UnitAttr());
   };
   unsigned bits =
       isa<LLVM::LLVMPointerType>(type) ? 64 : type.getIntOrFloatBitWidth();
@@ -105,4 +109,48 @@ Value mlir::tilegpu::shuffleXor(OpBuilder &b, Location loc, Value value,
   if (!isa<IntegerType>(type))
     return LLVM::BitcastOp::create(b, loc, type, result);
   return result;
+}
+
+// The clamp operand: 0x1f bounds the source lane by the warp's last lane;
+// for `up` it is the lower bound instead, lane 0.
+Value mlir::tilegpu::shuffleXor(OpBuilder &b, Location loc, Value value,
+                                unsigned laneMask) {
+  return shuffle(b, loc, value, i32Constant(b, loc, laneMask),
+                 NVVM::ShflKind::bfly, 0x1f);
+}
+
+Value mlir::tilegpu::shuffleUp(OpBuilder &b, Location loc, Value value,
+                               unsigned delta) {
+  return shuffle(b, loc, value, i32Constant(b, loc, delta), NVVM::ShflKind::up,
+                 0);
+}
+
+Value mlir::tilegpu::shuffleDown(OpBuilder &b, Location loc, Value value,
+                                 unsigned delta) {
+  return shuffle(b, loc, value, i32Constant(b, loc, delta),
+                 NVVM::ShflKind::down, 0x1f);
+}
+
+Value mlir::tilegpu::shuffleIdx(OpBuilder &b, Location loc, Value value,
+                                Value lane) {
+  return shuffle(b, loc, value, lane, NVVM::ShflKind::idx, 0x1f);
+}
+
+SmallVector<Value> mlir::tilegpu::applyCombineRegion(OpBuilder &b,
+                                                     Region &combine,
+                                                     ValueRange acc,
+                                                     ValueRange cur) {
+  Block &body = combine.front();
+  IRMapping mapping;
+  unsigned n = acc.size();
+  for (unsigned i = 0; i < n; ++i) {
+    mapping.map(body.getArgument(i), acc[i]);
+    mapping.map(body.getArgument(n + i), cur[i]);
+  }
+  for (Operation &inner : body.without_terminator())
+    b.clone(inner, mapping);
+  SmallVector<Value> results;
+  for (Value v : body.getTerminator()->getOperands())
+    results.push_back(mapping.lookupOrDefault(v));
+  return results;
 }

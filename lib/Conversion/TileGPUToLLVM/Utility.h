@@ -19,6 +19,7 @@
 namespace mlir::tile {
 class DotOp;
 class ReduceOp;
+class ScanOp;
 } // namespace mlir::tile
 namespace mlir::tilegpu {
 class ConvertLayoutOp;
@@ -46,6 +47,18 @@ void emitBarrier(OpBuilder &b, Location loc);
 /// shfl.sync.bfly of `value` (any scalar type up to 64 bits) with lane
 /// `lane ^ laneMask`.
 Value shuffleXor(OpBuilder &b, Location loc, Value value, unsigned laneMask);
+/// shfl.sync.up: `value` of lane `lane - delta` (lanes below `delta` get
+/// their own value).
+Value shuffleUp(OpBuilder &b, Location loc, Value value, unsigned delta);
+/// shfl.sync.down: `value` of lane `lane + delta` (lanes past the warp's
+/// end get their own value).
+Value shuffleDown(OpBuilder &b, Location loc, Value value, unsigned delta);
+/// shfl.sync.idx: `value` of lane `lane` (an i32, any per-thread value).
+Value shuffleIdx(OpBuilder &b, Location loc, Value value, Value lane);
+/// Inlines the single-block combine region of a reduce or scan at `b`'s
+/// insertion point on (acc..., cur...) and returns what it yields.
+SmallVector<Value> applyCombineRegion(OpBuilder &b, Region &combine,
+                                      ValueRange acc, ValueRange cur);
 /// An i32 constant.
 Value i32Constant(OpBuilder &b, Location loc, int64_t value);
 /// Bytes one element of `type` (builtin, tile pointer or LLVM type) takes in
@@ -58,12 +71,15 @@ unsigned getScratchBytes(Operation *op);
 /// Scratch bytes of each op's lowering (0 when it needs none).
 unsigned getDotScratchBytes(tile::DotOp op);
 unsigned getReduceScratchBytes(tile::ReduceOp op);
+unsigned getScanScratchBytes(tile::ScanOp op);
 unsigned getConvertLayoutScratchBytes(ConvertLayoutOp op);
 
 void populateDotOpToLLVMPatterns(LLVMTypeConverter &converter,
                                  RewritePatternSet &patterns);
 void populateReduceOpToLLVMPatterns(LLVMTypeConverter &converter,
                                     RewritePatternSet &patterns);
+void populateScanOpToLLVMPatterns(LLVMTypeConverter &converter,
+                                  RewritePatternSet &patterns);
 void populateShapeOpToLLVMPatterns(LLVMTypeConverter &converter,
                                    RewritePatternSet &patterns);
 void populateMathOpToLLVMPatterns(LLVMTypeConverter &converter,

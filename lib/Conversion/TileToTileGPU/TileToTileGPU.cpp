@@ -9,7 +9,8 @@
 //   - a reduction's result is the slice of its operand's layout along the
 //     reduced axis, and expand_dims takes the slice of its result's layout,
 //     so that neither moves data either;
-//   - a scan's result keeps its operand's layout.
+//   - a scan's result keeps its operand's layout when that is blocked (else
+//     it takes the default one).
 // Where an operand's layout differs from the one its user needs, a
 // tilegpu.convert_layout is inserted; later passes (coalesce, remove layout
 // conversions) choose better layouts and remove what they can. Dense
@@ -93,8 +94,11 @@ struct ConvertTileToTileGPU
       return;
     }
     if (auto scan = dyn_cast<ScanOp>(op)) {
-      Attribute layout =
-          cast<RankedTensorType>(scan.getSrcs()[0].getType()).getEncoding();
+      // Scans are lowered from blocked operands.
+      auto src = cast<RankedTensorType>(scan.getSrcs()[0].getType());
+      Attribute layout = src.getEncoding();
+      if (!isa_and_nonnull<BlockedEncodingAttr>(layout))
+        layout = defaultLayouts.lookup(src.getRank());
       for (OpResult result : op->getResults())
         result.setType(withLayout(result.getType(), layout));
       return;
