@@ -1,0 +1,60 @@
+//===- ScratchBuffers.h - shared-memory scratch of tilegpu ops --*- C++ -*-===//
+//
+// Some ops move data between threads through shared memory while they run:
+// a reduction across warps, a layout conversion that changes which thread
+// holds an element, the CUDA-core dot. How many bytes each needs, and where
+// each part of its scratch lies, is decided here, once, for both the
+// shared-memory allocator (lib/Analysis/Allocation.cpp) and the lowerings
+// (lib/Conversion/TileGPUToLLVM), so the two cannot disagree.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_ANALYSIS_SCRATCHBUFFERS_H
+#define TILE_ANALYSIS_SCRATCHBUFFERS_H
+
+#include "tile/Dialect/TileGPU/IR/TileGPUDialect.h"
+
+namespace mlir::tilegpu {
+
+/// Bytes one element of `type` (an integer, float or tile pointer type)
+/// takes in shared memory: i1 takes one, pointers eight.
+unsigned getSharedElementBytes(Type type);
+
+/// Shared-memory scratch bytes `op` needs while it runs (0 for none).
+unsigned getScratchBytes(Operation *op);
+
+/// How a blocked operand is reduced along one axis.
+struct ReduceGeometry {
+  /// Lanes (warps) holding different elements along the axis, and the lane
+  /// (warp) id stride between them.
+  unsigned distinctLanes, laneStride, distinctWarps, warpStride;
+  /// Warps along the axis in the layout (including replicas).
+  unsigned warpsAlong;
+  /// Elements of the result.
+  int64_t outputElements;
+};
+ReduceGeometry getReduceGeometry(BlockedEncodingAttr layout,
+                                 ArrayRef<int64_t> shape, unsigned axis);
+
+/// The scratch of a reduction across warps: operand i's partials lie at
+/// byte `operandOffsets[i]`, `distinctWarps * outputElements` of them.
+struct ReduceScratchLayout {
+  SmallVector<unsigned> operandOffsets;
+  unsigned totalBytes = 0;
+};
+/// Empty (no bytes) when the reduction stays within warps or its operand is
+/// not blocked.
+ReduceScratchLayout getReduceScratchLayout(tile::ReduceOp op);
+
+/// The CUDA-core dot's scratch: A row-major at 0, B row-major after it at
+/// this (16-byte aligned) offset.
+int64_t getDotScratchBOffset(tile::DotOp op);
+
+/// Scratch bytes of each op (0 when it needs none).
+unsigned getReduceScratchBytes(tile::ReduceOp op);
+unsigned getDotScratchBytes(tile::DotOp op);
+unsigned getConvertLayoutScratchBytes(ConvertLayoutOp op);
+
+} // namespace mlir::tilegpu
+
+#endif // TILE_ANALYSIS_SCRATCHBUFFERS_H
