@@ -12,7 +12,13 @@
 //   - convert_layout between layouts that give every thread the same
 //     elements: the registers as they are.
 // Kernels become llvm.func with nvvm.kernel and nvvm.maxntid = num-warps * 32.
-// Assumes tilegpu-coalesce and tilegpu-remove-layout-conversions ran.
+// Shared memory is one global (@tile_smem) of the module's tilegpu.shared
+// bytes; each scratch user addresses its buffer at its tilegpu.shared_offset
+// and tilegpu.barrier becomes bar.sync 0.
+// Assumes tilegpu-coalesce and tilegpu-remove-layout-conversions ran, then
+// tilegpu-allocate-shared-memory (checked: a scratch user without an offset
+// is an error) and tilegpu-insert-barriers (not checkable: without it,
+// different ops' shared accesses race).
 //
 //===----------------------------------------------------------------------===//
 

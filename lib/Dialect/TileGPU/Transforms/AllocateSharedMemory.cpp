@@ -33,6 +33,7 @@ struct AllocateSharedMemory
   void runOnOperation() override {
     ModuleOp module = getOperation();
     Builder builder(module.getContext());
+    uint64_t limit = sharedMemoryLimit.getValue();
     uint64_t moduleBytes = 0;
     bool overLimit = false;
     // Offsets of an earlier run may be stale.
@@ -44,7 +45,7 @@ struct AllocateSharedMemory
                               builder.getI32IntegerAttr(buffer.offset));
       uint64_t total = allocation.getTotalBytes();
       moduleBytes = std::max(moduleBytes, total);
-      if (total <= sharedMemoryLimit)
+      if (total <= limit)
         continue;
       // Blame the buffer that reaches highest (the first one, in program
       // order, among equals).
@@ -56,11 +57,10 @@ struct AllocateSharedMemory
           top = &buffer;
       InFlightDiagnostic diag =
           top->owner->emitError("the kernel needs ")
-          << total << " bytes of shared memory; the limit is "
-          << sharedMemoryLimit;
+          << total << " bytes of shared memory; the limit is " << limit;
       diag.attachNote() << "this op's buffer takes bytes " << top->offset
                         << " to " << top->bytes().end << " (" << top->size
-                        << " bytes), alive with others it cannot overlap";
+                        << " bytes)";
       overLimit = true;
     }
     if (overLimit)
