@@ -25,9 +25,9 @@ static void unite(SmallVector<Interval> &into, ArrayRef<Interval> from) {
 }
 
 bool PendingAccesses::conflicts(const PendingAccesses &next) const {
-  return anyIntersect(writes, next.reads) ||  // read after write
-         anyIntersect(reads, next.writes) ||  // write after read
-         anyIntersect(writes, next.writes);   // write after write
+  return anyIntersect(writes, next.reads) || // read after write
+         anyIntersect(reads, next.writes) || // write after read
+         anyIntersect(writes, next.writes);  // write after write
 }
 
 void PendingAccesses::join(const PendingAccesses &other) {
@@ -82,8 +82,7 @@ LogicalResult MembarAnalysis::visitRegion(Region &region,
   return success();
 }
 
-LogicalResult MembarAnalysis::visitLoop(Operation *op,
-                                        PendingAccesses &pending,
+LogicalResult MembarAnalysis::visitLoop(Operation *op, PendingAccesses &pending,
                                         bool record) {
   // The loop may run its regions any number of times, in any order: each
   // starts from the join of the entry and what every region leaves.

@@ -34,7 +34,8 @@
 namespace mlir::tilegpu {
 
 /// The op attribute holding the byte offset of an op's scratch buffer.
-inline constexpr llvm::StringLiteral kSharedOffsetAttr = "tilegpu.shared_offset";
+inline constexpr llvm::StringLiteral kSharedOffsetAttr =
+    "tilegpu.shared_offset";
 /// The module attribute recording the shared memory a kernel uses (bytes).
 inline constexpr llvm::StringLiteral kSharedBytesAttr = "tilegpu.shared";
 /// Static shared memory a program may use without opting in.

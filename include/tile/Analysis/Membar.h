@@ -63,8 +63,7 @@ private:
   LogicalResult visitOp(Operation *op, PendingAccesses &pending, bool record);
   LogicalResult visitRegion(Region &region, PendingAccesses &pending,
                             bool record);
-  LogicalResult visitLoop(Operation *op, PendingAccesses &pending,
-                          bool record);
+  LogicalResult visitLoop(Operation *op, PendingAccesses &pending, bool record);
 
   llvm::SmallVector<Operation *> barriers;
 };

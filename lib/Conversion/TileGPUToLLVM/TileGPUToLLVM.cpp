@@ -642,8 +642,7 @@ struct ConvertTileGPUToLLVM
     TileLLVMTypeConverter converter(ctx);
     RewritePatternSet patterns(ctx);
     patterns.add<FuncOpLowering, ReturnOpLowering, BarrierOpLowering,
-                 MakeRangeOpLowering,
-                 SplatOpLowering, AddPtrOpLowering,
+                 MakeRangeOpLowering, SplatOpLowering, AddPtrOpLowering,
                  GridQueryLowering<ProgramIdOp, NVVM::BlockIdXOp,
                                    NVVM::BlockIdYOp, NVVM::BlockIdZOp>,
                  GridQueryLowering<NumProgramsOp, NVVM::GridDimXOp,

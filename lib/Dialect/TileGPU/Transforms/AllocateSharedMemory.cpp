@@ -16,6 +16,8 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 
+#include <limits>
+
 namespace mlir::tilegpu {
 #define GEN_PASS_DEF_TILEGPUALLOCATESHAREDMEMORY
 #include "tile/Dialect/TileGPU/Transforms/Passes.h.inc"
@@ -33,7 +35,9 @@ struct AllocateSharedMemory
   void runOnOperation() override {
     ModuleOp module = getOperation();
     Builder builder(module.getContext());
-    uint64_t limit = sharedMemoryLimit.getValue();
+    // Offsets are i32 attributes.
+    uint64_t limit = std::min<uint64_t>(sharedMemoryLimit.getValue(),
+                                        std::numeric_limits<int32_t>::max());
     uint64_t moduleBytes = 0;
     bool overLimit = false;
     // Offsets of an earlier run may be stale.
@@ -52,8 +56,7 @@ struct AllocateSharedMemory
       const SharedMemoryAllocation::Buffer *top = nullptr;
       for (const auto &buffer : allocation.getBuffers())
         if (!top || buffer.bytes().end > top->bytes().end ||
-            (buffer.bytes().end == top->bytes().end &&
-             buffer.live < top->live))
+            (buffer.bytes().end == top->bytes().end && buffer.live < top->live))
           top = &buffer;
       InFlightDiagnostic diag =
           top->owner->emitError("the kernel needs ")
