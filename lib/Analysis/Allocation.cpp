@@ -15,6 +15,8 @@ using namespace mlir::tilegpu;
 
 /// Scratch buffers start on 16 bytes, enough for any 128-bit access.
 static constexpr uint64_t kScratchAlignment = 16;
+/// Extra bytes staggering consecutive scratch buffers may cost.
+static constexpr uint64_t kStaggerBudget = 4096;
 
 std::optional<uint64_t> mlir::tilegpu::getSharedOffset(Operation *op) {
   auto attr = op->getAttrOfType<IntegerAttr>(kSharedOffsetAttr);
@@ -23,8 +25,9 @@ std::optional<uint64_t> mlir::tilegpu::getSharedOffset(Operation *op) {
   return attr.getValue().getZExtValue();
 }
 
-SharedMemoryAllocation::SharedMemoryAllocation(
-    Operation *func, ExplicitBufferFn explicitBuffers) {
+SharedMemoryAllocation::SharedMemoryAllocation(Operation *func,
+                                               ExplicitBufferFn explicitBuffers,
+                                               StaggerPolicy stagger) {
   numberOps(func);
   func->walk<WalkOrder::PreOrder>([&](Operation *op) {
     if (op == func)
@@ -53,6 +56,44 @@ SharedMemoryAllocation::SharedMemoryAllocation(
           addExplicit(arg, op);
   });
   assignOffsets();
+  if (stagger.enabled)
+    staggerScratch(stagger);
+}
+
+void SharedMemoryAllocation::staggerScratch(StaggerPolicy policy) {
+  // Staggering: a scratch buffer that stays alive until the next scratch
+  // op starts gets bytes of its own, apart from that op's. The next op's
+  // writes then cannot race with its reads, and barrier insertion needs no
+  // bar.sync between the two (Triton reuses the bytes and synchronizes).
+  // Worth a little memory: kept when it costs at most kStaggerBudget bytes
+  // more than packing.
+  SmallVector<unsigned> scratchInOrder;
+  for (auto [i, buffer] : llvm::enumerate(buffers))
+    if (buffer.kind == Buffer::Kind::Scratch)
+      scratchInOrder.push_back(i);
+  llvm::sort(scratchInOrder, [&](unsigned a, unsigned b) {
+    return buffers[a].live.start < buffers[b].live.start;
+  });
+  if (scratchInOrder.size() < 2)
+    return;
+  SmallVector<Buffer> packed = buffers;
+  uint64_t packedTotal = totalBytes;
+  for (auto [i, next] :
+       llvm::zip(ArrayRef(scratchInOrder).drop_back(),
+                 ArrayRef(scratchInOrder).drop_front())) {
+    Interval &live = buffers[i].live;
+    live.end = std::max(live.end, buffers[next].live.start + 1);
+  }
+  totalBytes = 0;
+  assignOffsets();
+  if (totalBytes > packedTotal + kStaggerBudget || totalBytes > policy.limit) {
+    buffers = std::move(packed);
+    totalBytes = packedTotal;
+    return;
+  }
+  // The extension was only a placement device: report the real lifetimes.
+  for (auto [i, buffer] : llvm::enumerate(buffers))
+    buffer.live = packed[i].live;
 }
 
 void SharedMemoryAllocation::numberOps(Operation *func) {

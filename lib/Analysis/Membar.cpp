@@ -123,16 +123,17 @@ LogicalResult MembarAnalysis::visitOp(Operation *op, PendingAccesses &pending,
              << bytes << " bytes of shared memory but has no "
              << kSharedOffsetAttr
              << "; run tilegpu-allocate-shared-memory first";
+    // Every scratch lowering writes its buffer, synchronizes, then reads
+    // it (getScratchBytes' contract). Only the writes can race with what is
+    // pending; the op's own barrier then orders everything before it, so
+    // what it leaves pending is its reads.
     Interval interval{*offset, *offset + bytes};
-    PendingAccesses own;
-    own.reads.push_back(interval);
-    own.writes.push_back(interval);
-    if (pending.conflicts(own)) {
-      if (record)
-        barriers.push_back(op);
-      pending.clear();
-    }
-    pending.join(own);
+    PendingAccesses writes;
+    writes.writes.push_back(interval);
+    if (pending.conflicts(writes) && record)
+      barriers.push_back(op);
+    pending.clear();
+    pending.reads.push_back(interval);
   }
 
   if (op->getNumRegions() == 0)

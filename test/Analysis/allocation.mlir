@@ -1,4 +1,4 @@
-// RUN: tile-opt %s -split-input-file -test-print-shared-memory-allocation -verify-diagnostics
+// RUN: tile-opt %s -split-input-file -test-print-shared-memory-allocation=stagger=false -verify-diagnostics
 // Liveness-based placement of shared-memory buffers. Ops are numbered in
 // program order (the function is 0, nested ops follow their parent); a
 // buffer is alive over [first, last) of those numbers. Ops carrying

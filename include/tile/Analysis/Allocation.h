@@ -17,6 +17,10 @@
 // Offsets are assigned greedily, largest buffer first, each at the lowest
 // offset (aligned) that overlaps no buffer placed before whose live
 // interval intersects its own. The total is the highest end.
+// Then consecutive scratch buffers are staggered when that costs at most
+// 4 KiB more: placed as if each lived until the next scratch op starts, so
+// neighbours never share bytes and need no barrier between them (see
+// Membar.h); reported lifetimes stay the real ones.
 //
 //===----------------------------------------------------------------------===//
 
@@ -29,6 +33,7 @@
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
 
+#include <cstdint>
 #include <optional>
 
 namespace mlir::tilegpu {
@@ -59,6 +64,14 @@ struct Interval {
   }
 };
 
+/// Whether to stagger consecutive scratch buffers, and the total it may not
+/// push a function past (over it, buffers are packed, so an over-the-limit
+/// error reports the least the function needs).
+struct ScratchStaggerPolicy {
+  bool enabled = true;
+  uint64_t limit = UINT64_MAX;
+};
+
 class SharedMemoryAllocation {
 public:
   struct Buffer {
@@ -83,11 +96,14 @@ public:
   using ExplicitBufferFn =
       llvm::function_ref<std::optional<std::pair<uint64_t, uint64_t>>(Value)>;
 
+  using StaggerPolicy = ScratchStaggerPolicy;
+
   /// Collects and places the buffers of `func` (a function-like op).
   /// `explicitBuffers`, when given, is asked about every op result and block
   /// argument in it.
   explicit SharedMemoryAllocation(Operation *func,
-                                  ExplicitBufferFn explicitBuffers = nullptr);
+                                  ExplicitBufferFn explicitBuffers = nullptr,
+                                  StaggerPolicy stagger = StaggerPolicy());
 
   llvm::ArrayRef<Buffer> getBuffers() const { return buffers; }
   /// The scratch buffer of `op`, or null.
@@ -101,6 +117,7 @@ private:
   void numberOps(Operation *func);
   Interval getValueLiveness(Value value) const;
   void assignOffsets();
+  void staggerScratch(StaggerPolicy policy);
 
   llvm::DenseMap<Operation *, uint64_t> opNumber;
   /// The number of the last op nested in each op (itself if none).

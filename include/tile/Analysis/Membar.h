@@ -10,9 +10,11 @@
 // after write on overlapping bytes) needs a barrier before it; the barrier
 // clears what is pending, then the op's accesses are added. Accesses come
 // from the offsets tilegpu-allocate-shared-memory recorded: an op with a
-// scratch buffer both writes and reads all of it (its lowering separates its
-// own write and read phases itself). tilegpu.barrier and tile.debug_barrier
-// clear what is pending.
+// scratch buffer writes all of it, synchronizes the program itself, then
+// reads it (every scratch lowering has that shape). So only its writes can
+// race with what is pending, and after it only its reads are pending: its
+// own barrier orders everything before. tilegpu.barrier and
+// tile.debug_barrier clear what is pending.
 //
 // Control flow: nothing is pending at function entry; scf.if joins what its
 // branches leave pending (an absent else leaves the entry's); loops

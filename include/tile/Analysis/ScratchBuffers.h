@@ -20,7 +20,9 @@ namespace mlir::tilegpu {
 /// takes in shared memory: i1 takes one, pointers eight.
 unsigned getSharedElementBytes(Type type);
 
-/// Shared-memory scratch bytes `op` needs while it runs (0 for none).
+/// Shared-memory scratch bytes `op` needs while it runs (0 for none). Every
+/// op with scratch is lowered as: write the buffer, bar.sync, read it;
+/// barrier insertion (Membar.cpp) relies on that.
 unsigned getScratchBytes(Operation *op);
 
 /// How a blocked operand is reduced along one axis.

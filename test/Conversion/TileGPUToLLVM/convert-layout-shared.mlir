@@ -1,10 +1,15 @@
-// RUN: tile-opt %s -tilegpu-allocate-shared-memory -tilegpu-insert-barriers -convert-tilegpu-to-llvm | FileCheck %s
+// RUN: tile-opt %s -tilegpu-allocate-shared-memory=stagger=false -tilegpu-insert-barriers -convert-tilegpu-to-llvm | FileCheck %s
+// RUN: tile-opt %s -tilegpu-allocate-shared-memory -tilegpu-insert-barriers -convert-tilegpu-to-llvm | FileCheck %s --check-prefix=STAGGER
 // A layout change that moves data between threads goes through its buffer
 // in shared memory: each thread's stores, a barrier, the loads the new
 // layout needs. A barrier before the stores is tilegpu-insert-barriers'
 // business: the first user needs none, the second, reusing the bytes, does
 // (lowered to nvvm.barrier0). The module's shared memory is one global of
-// the allocated size.
+// the allocated size. Staggered (the default), the second conversion gets
+// bytes of its own and needs no barrier before it.
+// STAGGER: llvm.mlir.global internal @tile_smem() {{.*}} : !llvm.array<2048 x i8>
+// STAGGER-COUNT-2: nvvm.barrier0
+// STAGGER-NOT: nvvm.barrier0
 
 #a = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 #b = #tilegpu.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>

@@ -1,4 +1,4 @@
-// RUN: tile-opt %s -split-input-file -tilegpu-allocate-shared-memory -verify-diagnostics
+// RUN: tile-opt %s -split-input-file -tilegpu-allocate-shared-memory=stagger=false -verify-diagnostics
 // More shared memory than the limit (by default 48 KiB, static shared
 // memory) is an error at the op whose buffer reaches highest, with the
 // numbers.

@@ -1,7 +1,7 @@
 // RUN: tile-opt %s -split-input-file -tilegpu-insert-barriers | FileCheck %s
-// A barrier goes before an op whose shared-memory accesses overlap accesses
-// of earlier ops not yet separated by one (a scratch user writes and reads
-// its whole buffer). Offsets are written by hand here; a convert_layout
+// A barrier goes before an op whose shared-memory writes overlap accesses
+// of earlier ops not yet separated by one (a scratch user writes its whole
+// buffer, synchronizes, then reads it, so it leaves only reads pending). Offsets are written by hand here; a convert_layout
 // below takes 1024 bytes, a reduction 16.
 
 #a = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
@@ -33,7 +33,9 @@ func.func @back_to_back(%x: tensor<256xf32, #a>) -> (f32, f32) {
 }
 
 // A reduction then a conversion in disjoint bytes: no barrier. A later
-// reduction in the first one's bytes still races with it: a barrier.
+// reduction at bytes 8..24 overlaps the conversion's reads: a barrier (the
+// first reduction's bytes alone would need none: the conversion's own
+// barrier came after its reads).
 // CHECK-LABEL: func.func @disjoint
 // CHECK-NOT: tilegpu.barrier
 // CHECK: tilegpu.convert_layout
@@ -78,12 +80,11 @@ func.func @existing(%x: tensor<256xf32, #a>) -> (tensor<256xf32, #b>, tensor<256
 #a = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 #b = #tilegpu.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 
-// A scratch user alone in a loop races with itself in the previous
-// iteration: a barrier before it, inside the loop. A second user in other
-// bytes later in the body is covered by that barrier on the back edge.
+// Two scratch users in other bytes in a loop: on the back edge, the first
+// one's writes race with nothing, since the second one's own barrier (between
+// its writes and reads) came after the first one's reads. No barrier inside.
 // CHECK-LABEL: func.func @loop
 // CHECK: scf.for
-// CHECK-NEXT: tilegpu.barrier
 // CHECK-NEXT: tilegpu.convert_layout {{.*}}shared_offset = 0
 // CHECK-NEXT: tilegpu.convert_layout {{.*}}shared_offset = 1024
 // CHECK-NEXT: {{^ +}}}{{$}}
@@ -147,13 +148,11 @@ func.func @nested(%x: tensor<256xf32, #a>, %n: index) {
   return
 }
 
-// scf.while: the before region's user races with itself in the previous
-// iteration, and its barrier also separates the after region's user from
-// the previous iteration's. Alone in the after region, a user races with
-// itself through the before region.
+// scf.while: the before region's user and the after region's, in other
+// bytes, each follow the other's own barrier: none needed. Alone in the
+// after region, a user races with itself through the before region.
 // CHECK-LABEL: func.func @while
 // CHECK: scf.while
-// CHECK-NEXT: tilegpu.barrier
 // CHECK-NEXT: tilegpu.convert_layout {{.*}}shared_offset = 0
 // CHECK-NEXT: scf.condition
 // CHECK-NEXT: {{^ +}}} do {

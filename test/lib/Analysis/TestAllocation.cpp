@@ -32,6 +32,12 @@ struct TestAllocationPass
     return "Print the shared-memory allocation as remarks";
   }
 
+  TestAllocationPass() = default;
+  TestAllocationPass(const TestAllocationPass &other) : PassWrapper(other) {}
+  Option<bool> stagger{*this, "stagger",
+                       llvm::cl::desc("Stagger consecutive scratch buffers"),
+                       llvm::cl::init(true)};
+
   void runOnOperation() override {
     auto explicitBuffers =
         [](Value value) -> std::optional<std::pair<uint64_t, uint64_t>> {
@@ -44,7 +50,9 @@ struct TestAllocationPass
       return std::make_pair(bytes.getValue().getZExtValue(), uint64_t(16));
     };
     for (auto func : getOperation().getOps<FunctionOpInterface>()) {
-      SharedMemoryAllocation allocation(func, explicitBuffers);
+      SharedMemoryAllocation allocation(
+          func, explicitBuffers,
+          SharedMemoryAllocation::StaggerPolicy{stagger, UINT64_MAX});
       for (const auto &buffer : allocation.getBuffers())
         buffer.owner->emitRemark()
             << (buffer.kind == SharedMemoryAllocation::Buffer::Kind::Scratch

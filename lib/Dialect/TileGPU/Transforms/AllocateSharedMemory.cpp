@@ -43,7 +43,9 @@ struct AllocateSharedMemory
     // Offsets of an earlier run may be stale.
     module.walk([](Operation *op) { op->removeAttr(kSharedOffsetAttr); });
     for (auto func : module.getOps<FunctionOpInterface>()) {
-      SharedMemoryAllocation allocation(func);
+      SharedMemoryAllocation allocation(
+          func, /*explicitBuffers=*/nullptr,
+          SharedMemoryAllocation::StaggerPolicy{stagger, limit});
       for (const auto &buffer : allocation.getBuffers())
         buffer.owner->setAttr(kSharedOffsetAttr,
                               builder.getI32IntegerAttr(buffer.offset));

@@ -47,7 +47,10 @@ def TileGPUAllocateSharedMemory
     Option<"sharedMemoryLimit", "shared-memory-limit", "unsigned",
            /*default=*/"49152",
            "Bytes of shared memory a program may use (48 KiB: static "
-           "shared memory)">
+           "shared memory)">,
+    Option<"stagger", "stagger", "bool", /*default=*/"true",
+           "Give consecutive scratch buffers separate bytes when it costs "
+           "at most 4 KiB more, so no barrier is needed between them">
   ];
 }
 
