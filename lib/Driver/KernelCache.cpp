@@ -34,7 +34,8 @@ constexpr const char *kTileVersion = "tile 0.1";
 //===----------------------------------------------------------------------===//
 
 KeyBuilder &KeyBuilder::add(llvm::StringRef name, llvm::StringRef value) {
-  keyText += (name + "=" + llvm::Twine(value.size()) + ":" + value + "\n").str();
+  keyText +=
+      (name + "=" + llvm::Twine(value.size()) + ":" + value + "\n").str();
   return *this;
 }
 
@@ -78,10 +79,10 @@ std::string findBuildId(const dl_phdr_info *info) {
         break;
       if (note.n_type == NT_GNU_BUILD_ID && note.n_namesz == 4 &&
           std::memcmp(name, "GNU", 4) == 0)
-        return llvm::toHex(llvm::ArrayRef<uint8_t>(
-                               reinterpret_cast<const uint8_t *>(desc),
-                               note.n_descsz),
-                           /*LowerCase=*/true);
+        return llvm::toHex(
+            llvm::ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(desc),
+                                    note.n_descsz),
+            /*LowerCase=*/true);
       p = next;
     }
   }
@@ -183,8 +184,8 @@ KernelCache::KernelCache(CacheLocation location, llvm::StringRef tool,
 
 std::string KernelCache::getPath(EntryKind kind, llvm::StringRef key) const {
   llvm::SmallString<128> path(dir);
-  llvm::sys::path::append(path, kind == EntryKind::Autotune ? "autotune"
-                                                            : "kernels");
+  llvm::sys::path::append(path,
+                          kind == EntryKind::Autotune ? "autotune" : "kernels");
   llvm::sys::path::append(path, key + "." + getKindName(kind));
   return path.str().str();
 }

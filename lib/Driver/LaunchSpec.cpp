@@ -746,6 +746,11 @@ static bool readLaunchVariables(LaunchSpec &spec, DiagEmitter &diag) {
   it = spec.variables.find("num_stages");
   if (it != spec.variables.end()) {
     const Value &stages = it->second;
+    if (stages.isDeferred()) {
+      diag.error(spec.loc, "num_stages cannot depend on num_sms() or "
+                           "occupancy(): it shapes the compiled kernel");
+      return false;
+    }
     if (stages.kind != Value::Kind::Int || stages.intValue < 1 ||
         stages.intValue > 16) {
       diag.error(spec.loc, "num_stages must be an integer from 1 to 16, got " +

@@ -432,10 +432,11 @@ bool Driver::compileToCubin(const std::string &ptx, std::string &cubin,
     return ok;
   };
   // The PTX with its terminating NUL, as the driver expects text.
-  bool ok = withLog(check(
-      api.cuLinkAddData(state, CU_JIT_INPUT_PTX, const_cast<char *>(ptx.c_str()),
-                        ptx.size() + 1, "kernel.ptx", 0, nullptr, nullptr),
-      "cuLinkAddData", error));
+  bool ok = withLog(
+      check(api.cuLinkAddData(state, CU_JIT_INPUT_PTX,
+                              const_cast<char *>(ptx.c_str()), ptx.size() + 1,
+                              "kernel.ptx", 0, nullptr, nullptr),
+            "cuLinkAddData", error));
   void *image = nullptr;
   size_t imageBytes = 0;
   ok = ok && withLog(check(api.cuLinkComplete(state, &image, &imageBytes),

@@ -128,9 +128,9 @@ tile::tune::tune(llvm::ArrayRef<Candidate> candidates,
     os.flush();
     outcome.trials.push_back(std::move(result));
   }
-  outcome.seconds = std::chrono::duration<double>(
-                        std::chrono::steady_clock::now() - start)
-                        .count();
+  outcome.seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
   if (!any) {
     os << llvm::formatv("autotune: every one of the {0} configurations "
                         "failed\n",
@@ -188,7 +188,8 @@ bool tile::tune::parseChoice(llvm::StringRef payload,
     return false;
   }
   const llvm::json::Object *object = parsed->getAsObject();
-  std::optional<int64_t> best = object ? object->getInteger("best") : std::nullopt;
+  std::optional<int64_t> best =
+      object ? object->getInteger("best") : std::nullopt;
   std::optional<int64_t> count =
       object ? object->getInteger("configs") : std::nullopt;
   std::optional<llvm::StringRef> description =

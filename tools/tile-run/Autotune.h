@@ -64,15 +64,15 @@ struct Outcome {
 
 /// Runs `trial` on every candidate, printing one progress line each and the
 /// best; nullopt (after a line saying so) when every one failed.
-std::optional<Outcome>
-tune(llvm::ArrayRef<Candidate> candidates,
-     llvm::function_ref<Trial(const Candidate &)> trial, llvm::raw_ostream &os);
+std::optional<Outcome> tune(llvm::ArrayRef<Candidate> candidates,
+                            llvm::function_ref<Trial(const Candidate &)> trial,
+                            llvm::raw_ostream &os);
 
 /// The choice file's payload.
-std::string formatChoice(llvm::StringRef kernel, llvm::StringRef device,
-                         llvm::ArrayRef<std::pair<std::string, std::string>> key,
-                         llvm::ArrayRef<Candidate> candidates,
-                         const Outcome &outcome);
+std::string
+formatChoice(llvm::StringRef kernel, llvm::StringRef device,
+             llvm::ArrayRef<std::pair<std::string, std::string>> key,
+             llvm::ArrayRef<Candidate> candidates, const Outcome &outcome);
 
 /// Reads a choice back; false with `error` when it is not a valid choice
 /// among `candidates` (not JSON, fields missing, another configuration list).

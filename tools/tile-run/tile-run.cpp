@@ -18,12 +18,12 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Autotune.h"
 #include "HostData.h"
 #include "KernelInfo.h"
 #include "Npy.h"
 #include "References.h"
 #include "Sweep.h"
-#include "Autotune.h"
 #include "tile/Dialect/Tile/IR/TileDialect.h"
 #include "tile/Driver/Compile.h"
 #include "tile/Driver/KernelCache.h"
@@ -384,12 +384,12 @@ bool makeInputs(const launch::LaunchSpec &spec,
 bool sameBuffers(ArrayRef<launch::BufferSpec> a,
                  ArrayRef<launch::BufferSpec> b) {
   return a.size() == b.size() &&
-         std::equal(a.begin(), a.end(), b.begin(),
-                    [](const launch::BufferSpec &x,
-                       const launch::BufferSpec &y) {
-                      return x.name == y.name && x.dtype == y.dtype &&
-                             x.shape == y.shape && x.init == y.init;
-                    });
+         std::equal(
+             a.begin(), a.end(), b.begin(),
+             [](const launch::BufferSpec &x, const launch::BufferSpec &y) {
+               return x.name == y.name && x.dtype == y.dtype &&
+                      x.shape == y.shape && x.init == y.init;
+             });
 }
 
 /// What one run measured, for --sweep.
@@ -907,10 +907,10 @@ int runKernel(Session &session, ArrayRef<launch::Override> overrides,
     return printModule(*kernel.module);
 
   // Where the kernel runs: the GPU unless --interpret, or no driver.
-  rt::Driver *driver = emit == Emit::None && !interpret &&
-                               stage != Stage::CompileOnly
-                           ? session.driver
-                           : nullptr;
+  rt::Driver *driver =
+      emit == Emit::None && !interpret && stage != Stage::CompileOnly
+          ? session.driver
+          : nullptr;
   bool wantInfo = info != InfoFormat::None && stage == Stage::Run;
   std::vector<HostArray> inputs;
   if (stage == Stage::Trial && sameBuffers(session.tuneBuffers, spec.buffers)) {
@@ -1134,8 +1134,7 @@ int chooseConfig(Session &session, ArrayRef<launch::Override> overrides,
                  std::vector<launch::Override> &chosen) {
   if (llvm::StringRef(inputFile).ends_with(".mlir"))
     return 0;
-  std::unique_ptr<TileSource> source =
-      parseTileSource(inputFile, llvm::errs());
+  std::unique_ptr<TileSource> source = parseTileSource(inputFile, llvm::errs());
   if (!source)
     return 1;
   if (source->launch.kernel.empty())
@@ -1205,7 +1204,8 @@ int chooseConfig(Session &session, ArrayRef<launch::Override> overrides,
   std::string error;
   if (useFixture && !tune::readFixture(autotuneFixture, fixture, error))
     return fail("--autotune-fixture: " + error);
-  std::string device = useFixture ? fixture.device : session.driver->deviceName();
+  std::string device =
+      useFixture ? fixture.device : session.driver->deviceName();
 
   // The choice's key: Triton's (the key arguments' values, the argument
   // types) plus the source, the device, the target and the compiler.
@@ -1231,9 +1231,9 @@ int chooseConfig(Session &session, ArrayRef<launch::Override> overrides,
       key.add("type " + param.name, describeArgType(it->second, spec));
   }
   std::string choiceKey = key.digest();
-  cache::KernelCache *kernelCache =
-      session.cache && session.cache->isEnabled() ? session.cache.get()
-                                                  : nullptr;
+  cache::KernelCache *kernelCache = session.cache && session.cache->isEnabled()
+                                        ? session.cache.get()
+                                        : nullptr;
   if (kernelCache && !retune) {
     if (std::optional<std::string> payload =
             kernelCache->lookup(cache::EntryKind::Autotune, choiceKey)) {
@@ -1254,20 +1254,20 @@ int chooseConfig(Session &session, ArrayRef<launch::Override> overrides,
 
   std::string keyText;
   for (const auto &keyValue : keyValues)
-    keyText += (keyText.empty() ? "" : ", ") + keyValue.first + "=" +
-               keyValue.second;
-  llvm::outs() << llvm::formatv("autotune: {0} configurations of {1} on {2}, "
-                                "key {3}{4}\n",
-                                count, spec.kernel, device,
-                                keyText.empty() ? "()" : keyText,
-                                useFixture ? " (fake timings from the fixture)"
-                                           : "");
+    keyText +=
+        (keyText.empty() ? "" : ", ") + keyValue.first + "=" + keyValue.second;
+  llvm::outs() << llvm::formatv(
+      "autotune: {0} configurations of {1} on {2}, "
+      "key {3}{4}\n",
+      count, spec.kernel, device, keyText.empty() ? "()" : keyText,
+      useFixture ? " (fake timings from the fixture)" : "");
   auto trial = [&](const tune::Candidate &candidate) {
     std::vector<launch::Override> trialOverrides(overrides.begin(),
                                                  overrides.end());
     llvm::append_range(trialOverrides, candidate.overrides);
-    tune::Trial result = runTrial(
-        session, trialOverrides, useFixture ? Stage::CompileOnly : Stage::Trial);
+    tune::Trial result =
+        runTrial(session, trialOverrides,
+                 useFixture ? Stage::CompileOnly : Stage::Trial);
     if (!useFixture || !result.error.empty())
       return result;
     auto it = fixture.trials.find(candidate.index + 1);
@@ -1569,8 +1569,7 @@ int main(int argc, char **argv) {
   Session session(context);
   session.processStart = processStart;
   session.cache = std::make_unique<cache::KernelCache>(
-      cache::getCacheLocation(noCache), "tile-run", llvm::errs(),
-      verboseCache);
+      cache::getCacheLocation(noCache), "tile-run", llvm::errs(), verboseCache);
   if (emit == Emit::None && !interpret) {
     auto contextStart = Clock::now();
     session.driver = rt::Driver::get(session.driverError);

@@ -59,8 +59,8 @@ std::optional<frontend::KernelSpecialization> specialize(TileSource &source);
 
 /// The specialization as text for cache keys: one line per parameter with
 /// its type, divisibility, equality to 1 and constexpr value.
-std::string getSpecializationKey(
-    const frontend::KernelSpecialization &specialization);
+std::string
+getSpecializationKey(const frontend::KernelSpecialization &specialization);
 
 /// The tile-dialect module of the specialized kernel, or null.
 mlir::OwningOpRef<mlir::ModuleOp>
