@@ -911,6 +911,8 @@ int runKernel(Session &session, ArrayRef<launch::Override> overrides,
       emit == Emit::None && !interpret && stage != Stage::CompileOnly
           ? session.driver
           : nullptr;
+  if (stage == Stage::Trial && !driver)
+    return fail("internal error: a tuning trial needs the GPU");
   bool wantInfo = info != InfoFormat::None && stage == Stage::Run;
   std::vector<HostArray> inputs;
   if (stage == Stage::Trial && sameBuffers(session.tuneBuffers, spec.buffers)) {

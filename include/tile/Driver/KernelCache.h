@@ -1,4 +1,4 @@
-//===- KernelCache.h - compiled kernels and tuning results on disk *- C++ -*-===//
+//===- KernelCache.h - compiled kernels and tuning on disk ------*- C++ -*-===//
 //
 // An on-disk cache of what compiling a kernel produced (PTX, or the CUDA
 // driver's cubin with its JIT log) and of autotuning choices, so that a
