@@ -9,6 +9,10 @@
 //   tile-run kernels/softmax.tile --info       registers, spills, occupancy
 //   tile-run kernels/softmax.tile --sweep n_cols=256..8192*2 --csv s.csv
 //            --plot s.png                      one run per value, a plot
+//   tile-run kernels/matmul.tile --autotune    tune @triton.autotune's configs
+//
+// Compiled kernels (PTX, and the driver's cubin) and tuning choices are
+// cached on disk (lib/Driver/KernelCache.cpp; --no-cache turns it off).
 //
 // The launch (buffers, sizes, grid, constexprs, num_warps, reference check)
 // comes from the file's `# tile-run:` description (`// tile-run:` in .mlir

@@ -4,7 +4,8 @@
 // when first asked, so that Tile builds without the CUDA toolkit and runs on
 // machines without a GPU, where every entry point reports "no CUDA driver
 // found" instead of failing to load. It covers what running and timing a
-// compiled kernel needs: the device's properties, JIT-loading PTX, device
+// compiled kernel needs: the device's properties, JIT-loading PTX (or
+// linking it into a cubin that can be kept and loaded later), device
 // memory, launches, and event timing in the manner of
 // triton.testing.do_bench.
 //
