@@ -1145,10 +1145,23 @@ int chooseConfig(Session &session, ArrayRef<launch::Override> overrides,
     return 1;
   if (source->launch.kernel.empty())
     return 0; // the run reports it
+  // A decorator tile-run cannot read (configs from a function) only stops
+  // a run that asks for tuning; otherwise the launch's values run.
+  std::string autotuneErrors;
+  llvm::raw_string_ostream autotuneErrorStream(autotuneErrors);
+  frontend::DiagEmitter autotuneDiag(source->sourceMgr, autotuneErrorStream);
   auto autotune = frontend::getAutotuneInfo(
-      *source->module, source->launch.kernel, *source->diag);
-  if (failed(autotune))
-    return 1;
+      *source->module, source->launch.kernel, autotuneDiag);
+  if (failed(autotune)) {
+    if (forceAutotune) {
+      llvm::errs() << autotuneErrors;
+      return 1;
+    }
+    llvm::StringRef first = llvm::StringRef(autotuneErrors).trim();
+    llvm::errs() << "tile-run: note: not tuning: "
+                 << first.take_front(first.find('\n')) << "\n";
+    return 0;
+  }
   if (!*autotune || (*autotune)->configs.empty())
     return 0;
   std::vector<tune::Candidate> candidates = tune::expandConfigs(**autotune);
