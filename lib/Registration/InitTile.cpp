@@ -19,6 +19,7 @@
 
 namespace mlir::tile::test {
 void registerTestAxisInfoPass();
+void registerTestAllocationPass();
 } // namespace mlir::tile::test
 
 using namespace mlir;
@@ -46,6 +47,7 @@ void mlir::tile::registerTilePasses() {
   registerTileConversionPasses();
   tilegpu::registerTileGPUPasses();
   test::registerTestAxisInfoPass();
+  test::registerTestAllocationPass();
   registerCanonicalizerPass();
   registerCSEPass();
   registerReconcileUnrealizedCastsPass();

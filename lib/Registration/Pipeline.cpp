@@ -33,6 +33,8 @@ void mlir::tile::buildTileToTileGPUPipeline(OpPassManager &pm,
 }
 
 void mlir::tile::buildTileGPUToLLVMPipeline(OpPassManager &pm) {
+  pm.addPass(tilegpu::createTileGPUAllocateSharedMemory());
+  pm.addPass(tilegpu::createTileGPUInsertBarriers());
   pm.addPass(createConvertTileGPUToLLVM());
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(createArithToLLVMConversionPass()); // scf-to-cf's loop tests

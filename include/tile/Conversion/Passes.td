@@ -29,6 +29,9 @@ def ConvertTileGPUToLLVM : Pass<"convert-tilegpu-to-llvm", "mlir::ModuleOp"> {
     loads and stores are emitted as vector accesses as wide as the layout,
     the contiguity analysis and the mask allow. Kernels become llvm.func
     with the nvvm.kernel attribute and the launch bound num-warps * 32.
+    Shared memory is one global of the module's `tilegpu.shared` bytes, in
+    which each op's buffer lies at its `tilegpu.shared_offset`: run
+    tilegpu-allocate-shared-memory and tilegpu-insert-barriers first.
   }];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect",
                            "::mlir::NVVM::NVVMDialect"];

@@ -1,8 +1,10 @@
 //===- DotOpToLLVM.cpp - tile.dot on CUDA cores ---------------------------===//
 //
 // The portable lowering of tile.dot (FMA, as Triton's fallback for layouts
-// without tensor cores): both operands go to the shared-memory scratch
-// buffer in row-major order, and after a barrier each thread runs a loop
+// without tensor cores): both operands go to the op's shared-memory scratch
+// buffer in row-major order (at its tilegpu.shared_offset; earlier accesses
+// are ordered by tilegpu-insert-barriers), and after a barrier each thread
+// runs a loop
 // over K that loads the A rows and B columns of the result elements it
 // holds (one load per distinct row and column) and accumulates in fp32 (or
 // the accumulator's type) with fused multiply-adds. Operands may have any
@@ -26,13 +28,6 @@ using namespace mlir::tile;
 using namespace mlir::tilegpu;
 
 namespace {
-/// Byte offset of B in the scratch buffer: after A, 16-byte aligned.
-int64_t getDotBOffset(DotOp op) {
-  auto a = op.getA().getType();
-  return llvm::alignTo(
-      a.getNumElements() * getSharedElementBytes(a.getElementType()), 16);
-}
-
 /// `value` (an operand element) in the accumulator's type.
 Value toAccumulatorType(OpBuilder &b, Location loc, Value value, Type acc) {
   Type type = value.getType();
@@ -68,9 +63,12 @@ struct DotOpFMALowering : public ConvertOpToLLVMPattern<DotOp> {
     Type aElem = getTypeConverter()->convertType(aType.getElementType());
     Type bElem = getTypeConverter()->convertType(bType.getElementType());
     Type accElem = getTypeConverter()->convertType(dType.getElementType());
-    unsigned aBytes = getSharedElementBytes(aElem),
-             bBytes = getSharedElementBytes(bElem);
-    int64_t bBase = getDotBOffset(op);
+    unsigned aBytes = getSharedElementBytes(aType.getElementType()),
+             bBytes = getSharedElementBytes(bType.getElementType());
+    int64_t bBase = getDotScratchBOffset(op);
+    std::optional<uint64_t> bufferOffset = getSharedOffset(op);
+    if (!bufferOffset)
+      return rewriter.notifyMatchFailure(op, "no shared-memory offset");
 
     auto address = [&](int64_t base, Value row, Value col, int64_t cols,
                        unsigned bytes) {
@@ -83,11 +81,10 @@ struct DotOpFMALowering : public ConvertOpToLLVMPattern<DotOp> {
           rewriter, loc, i32Constant(rewriter, loc, base),
           LLVM::MulOp::create(rewriter, loc, linear,
                               i32Constant(rewriter, loc, bytes)));
-      return getScratchPointer(rewriter, loc, offset);
+      return getScratchPointer(rewriter, loc, *bufferOffset, offset);
     };
 
     // Operands to shared memory.
-    emitBarrier(rewriter, loc); // earlier readers of the scratch are done
     auto aIndices = emitIndices(rewriter, loc, aLayout, aType.getShape());
     for (auto [value, index] :
          llvm::zip(unpackStruct(rewriter, loc, adaptor.getA()), aIndices))
@@ -157,12 +154,6 @@ struct DotOpFMALowering : public ConvertOpToLLVMPattern<DotOp> {
   }
 };
 } // namespace
-
-unsigned mlir::tilegpu::getDotScratchBytes(DotOp op) {
-  auto b = op.getB().getType();
-  return getDotBOffset(op) +
-         b.getNumElements() * getSharedElementBytes(b.getElementType());
-}
 
 void mlir::tilegpu::populateDotOpToLLVMPatterns(LLVMTypeConverter &converter,
                                                 RewritePatternSet &patterns) {

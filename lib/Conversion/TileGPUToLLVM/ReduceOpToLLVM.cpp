@@ -7,9 +7,11 @@
 //      different elements along `axis` (lanes holding replicas are skipped,
 //      so a sum never counts an element twice);
 //   3. across warps, when several warps hold different elements along
-//      `axis`: each writes its partial result to the shared-memory scratch
-//      buffer, and after a barrier every thread combines the partials of
-//      its output elements in warp order.
+//      `axis`: each writes its partial result to the op's shared-memory
+//      scratch buffer (laid out by getReduceScratchLayout, placed at its
+//      tilegpu.shared_offset), and after a barrier every thread combines the
+//      partials of its output elements in warp order. tilegpu-insert-barriers
+//      has already ordered the writes after earlier ops' accesses.
 // Every thread ends with the reduced values of the output elements its
 // slice layout gives it (a 1-D reduction gives every thread the scalar).
 // The combine region must be commutative and associative, as Triton's.
@@ -31,40 +33,6 @@ using namespace mlir::tile;
 using namespace mlir::tilegpu;
 
 namespace {
-/// Reduction geometry of a blocked operand along one axis.
-struct ReduceGeometry {
-  unsigned distinctLanes, laneStride, distinctWarps, warpStride, warpsAlong;
-  int64_t outputElements;
-};
-
-ReduceGeometry getGeometry(BlockedEncodingAttr layout, ArrayRef<int64_t> shape,
-                           unsigned axis) {
-  ArrayRef<unsigned> spt = layout.getSizePerThread(),
-                     tpw = layout.getThreadsPerWarp(),
-                     wpc = layout.getWarpsPerCTA();
-  ReduceGeometry g;
-  auto clampCount = [](int64_t v, unsigned hi) {
-    return unsigned(std::clamp<int64_t>(v, 1, hi));
-  };
-  g.distinctLanes = clampCount(shape[axis] / spt[axis], tpw[axis]);
-  g.distinctWarps =
-      clampCount(shape[axis] / (int64_t(spt[axis]) * tpw[axis]), wpc[axis]);
-  g.laneStride = 1;
-  g.warpStride = 1;
-  for (unsigned d : layout.getOrder()) {
-    if (d == axis)
-      break;
-    g.laneStride *= tpw[d];
-    g.warpStride *= wpc[d];
-  }
-  g.warpsAlong = wpc[axis];
-  g.outputElements = 1;
-  for (auto [d, size] : llvm::enumerate(shape))
-    if (d != axis)
-      g.outputElements *= size;
-  return g;
-}
-
 struct ReduceOpLowering : public ConvertOpToLLVMPattern<ReduceOp> {
   using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
 
@@ -124,7 +92,7 @@ struct ReduceOpLowering : public ConvertOpToLLVMPattern<ReduceOp> {
     }
 
     // 2. Across the lanes of a warp.
-    ReduceGeometry g = getGeometry(layout, shape, axis);
+    ReduceGeometry g = getReduceGeometry(layout, shape, axis);
     for (unsigned k = 1; k < g.distinctLanes; k *= 2)
       for (auto &value : acc) {
         SmallVector<Value> other;
@@ -161,15 +129,14 @@ struct ReduceOpLowering : public ConvertOpToLLVMPattern<ReduceOp> {
         outIndex.push_back(linear);
       }
       // Partials of operand i live at [base_i + (warp * outputs + out)].
-      SmallVector<unsigned> base, bytes;
-      unsigned offset = 0;
-      for (unsigned i = 0; i < n; ++i) {
+      std::optional<uint64_t> bufferOffset = getSharedOffset(op);
+      if (!bufferOffset)
+        return rewriter.notifyMatchFailure(op, "no shared-memory offset");
+      SmallVector<unsigned> base = getReduceScratchLayout(op).operandOffsets,
+                            bytes;
+      for (unsigned i = 0; i < n; ++i)
         bytes.push_back(getSharedElementBytes(
             getElementTypeOrSelf(op.getSrcs()[i].getType())));
-        offset = llvm::alignTo(offset, bytes.back());
-        base.push_back(offset);
-        offset += bytes.back() * g.distinctWarps * g.outputElements;
-      }
       auto slot = [&](unsigned i, Value warpIndex, Value out) {
         Value index = LLVM::AddOp::create(
             rewriter, loc,
@@ -180,9 +147,8 @@ struct ReduceOpLowering : public ConvertOpToLLVMPattern<ReduceOp> {
             rewriter, loc, i32Constant(rewriter, loc, base[i]),
             LLVM::MulOp::create(rewriter, loc, index,
                                 i32Constant(rewriter, loc, bytes[i])));
-        return getScratchPointer(rewriter, loc, byteOffset);
+        return getScratchPointer(rewriter, loc, *bufferOffset, byteOffset);
       };
-      emitBarrier(rewriter, loc); // earlier readers of the scratch are done
       for (auto [value, out] : llvm::zip(acc, outIndex))
         for (unsigned i = 0; i < n; ++i)
           LLVM::StoreOp::create(rewriter, loc, value[i],
@@ -233,23 +199,6 @@ struct ReduceOpLowering : public ConvertOpToLLVMPattern<ReduceOp> {
   }
 };
 } // namespace
-
-unsigned mlir::tilegpu::getReduceScratchBytes(ReduceOp reduce) {
-  auto srcType = cast<RankedTensorType>(reduce.getSrcs()[0].getType());
-  auto layout = dyn_cast<BlockedEncodingAttr>(srcType.getEncoding());
-  if (!layout)
-    return 0;
-  ReduceGeometry g = getGeometry(layout, srcType.getShape(), reduce.getAxis());
-  if (g.distinctWarps == 1)
-    return 0;
-  unsigned offset = 0;
-  for (Value src : reduce.getSrcs()) {
-    unsigned bytes = getSharedElementBytes(getElementTypeOrSelf(src.getType()));
-    offset = llvm::alignTo(offset, bytes) +
-             bytes * g.distinctWarps * g.outputElements;
-  }
-  return offset;
-}
 
 void mlir::tilegpu::populateReduceOpToLLVMPatterns(
     LLVMTypeConverter &converter, RewritePatternSet &patterns) {

@@ -27,6 +27,7 @@
 
 #include "LayoutIndexing.h"
 #include "Utility.h"
+#include "tile/Analysis/ScratchBuffers.h"
 #include "tile/Dialect/TileGPU/IR/TileGPUDialect.h"
 
 #include "mlir/Conversion/LLVMCommon/Pattern.h"
@@ -40,73 +41,6 @@ using namespace mlir::tile;
 using namespace mlir::tilegpu;
 
 namespace {
-/// Scan geometry of a blocked operand along one axis.
-struct ScanGeometry {
-  unsigned sizePerThread; // registers per chunk in the register numbering
-  unsigned chunkSize;     // distinct elements per chunk: min(spt, size)
-  unsigned chunks;        // chunks a thread holds along the axis
-  unsigned distinctLanes; // lanes along the axis holding different elements
-  unsigned laneStride;    // lane-id distance of neighbours along the axis
-  unsigned lanesAlong;    // threadsPerWarp[axis]
-  unsigned distinctWarps; // warps along the axis holding different elements
-  unsigned warpStride;    // warp-id distance of neighbours along the axis
-  unsigned warpsAlong;    // warpsPerCTA[axis]
-  int64_t lines;          // independent scans: elements of the other axes
-};
-
-ScanGeometry getGeometry(BlockedEncodingAttr layout, ArrayRef<int64_t> shape,
-                         unsigned axis) {
-  ArrayRef<unsigned> spt = layout.getSizePerThread(),
-                     tpw = layout.getThreadsPerWarp(),
-                     wpc = layout.getWarpsPerCTA();
-  auto clampCount = [](int64_t v, unsigned hi) {
-    return unsigned(std::clamp<int64_t>(v, 1, hi));
-  };
-  ScanGeometry g;
-  int64_t size = shape[axis];
-  g.sizePerThread = spt[axis];
-  g.chunkSize = unsigned(std::min<int64_t>(spt[axis], size));
-  // A thread holding more registers than the axis has holds repeats.
-  int64_t distinct =
-      std::min<int64_t>(layout.getElemsPerThread(shape)[axis], size);
-  g.chunks = unsigned(distinct / g.chunkSize);
-  g.distinctLanes = clampCount(size / spt[axis], tpw[axis]);
-  g.distinctWarps =
-      clampCount(size / (int64_t(spt[axis]) * tpw[axis]), wpc[axis]);
-  g.laneStride = 1;
-  g.warpStride = 1;
-  for (unsigned d : layout.getOrder()) {
-    if (d == axis)
-      break;
-    g.laneStride *= tpw[d];
-    g.warpStride *= wpc[d];
-  }
-  g.lanesAlong = tpw[axis];
-  g.warpsAlong = wpc[axis];
-  g.lines = 1;
-  for (auto [d, extent] : llvm::enumerate(shape))
-    if (d != axis)
-      g.lines *= extent;
-  return g;
-}
-
-/// Per operand, the bytes of one scratch slot and the offset of its area;
-/// an operand's area holds [chunk][warp][line] chunk totals.
-SmallVector<std::pair<unsigned, unsigned>>
-getScratchAreas(ScanOp op, const ScanGeometry &g, unsigned *total = nullptr) {
-  SmallVector<std::pair<unsigned, unsigned>> areas;
-  unsigned offset = 0;
-  for (Value src : op.getSrcs()) {
-    unsigned bytes = getSharedElementBytes(getElementTypeOrSelf(src.getType()));
-    offset = llvm::alignTo(offset, bytes);
-    areas.push_back({bytes, offset});
-    offset += bytes * g.chunks * g.distinctWarps * unsigned(g.lines);
-  }
-  if (total)
-    *total = offset;
-  return areas;
-}
-
 /// A scan prefix a thread may or may not have: no values means none; a null
 /// `valid` means always, otherwise the i1 says whether this thread has it.
 struct Prefix {
@@ -137,7 +71,7 @@ struct ScanOpLowering : public ConvertOpToLLVMPattern<ScanOp> {
     bool reverse = op.getReverse();
     ArrayRef<int64_t> shape = srcType.getShape();
     unsigned n = op.getSrcs().size();
-    ScanGeometry g = getGeometry(layout, shape, axis);
+    ScanGeometry g = getScanGeometry(layout, shape, axis);
 
     // regs[r] = the operands' values in register r.
     unsigned numRegs = layout.getTotalElemsPerThread(shape);
@@ -319,7 +253,10 @@ struct ScanOpLowering : public ConvertOpToLLVMPattern<ScanOp> {
         }
         lineIndex.push_back(linear);
       }
-      auto areas = getScratchAreas(op, g);
+      auto areas = getScanScratchAreas(op, g);
+      std::optional<uint64_t> bufferOffset = getSharedOffset(op);
+      if (!bufferOffset)
+        return rewriter.notifyMatchFailure(op, "no shared-memory offset");
       auto slot = [&](unsigned i, unsigned k, Value warpSlot, Value line) {
         // [chunk][warp][line] within operand i's area.
         Value index = LLVM::AddOp::create(
@@ -334,9 +271,8 @@ struct ScanOpLowering : public ConvertOpToLLVMPattern<ScanOp> {
             LLVM::AddOp::create(rewriter, loc, constant(areas[i].second),
                                 LLVM::MulOp::create(rewriter, loc, index,
                                                     constant(areas[i].first)));
-        return getScratchPointer(rewriter, loc, byteOffset);
+        return getScratchPointer(rewriter, loc, *bufferOffset, byteOffset);
       };
-      emitBarrier(rewriter, loc); // earlier readers of the scratch are done
       for (unsigned l = 0; l < lines.size(); ++l)
         for (unsigned k = 0; k < g.chunks; ++k)
           for (unsigned i = 0; i < n; ++i)
@@ -406,19 +342,6 @@ struct ScanOpLowering : public ConvertOpToLLVMPattern<ScanOp> {
   }
 };
 } // namespace
-
-unsigned mlir::tilegpu::getScanScratchBytes(ScanOp scan) {
-  auto srcType = cast<RankedTensorType>(scan.getSrcs()[0].getType());
-  auto layout = dyn_cast<BlockedEncodingAttr>(srcType.getEncoding());
-  if (!layout)
-    return 0;
-  ScanGeometry g = getGeometry(layout, srcType.getShape(), scan.getAxis());
-  if (g.distinctWarps == 1)
-    return 0;
-  unsigned total = 0;
-  getScratchAreas(scan, g, &total);
-  return total;
-}
 
 void mlir::tilegpu::populateScanOpToLLVMPatterns(LLVMTypeConverter &converter,
                                                  RewritePatternSet &patterns) {

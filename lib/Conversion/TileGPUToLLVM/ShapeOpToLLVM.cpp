@@ -6,10 +6,11 @@
 //   - expand_dims from slice(dim, L) to L: the same registers (a slice holds
 //     what its parent holds at coordinate 0 along dim);
 //   - convert_layout between layouts that give threads different elements:
-//     every thread writes its elements to the shared-memory scratch buffer
-//     at their row-major index, and after a barrier reads the elements the
-//     new layout gives it. Replicated elements are written by several
-//     threads with the same value.
+//     every thread writes its elements to the op's shared-memory scratch
+//     buffer (at its tilegpu.shared_offset) at their row-major index, and
+//     after a barrier reads the elements the new layout gives it. Replicated
+//     elements are written by several threads with the same value. Barriers
+//     against other ops' accesses come from tilegpu-insert-barriers.
 //
 //===----------------------------------------------------------------------===//
 
@@ -109,7 +110,10 @@ struct ConvertLayoutOpLowering
     ArrayRef<int64_t> shape = dstType.getShape();
     Type structType = getTypeConverter()->convertType(dstType);
     Type element = cast<LLVM::LLVMStructType>(structType).getBody()[0];
-    unsigned bytes = getSharedElementBytes(element);
+    unsigned bytes = getSharedElementBytes(dstType.getElementType());
+    std::optional<uint64_t> bufferOffset = getSharedOffset(op);
+    if (!bufferOffset)
+      return rewriter.notifyMatchFailure(op, "no shared-memory offset");
     auto address = [&](ArrayRef<Value> index) {
       Value linear = i32Constant(rewriter, loc, 0);
       for (unsigned d = 0; d < shape.size(); ++d)
@@ -119,13 +123,12 @@ struct ConvertLayoutOpLowering
                                 i32Constant(rewriter, loc, shape[d])),
             index[d]);
       return getScratchPointer(
-          rewriter, loc,
+          rewriter, loc, *bufferOffset,
           LLVM::MulOp::create(rewriter, loc, linear,
                               i32Constant(rewriter, loc, bytes)));
     };
     SmallVector<Value> src = unpackStruct(rewriter, loc, adaptor.getSrc());
     auto srcIndices = emitIndices(rewriter, loc, srcLayout, shape);
-    emitBarrier(rewriter, loc); // earlier readers of the scratch are done
     for (auto [value, index] : llvm::zip(src, srcIndices))
       LLVM::StoreOp::create(rewriter, loc, value, address(index));
     emitBarrier(rewriter, loc);
@@ -138,13 +141,6 @@ struct ConvertLayoutOpLowering
   }
 };
 } // namespace
-
-unsigned mlir::tilegpu::getConvertLayoutScratchBytes(ConvertLayoutOp op) {
-  if (op.getSrc().getType().getEncoding() == op.getType().getEncoding())
-    return 0;
-  return getSharedElementBytes(op.getType().getElementType()) *
-         op.getType().getNumElements();
-}
 
 void mlir::tilegpu::populateShapeOpToLLVMPatterns(LLVMTypeConverter &converter,
                                                   RewritePatternSet &patterns) {

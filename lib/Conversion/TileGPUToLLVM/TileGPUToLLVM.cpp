@@ -12,7 +12,13 @@
 //   - convert_layout between layouts that give every thread the same
 //     elements: the registers as they are.
 // Kernels become llvm.func with nvvm.kernel and nvvm.reqntid = num-warps * 32.
-// Assumes tilegpu-coalesce and tilegpu-remove-layout-conversions ran.
+// Shared memory is one global (@tile_smem) of the module's tilegpu.shared
+// bytes; each scratch user addresses its buffer at its tilegpu.shared_offset
+// and tilegpu.barrier becomes bar.sync 0.
+// Assumes tilegpu-coalesce and tilegpu-remove-layout-conversions ran, then
+// tilegpu-allocate-shared-memory (checked: a scratch user without an offset
+// is an error) and tilegpu-insert-barriers (not checkable: without it,
+// different ops' shared accesses race).
 //
 //===----------------------------------------------------------------------===//
 
@@ -135,6 +141,16 @@ struct ReturnOpLowering : public ConvertOpToLLVMPattern<func::ReturnOp> {
   matchAndRewrite(func::ReturnOp op, OpAdaptor,
                   ConversionPatternRewriter &rewriter) const override {
     rewriter.replaceOpWithNewOp<LLVM::ReturnOp>(op, ValueRange());
+    return success();
+  }
+};
+
+struct BarrierOpLowering : public ConvertOpToLLVMPattern<BarrierOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult
+  matchAndRewrite(BarrierOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<NVVM::Barrier0Op>(op);
     return success();
   }
 };
@@ -577,20 +593,43 @@ struct ConvertTileGPUToLLVM
     if (missing.wasInterrupted())
       return signalPassFailure();
 
-    // One shared-memory scratch buffer, as large as the most any op needs;
-    // users separate their turns with barriers.
-    unsigned scratchBytes = 0;
-    module.walk([&](Operation *op) {
-      scratchBytes = std::max(scratchBytes, getScratchBytes(op));
+    // One shared-memory global as large as tilegpu-allocate-shared-memory
+    // found the program needs; every buffer lies at its offset in it.
+    uint64_t sharedBytes = 0;
+    if (auto attr = module->getAttrOfType<IntegerAttr>(kSharedBytesAttr))
+      sharedBytes = attr.getValue().getZExtValue();
+    WalkResult unplaced = module.walk([&](Operation *op) {
+      unsigned bytes = getScratchBytes(op);
+      if (bytes == 0)
+        return WalkResult::advance();
+      std::optional<uint64_t> offset = getSharedOffset(op);
+      if (!offset) {
+        op->emitError("needs ")
+            << bytes << " bytes of shared memory but has no "
+            << kSharedOffsetAttr
+            << "; run tilegpu-allocate-shared-memory and "
+               "tilegpu-insert-barriers first";
+        return WalkResult::interrupt();
+      }
+      if (*offset + bytes > sharedBytes) {
+        op->emitError("its shared-memory buffer (bytes ")
+            << *offset << " to " << *offset + bytes
+            << ") lies outside the module's " << kSharedBytesAttr << " = "
+            << sharedBytes << " bytes";
+        return WalkResult::interrupt();
+      }
+      return WalkResult::advance();
     });
-    if (scratchBytes > kMaxStaticSharedBytes) {
+    if (unplaced.wasInterrupted())
+      return signalPassFailure();
+    // The global is static shared memory, which has a fixed limit.
+    if (sharedBytes > kMaxStaticSharedBytes) {
       module.emitError("the kernel needs ")
-          << scratchBytes << " bytes of shared memory; the limit is "
+          << sharedBytes << " bytes of shared memory; the limit is "
           << kMaxStaticSharedBytes;
       return signalPassFailure();
     }
-    module->setAttr(kSharedBytesAttr,
-                    IntegerAttr::get(IntegerType::get(ctx, 32), scratchBytes));
+    unsigned scratchBytes = sharedBytes;
     if (scratchBytes > 0) {
       OpBuilder builder(module.getBodyRegion());
       auto global = LLVM::GlobalOp::create(
@@ -604,8 +643,8 @@ struct ConvertTileGPUToLLVM
     ModuleAxisInfo axisInfo(module);
     TileLLVMTypeConverter converter(ctx);
     RewritePatternSet patterns(ctx);
-    patterns.add<FuncOpLowering, ReturnOpLowering, MakeRangeOpLowering,
-                 SplatOpLowering, AddPtrOpLowering,
+    patterns.add<FuncOpLowering, ReturnOpLowering, BarrierOpLowering,
+                 MakeRangeOpLowering, SplatOpLowering, AddPtrOpLowering,
                  GridQueryLowering<ProgramIdOp, NVVM::BlockIdXOp,
                                    NVVM::BlockIdYOp, NVVM::BlockIdZOp>,
                  GridQueryLowering<NumProgramsOp, NVVM::GridDimXOp,

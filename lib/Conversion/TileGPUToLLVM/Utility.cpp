@@ -34,34 +34,20 @@ Value mlir::tilegpu::i32Constant(OpBuilder &b, Location loc, int64_t value) {
 }
 
 Value mlir::tilegpu::getScratchPointer(OpBuilder &b, Location loc,
+                                       uint64_t bufferOffset,
                                        Value byteOffset) {
   auto ptrType =
       LLVM::LLVMPointerType::get(b.getContext(), kSharedAddressSpace);
   Value base = LLVM::AddressOfOp::create(b, loc, ptrType, kSharedScratchSymbol);
+  if (bufferOffset != 0)
+    byteOffset = LLVM::AddOp::create(b, loc, i32Constant(b, loc, bufferOffset),
+                                     byteOffset);
   return LLVM::GEPOp::create(b, loc, ptrType, b.getI8Type(), base,
                              ValueRange{byteOffset});
 }
 
 void mlir::tilegpu::emitBarrier(OpBuilder &b, Location loc) {
   NVVM::Barrier0Op::create(b, loc);
-}
-
-unsigned mlir::tilegpu::getSharedElementBytes(Type type) {
-  if (isa<LLVM::LLVMPointerType, tile::PointerType>(type))
-    return 8;
-  return std::max<unsigned>(1, type.getIntOrFloatBitWidth() / 8);
-}
-
-unsigned mlir::tilegpu::getScratchBytes(Operation *op) {
-  if (auto reduce = dyn_cast<tile::ReduceOp>(op))
-    return getReduceScratchBytes(reduce);
-  if (auto dot = dyn_cast<tile::DotOp>(op))
-    return getDotScratchBytes(dot);
-  if (auto scan = dyn_cast<tile::ScanOp>(op))
-    return getScanScratchBytes(scan);
-  if (auto convert = dyn_cast<ConvertLayoutOp>(op))
-    return getConvertLayoutScratchBytes(convert);
-  return 0;
 }
 
 /// shfl.sync of `value` (any scalar up to 64 bits; wider ones as two 32-bit

@@ -12,27 +12,18 @@
 #ifndef TILE_CONVERSION_TILEGPUTOLLVM_UTILITY_H
 #define TILE_CONVERSION_TILEGPUTOLLVM_UTILITY_H
 
+#include "tile/Analysis/Allocation.h"
+#include "tile/Analysis/ScratchBuffers.h"
+
 #include "mlir/Conversion/LLVMCommon/TypeConverter.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/PatternMatch.h"
 
-namespace mlir::tile {
-class DotOp;
-class ReduceOp;
-class ScanOp;
-} // namespace mlir::tile
-namespace mlir::tilegpu {
-class ConvertLayoutOp;
-} // namespace mlir::tilegpu
-
 namespace mlir::tilegpu {
 
-/// The symbol of the shared-memory buffer every scratch user shares.
+/// The symbol of the program's shared memory, in which
+/// tilegpu-allocate-shared-memory placed every buffer.
 inline constexpr llvm::StringLiteral kSharedScratchSymbol = "tile_smem";
-/// The module attribute recording the shared memory a kernel uses (bytes).
-inline constexpr llvm::StringLiteral kSharedBytesAttr = "tilegpu.shared";
-/// Static shared memory a program may use without opting in.
-inline constexpr unsigned kMaxStaticSharedBytes = 48 * 1024;
 
 /// The registers of a converted tensor value.
 SmallVector<Value> unpackStruct(OpBuilder &b, Location loc, Value packed);
@@ -40,9 +31,13 @@ SmallVector<Value> unpackStruct(OpBuilder &b, Location loc, Value packed);
 Value packStruct(OpBuilder &b, Location loc, Type structType,
                  ValueRange values);
 
-/// The generic address (addrspace 3) of byte `offset` of the scratch buffer.
-Value getScratchPointer(OpBuilder &b, Location loc, Value byteOffset);
+/// The address (addrspace 3) of byte `byteOffset` of the buffer at
+/// `bufferOffset` (an op's tilegpu.shared_offset) in shared memory.
+Value getScratchPointer(OpBuilder &b, Location loc, uint64_t bufferOffset,
+                        Value byteOffset);
 /// bar.sync 0: every thread of the program reaches it before any passes.
+/// Lowerings use it only between their own write and read phases;
+/// tilegpu-insert-barriers orders different ops' accesses.
 void emitBarrier(OpBuilder &b, Location loc);
 /// shfl.sync.bfly of `value` (any scalar type up to 64 bits) with lane
 /// `lane ^ laneMask`.
@@ -61,18 +56,6 @@ SmallVector<Value> applyCombineRegion(OpBuilder &b, Region &combine,
                                       ValueRange acc, ValueRange cur);
 /// An i32 constant.
 Value i32Constant(OpBuilder &b, Location loc, int64_t value);
-/// Bytes one element of `type` (builtin, tile pointer or LLVM type) takes in
-/// shared memory (i1 takes one, pointers eight).
-unsigned getSharedElementBytes(Type type);
-
-/// Shared-memory scratch bytes `op` needs while it runs (0 for none).
-unsigned getScratchBytes(Operation *op);
-
-/// Scratch bytes of each op's lowering (0 when it needs none).
-unsigned getDotScratchBytes(tile::DotOp op);
-unsigned getReduceScratchBytes(tile::ReduceOp op);
-unsigned getScanScratchBytes(tile::ScanOp op);
-unsigned getConvertLayoutScratchBytes(ConvertLayoutOp op);
 
 void populateDotOpToLLVMPatterns(LLVMTypeConverter &converter,
                                  RewritePatternSet &patterns);

@@ -1,7 +1,10 @@
-// RUN: tile-opt %s -convert-tilegpu-to-llvm | FileCheck %s
-// A layout change that moves data between threads goes through the shared
-// scratch buffer: a barrier, each thread's stores, a barrier, the loads the
-// new layout needs. The module records the bytes used.
+// RUN: tile-opt %s -tilegpu-allocate-shared-memory -tilegpu-insert-barriers -convert-tilegpu-to-llvm | FileCheck %s
+// A layout change that moves data between threads goes through its buffer
+// in shared memory: each thread's stores, a barrier, the loads the new
+// layout needs. A barrier before the stores is tilegpu-insert-barriers'
+// business: the first user needs none, the second, reusing the bytes, does
+// (lowered to nvvm.barrier0). The module's shared memory is one global of
+// the allocated size.
 
 #a = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 #b = #tilegpu.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
@@ -11,12 +14,21 @@ module attributes {"tilegpu.num-warps" = 4 : i32} {
 // CHECK-LABEL: llvm.func @moves_data
 func.func @moves_data(%p: tensor<256x!tile.ptr<f32>, #a>, %q: tensor<256x!tile.ptr<f32>, #b>) {
   %v = tile.load %p : tensor<256x!tile.ptr<f32>, #a>
-  // CHECK: nvvm.barrier0
+  // CHECK-NOT: nvvm.barrier0
   // CHECK-COUNT-2: llvm.store {{.*}} : f32, !llvm.ptr<3>
+  // CHECK-NOT: llvm.load
   // CHECK: nvvm.barrier0
   // CHECK-COUNT-2: llvm.load {{.*}} : !llvm.ptr<3> -> f32
   %c = tilegpu.convert_layout %v : tensor<256xf32, #a> -> tensor<256xf32, #b>
+  // CHECK-NOT: llvm.store {{.*}} !llvm.ptr<3>
+  // CHECK: nvvm.barrier0
+  // CHECK-COUNT-2: llvm.store {{.*}} : f32, !llvm.ptr<3>
+  // CHECK-NOT: llvm.load
+  // CHECK: nvvm.barrier0
+  // CHECK-COUNT-2: llvm.load {{.*}} : !llvm.ptr<3> -> f32
+  %d = tilegpu.convert_layout %v : tensor<256xf32, #a> -> tensor<256xf32, #b>
   tile.store %q, %c : tensor<256x!tile.ptr<f32>, #b>
+  tile.store %q, %d : tensor<256x!tile.ptr<f32>, #b>
   return
 }
 }

@@ -1,4 +1,4 @@
-// RUN: tile-opt %s -split-input-file -convert-tilegpu-to-llvm -verify-diagnostics
+// RUN: tile-opt %s -split-input-file -tilegpu-allocate-shared-memory -tilegpu-insert-barriers -convert-tilegpu-to-llvm -verify-diagnostics
 // Scans are lowered from blocked layouts, one for the operands and results
 // (convert-tile-to-tilegpu gives them that); anything else is a diagnostic.
 

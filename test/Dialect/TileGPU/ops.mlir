@@ -10,3 +10,10 @@ func.func @convert(%x: tensor<32x32xf32, #b>) -> tensor<32x32xf32, #c> {
   %y = tilegpu.convert_layout %x : tensor<32x32xf32, #b> -> tensor<32x32xf32, #c>
   return %y : tensor<32x32xf32, #c>
 }
+
+// CHECK-LABEL: func.func @barrier
+func.func @barrier() {
+  // CHECK-NEXT: tilegpu.barrier{{$}}
+  tilegpu.barrier
+  return
+}

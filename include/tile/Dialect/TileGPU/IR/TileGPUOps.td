@@ -23,4 +23,16 @@ def TileGPU_ConvertLayoutOp : TileGPU_Op<"convert_layout", [Pure,
   let hasFolder = 1;
 }
 
+def TileGPU_BarrierOp : TileGPU_Op<"barrier",
+    [MemoryEffects<[MemRead<DefaultResource>, MemWrite<DefaultResource>]>]> {
+  let summary = "Synchronize the threads of a program (bar.sync 0)";
+  let description = [{
+    Every thread of the program reaches it before any passes, and shared
+    memory accesses before it are visible to every thread after it.
+    tilegpu-insert-barriers places it where shared-memory accesses of
+    different ops would otherwise race.
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
 #endif // TILE_DIALECT_TILEGPU_IR_TILEGPUOPS_TD

@@ -30,4 +30,36 @@ def TileGPURemoveLayoutConversions
   let dependentDialects = ["::mlir::tilegpu::TileGPUDialect"];
 }
 
+def TileGPUAllocateSharedMemory
+    : Pass<"tilegpu-allocate-shared-memory", "mlir::ModuleOp"> {
+  let summary = "Give every shared-memory buffer an offset, by liveness";
+  let description = [{
+    Places each function's shared-memory buffers (today the scratch of
+    reductions across warps, layout conversions between threads and the
+    CUDA-core dot) so that buffers alive at the same time do not overlap
+    (lib/Analysis/Allocation.cpp). Each op with a scratch buffer gets its
+    byte offset as `tilegpu.shared_offset`; the module gets the bytes the
+    most demanding function needs as `tilegpu.shared`. More than
+    `shared-memory-limit` bytes is an error at the op whose buffer ends
+    highest.
+  }];
+  let options = [
+    Option<"sharedMemoryLimit", "shared-memory-limit", "unsigned",
+           /*default=*/"49152",
+           "Bytes of shared memory a program may use (48 KiB: static "
+           "shared memory)">
+  ];
+}
+
+def TileGPUInsertBarriers : Pass<"tilegpu-insert-barriers", "mlir::ModuleOp"> {
+  let summary = "Insert barriers where shared-memory accesses would race";
+  let description = [{
+    Inserts `tilegpu.barrier` before every op whose shared-memory accesses
+    conflict with accesses of earlier ops not yet separated by a barrier,
+    across branches and loop iterations (lib/Analysis/Membar.cpp). Needs
+    the offsets of tilegpu-allocate-shared-memory.
+  }];
+  let dependentDialects = ["::mlir::tilegpu::TileGPUDialect"];
+}
+
 #endif // TILE_DIALECT_TILEGPU_TRANSFORMS_PASSES_TD

@@ -1,0 +1,73 @@
+//===- Membar.h - where shared-memory barriers are needed -------*- C++ -*-===//
+//
+// Finds the ops before which the threads of a program must synchronize
+// (bar.sync) so that no shared-memory access races with another op's, in
+// the manner of Triton's Membar analysis.
+//
+// Each function is walked in program order, tracking the byte intervals of
+// shared memory read and written since the last barrier. An op whose own
+// accesses conflict with those (read after write, write after read, write
+// after write on overlapping bytes) needs a barrier before it; the barrier
+// clears what is pending, then the op's accesses are added. Accesses come
+// from the offsets tilegpu-allocate-shared-memory recorded: an op with a
+// scratch buffer both writes and reads all of it (its lowering separates its
+// own write and read phases itself). tilegpu.barrier and tile.debug_barrier
+// clear what is pending.
+//
+// Control flow: nothing is pending at function entry; scf.if joins what its
+// branches leave pending (an absent else leaves the entry's); loops
+// (scf.for, scf.while, and any region op that does not describe its control
+// flow) are iterated to a fixpoint, what is pending at the end of an
+// iteration flowing to the start of the next and to the loop's exit, so
+// accesses of one iteration are ordered against those of the next. A region
+// op's own accesses count as happening before its regions run.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_ANALYSIS_MEMBAR_H
+#define TILE_ANALYSIS_MEMBAR_H
+
+#include "tile/Analysis/Allocation.h"
+
+#include "mlir/Support/LogicalResult.h"
+
+namespace mlir::tilegpu {
+
+/// Shared memory read and written since the last barrier.
+struct PendingAccesses {
+  llvm::SmallVector<Interval> reads, writes;
+
+  /// Whether accessing `reads` and `writes` races with what is pending.
+  bool conflicts(const PendingAccesses &next) const;
+  void join(const PendingAccesses &other);
+  void clear() {
+    reads.clear();
+    writes.clear();
+  }
+  bool operator==(const PendingAccesses &other) const {
+    return reads == other.reads && writes == other.writes;
+  }
+};
+
+class MembarAnalysis {
+public:
+  /// Analyzes `func` (a function-like op). Fails, with an error at the op,
+  /// when an op that needs shared memory has no offset.
+  static FailureOr<MembarAnalysis> analyze(Operation *func);
+
+  /// The ops before which a barrier is needed, in program order.
+  llvm::ArrayRef<Operation *> getBarrierPoints() const { return barriers; }
+
+private:
+  MembarAnalysis() = default;
+  LogicalResult visitOp(Operation *op, PendingAccesses &pending, bool record);
+  LogicalResult visitRegion(Region &region, PendingAccesses &pending,
+                            bool record);
+  LogicalResult visitLoop(Operation *op, PendingAccesses &pending, bool record);
+
+  llvm::SmallVector<Operation *> barriers;
+};
+
+} // namespace mlir::tilegpu
+
+#endif // TILE_ANALYSIS_MEMBAR_H

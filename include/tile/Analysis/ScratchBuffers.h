@@ -1,0 +1,83 @@
+//===- ScratchBuffers.h - shared-memory scratch of tilegpu ops --*- C++ -*-===//
+//
+// Some ops move data between threads through shared memory while they run:
+// a reduction across warps, a layout conversion that changes which thread
+// holds an element, the CUDA-core dot. How many bytes each needs, and where
+// each part of its scratch lies, is decided here, once, for both the
+// shared-memory allocator (lib/Analysis/Allocation.cpp) and the lowerings
+// (lib/Conversion/TileGPUToLLVM), so the two cannot disagree.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_ANALYSIS_SCRATCHBUFFERS_H
+#define TILE_ANALYSIS_SCRATCHBUFFERS_H
+
+#include "tile/Dialect/TileGPU/IR/TileGPUDialect.h"
+
+namespace mlir::tilegpu {
+
+/// Bytes one element of `type` (an integer, float or tile pointer type)
+/// takes in shared memory: i1 takes one, pointers eight.
+unsigned getSharedElementBytes(Type type);
+
+/// Shared-memory scratch bytes `op` needs while it runs (0 for none).
+unsigned getScratchBytes(Operation *op);
+
+/// How a blocked operand is reduced along one axis.
+struct ReduceGeometry {
+  /// Lanes (warps) holding different elements along the axis, and the lane
+  /// (warp) id stride between them.
+  unsigned distinctLanes, laneStride, distinctWarps, warpStride;
+  /// Warps along the axis in the layout (including replicas).
+  unsigned warpsAlong;
+  /// Elements of the result.
+  int64_t outputElements;
+};
+ReduceGeometry getReduceGeometry(BlockedEncodingAttr layout,
+                                 ArrayRef<int64_t> shape, unsigned axis);
+
+/// The scratch of a reduction across warps: operand i's partials lie at
+/// byte `operandOffsets[i]`, `distinctWarps * outputElements` of them.
+struct ReduceScratchLayout {
+  SmallVector<unsigned> operandOffsets;
+  unsigned totalBytes = 0;
+};
+/// Empty (no bytes) when the reduction stays within warps or its operand is
+/// not blocked.
+ReduceScratchLayout getReduceScratchLayout(tile::ReduceOp op);
+
+/// The CUDA-core dot's scratch: A row-major at 0, B row-major after it at
+/// this (16-byte aligned) offset.
+int64_t getDotScratchBOffset(tile::DotOp op);
+
+/// Scan geometry of a blocked operand along one axis.
+struct ScanGeometry {
+  unsigned sizePerThread; // registers per chunk in the register numbering
+  unsigned chunkSize;     // distinct elements per chunk: min(spt, size)
+  unsigned chunks;        // chunks a thread holds along the axis
+  unsigned distinctLanes; // lanes along the axis holding different elements
+  unsigned laneStride;    // lane-id distance of neighbours along the axis
+  unsigned lanesAlong;    // threadsPerWarp[axis]
+  unsigned distinctWarps; // warps along the axis holding different elements
+  unsigned warpStride;    // warp-id distance of neighbours along the axis
+  unsigned warpsAlong;    // warpsPerCTA[axis]
+  int64_t lines;          // independent scans: elements of the other axes
+};
+ScanGeometry getScanGeometry(BlockedEncodingAttr layout,
+                             ArrayRef<int64_t> shape, unsigned axis);
+/// Per operand of a scan across warps, the bytes of one scratch slot and the
+/// offset of its area; an operand's area holds [chunk][warp][line] chunk
+/// totals. `total`, when given, receives the bytes of all areas.
+SmallVector<std::pair<unsigned, unsigned>>
+getScanScratchAreas(tile::ScanOp op, const ScanGeometry &g,
+                    unsigned *total = nullptr);
+
+/// Scratch bytes of each op (0 when it needs none).
+unsigned getScanScratchBytes(tile::ScanOp op);
+unsigned getReduceScratchBytes(tile::ReduceOp op);
+unsigned getDotScratchBytes(tile::DotOp op);
+unsigned getConvertLayoutScratchBytes(ConvertLayoutOp op);
+
+} // namespace mlir::tilegpu
+
+#endif // TILE_ANALYSIS_SCRATCHBUFFERS_H

@@ -1,0 +1,172 @@
+//===- Membar.cpp - where shared-memory barriers are needed ---------------===//
+
+#include "tile/Analysis/Membar.h"
+#include "tile/Analysis/ScratchBuffers.h"
+#include "tile/Dialect/TileGPU/IR/TileGPUDialect.h"
+
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+using namespace mlir;
+using namespace mlir::tilegpu;
+
+static bool anyIntersect(ArrayRef<Interval> a, ArrayRef<Interval> b) {
+  for (const Interval &x : a)
+    for (const Interval &y : b)
+      if (x.intersects(y))
+        return true;
+  return false;
+}
+
+/// Adds the intervals of `from` to the sorted, duplicate-free `into`.
+static void unite(SmallVector<Interval> &into, ArrayRef<Interval> from) {
+  into.append(from.begin(), from.end());
+  llvm::sort(into);
+  into.erase(std::unique(into.begin(), into.end()), into.end());
+}
+
+bool PendingAccesses::conflicts(const PendingAccesses &next) const {
+  return anyIntersect(writes, next.reads) || // read after write
+         anyIntersect(reads, next.writes) || // write after read
+         anyIntersect(writes, next.writes);  // write after write
+}
+
+void PendingAccesses::join(const PendingAccesses &other) {
+  unite(reads, other.reads);
+  unite(writes, other.writes);
+}
+
+FailureOr<MembarAnalysis> MembarAnalysis::analyze(Operation *func) {
+  MembarAnalysis analysis;
+  PendingAccesses pending;
+  for (Region &region : func->getRegions())
+    if (failed(analysis.visitRegion(region, pending, /*record=*/true)))
+      return failure();
+  return analysis;
+}
+
+LogicalResult MembarAnalysis::visitRegion(Region &region,
+                                          PendingAccesses &pending,
+                                          bool record) {
+  if (region.empty())
+    return success();
+  auto visitBlock = [&](Block &block, PendingAccesses &state,
+                        bool recordBlock) -> LogicalResult {
+    for (Operation &op : block)
+      if (failed(visitOp(&op, state, recordBlock)))
+        return failure();
+    return success();
+  };
+  if (region.hasOneBlock())
+    return visitBlock(region.front(), pending, record);
+  // Unstructured control flow: any block may follow any other, so iterate
+  // every block from the join of the entry and all their exits.
+  PendingAccesses in = pending;
+  while (true) {
+    PendingAccesses merged = in;
+    for (Block &block : region) {
+      PendingAccesses out = in;
+      if (failed(visitBlock(block, out, /*recordBlock=*/false)))
+        return failure();
+      merged.join(out);
+    }
+    if (merged == in)
+      break;
+    in = merged;
+  }
+  for (Block &block : region) {
+    PendingAccesses out = in;
+    if (failed(visitBlock(block, out, record)))
+      return failure();
+  }
+  pending = in;
+  return success();
+}
+
+LogicalResult MembarAnalysis::visitLoop(Operation *op, PendingAccesses &pending,
+                                        bool record) {
+  // The loop may run its regions any number of times, in any order: each
+  // starts from the join of the entry and what every region leaves.
+  PendingAccesses in = pending;
+  while (true) {
+    PendingAccesses merged = in;
+    for (Region &region : op->getRegions()) {
+      PendingAccesses out = in;
+      if (failed(visitRegion(region, out, /*record=*/false)))
+        return failure();
+      merged.join(out);
+    }
+    if (merged == in)
+      break;
+    in = merged;
+  }
+  for (Region &region : op->getRegions()) {
+    PendingAccesses out = in;
+    if (failed(visitRegion(region, out, record)))
+      return failure();
+  }
+  // Zero or more iterations: the fixpoint covers both.
+  pending = in;
+  return success();
+}
+
+LogicalResult MembarAnalysis::visitOp(Operation *op, PendingAccesses &pending,
+                                      bool record) {
+  if (isa<BarrierOp, tile::DebugBarrierOp>(op)) {
+    pending.clear();
+    return success();
+  }
+
+  if (unsigned bytes = getScratchBytes(op)) {
+    std::optional<uint64_t> offset = getSharedOffset(op);
+    if (!offset)
+      return op->emitError("needs ")
+             << bytes << " bytes of shared memory but has no "
+             << kSharedOffsetAttr
+             << "; run tilegpu-allocate-shared-memory first";
+    Interval interval{*offset, *offset + bytes};
+    PendingAccesses own;
+    own.reads.push_back(interval);
+    own.writes.push_back(interval);
+    if (pending.conflicts(own)) {
+      if (record)
+        barriers.push_back(op);
+      pending.clear();
+    }
+    pending.join(own);
+  }
+
+  if (op->getNumRegions() == 0)
+    return success();
+
+  if (auto ifOp = dyn_cast<scf::IfOp>(op)) {
+    PendingAccesses elseOut = pending;
+    if (failed(visitRegion(ifOp.getThenRegion(), pending, record)) ||
+        failed(visitRegion(ifOp.getElseRegion(), elseOut, record)))
+      return failure();
+    pending.join(elseOut);
+    return success();
+  }
+
+  if (auto whileOp = dyn_cast<scf::WhileOp>(op)) {
+    // before -> (exit | after -> before).
+    PendingAccesses in = pending;
+    while (true) {
+      PendingAccesses out = in;
+      if (failed(visitRegion(whileOp.getBefore(), out, /*record=*/false)) ||
+          failed(visitRegion(whileOp.getAfter(), out, /*record=*/false)))
+        return failure();
+      PendingAccesses merged = in;
+      merged.join(out);
+      if (merged == in)
+        break;
+      in = merged;
+    }
+    pending = in;
+    if (failed(visitRegion(whileOp.getBefore(), pending, record)))
+      return failure();
+    PendingAccesses afterOut = pending;
+    return visitRegion(whileOp.getAfter(), afterOut, record);
+  }
+
+  return visitLoop(op, pending, record);
+}
