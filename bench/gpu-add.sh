@@ -2,7 +2,7 @@
 # The foundation's GPU checks, for the device machine (see README):
 # correctness of add at two sizes with fresh random inputs, bandwidth at
 # 2^20, 2^24, 2^27 next to Triton's and PyTorch's from the same run, and the
-# cold compile time from .tile to a loaded module.
+# cold compile time from .tile to a loaded module (--no-cache: every run compiles).
 #   bash .gpu/unpack.sh && export PATH=$PWD/.gpu/bin:$PATH && bash bench/gpu-add.sh
 set -uo pipefail
 out=${OUT:-/tmp}
@@ -19,6 +19,6 @@ for n in '2**20' '2**24' '2**27'; do
   tile-run kernels/add.tile --set "n=$n" --seed $RANDOM | tee -a $out/tile_add.log
 done
 echo "== cold compile (fresh process each, driver JIT cache disabled), 5 runs"
-for i in 1 2 3 4 5; do CUDA_CACHE_DISABLE=1 tile-run kernels/add.tile --set n=4096 --no-bench | grep "cold compile"; done
+for i in 1 2 3 4 5; do CUDA_CACHE_DISABLE=1 tile-run kernels/add.tile --set n=4096 --no-bench --no-cache | grep "cold compile"; done
 echo "== Triton and PyTorch, same run"
 PYTHONUNBUFFERED=1 python3 .gpu/triton_ref.py add 2>&1 | tee $out/triton_add.log

@@ -25,6 +25,11 @@ llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.with_environment("PATH", config.tile_tools_dir, append_path=True)
 llvm_config.add_tool_substitutions(["tile-opt", "tile-run"], [config.tile_tools_dir])
 
+# tile-run's kernel cache is off in tests, so that each run compiles and
+# nothing is written under $HOME; the cache's own tests turn it on
+# (TILE_CACHE_DISABLE=0) with a TILE_CACHE_DIR of their own.
+config.environment["TILE_CACHE_DISABLE"] = "1"
+
 # ptxas: tests that assemble the emitted PTX run only where it is on the PATH.
 ptxas = shutil.which("ptxas")
 if ptxas:

@@ -5,14 +5,14 @@
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/raw_ostream.h"
 
 using namespace tile;
 using namespace tile::frontend;
 
-std::unique_ptr<TileSource>
-tile::loadTileSource(llvm::StringRef path,
-                     llvm::ArrayRef<launch::Override> overrides,
-                     llvm::raw_ostream &os) {
+std::unique_ptr<TileSource> tile::parseTileSource(llvm::StringRef path,
+                                                  llvm::raw_ostream &os) {
   auto source = std::make_unique<TileSource>();
   source->diag = std::make_unique<DiagEmitter>(source->sourceMgr, os);
   DiagEmitter &diag = *source->diag;
@@ -23,26 +23,49 @@ tile::loadTileSource(llvm::StringRef path,
   source->module = parseModule(source->sourceMgr, *id, diag);
   if (!source->module || diag.hasErrors())
     return nullptr;
-  std::optional<launch::LaunchSpec> spec =
-      launch::parseLaunchSpec(source->sourceMgr, *id, diag, overrides);
-  if (!spec)
-    return nullptr;
-  source->launch = std::move(*spec);
+  source->launch.kernel = launch::findKernelName(
+      source->sourceMgr.getMemoryBuffer(*id)->getBuffer());
   if (source->launch.kernel.empty()) {
     std::vector<std::string> names = getKernelNames(*source->module);
+    if (names.size() == 1)
+      source->launch.kernel = names.front();
+  }
+  return source;
+}
+
+bool tile::evaluateLaunch(TileSource &source,
+                          llvm::ArrayRef<launch::Override> overrides) {
+  DiagEmitter &diag = *source.diag;
+  std::optional<launch::LaunchSpec> spec = launch::parseLaunchSpec(
+      source.sourceMgr, source.bufferId, diag, overrides);
+  if (!spec)
+    return false;
+  source.launch = std::move(*spec);
+  if (source.launch.kernel.empty()) {
+    std::vector<std::string> names = getKernelNames(*source.module);
     if (names.size() != 1) {
-      diag.error(source->launch.loc,
+      diag.error(source.launch.loc,
                  "name the kernel to run after '# tile-run:' (the file has " +
                      std::to_string(names.size()) + " kernels)");
-      return nullptr;
+      return false;
     }
-    source->launch.kernel = names.front();
+    source.launch.kernel = names.front();
   }
   std::optional<std::vector<KernelParam>> params =
-      getKernelParams(*source->module, source->launch.kernel, diag);
+      getKernelParams(*source.module, source.launch.kernel, diag);
   if (!params)
+    return false;
+  source.params = std::move(*params);
+  return true;
+}
+
+std::unique_ptr<TileSource>
+tile::loadTileSource(llvm::StringRef path,
+                     llvm::ArrayRef<launch::Override> overrides,
+                     llvm::raw_ostream &os) {
+  std::unique_ptr<TileSource> source = parseTileSource(path, os);
+  if (!source || !evaluateLaunch(*source, overrides))
     return nullptr;
-  source->params = std::move(*params);
   return source;
 }
 
@@ -122,6 +145,29 @@ std::optional<KernelSpecialization> tile::specialize(TileSource &source) {
     specialization.params.push_back(spec);
   }
   return specialization;
+}
+
+std::string
+tile::getSpecializationKey(const KernelSpecialization &specialization) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  for (const ParamSpec &param : specialization.params) {
+    os << param.name << ":" << param.type << ":" << param.divisibleBy16 << ":"
+       << param.equalsOne << ":" << param.value.index() << ":";
+    std::visit(
+        [&](const auto &v) {
+          using T = std::decay_t<decltype(v)>;
+          if constexpr (std::is_same_v<T, double>)
+            os << llvm::format("%.17g", v);
+          else if constexpr (std::is_same_v<T, std::string>)
+            os << v.size() << ":" << v;
+          else if constexpr (!std::is_same_v<T, std::monostate>)
+            os << int64_t(v);
+        },
+        param.value);
+    os << "\n";
+  }
+  return text;
 }
 
 mlir::OwningOpRef<mlir::ModuleOp>

@@ -617,6 +617,7 @@ bool Evaluator::run(const ast::StmtList &statements,
       }
       llvm::StringRef name =
           cast<ast::NameExpr>(*assign->getTargets()[0]).getName();
+      spec.assigned.insert(name);
       if (preset.count(name))
         continue; // the command line wins
       std::optional<Value> value = eval(assign->getValue());
@@ -742,6 +743,22 @@ static bool readLaunchVariables(LaunchSpec &spec, DiagEmitter &diag) {
     }
     spec.numWarps = warps.intValue;
   }
+  it = spec.variables.find("num_stages");
+  if (it != spec.variables.end()) {
+    const Value &stages = it->second;
+    if (stages.isDeferred()) {
+      diag.error(spec.loc, "num_stages cannot depend on num_sms() or "
+                           "occupancy(): it shapes the compiled kernel");
+      return false;
+    }
+    if (stages.kind != Value::Kind::Int || stages.intValue < 1 ||
+        stages.intValue > 16) {
+      diag.error(spec.loc, "num_stages must be an integer from 1 to 16, got " +
+                               stages.describe());
+      return false;
+    }
+    spec.numStages = stages.intValue;
+  }
   for (auto [name, field] :
        {std::pair{"bytes", &spec.bytes}, std::pair{"flops", &spec.flops}}) {
     it = spec.variables.find(name);
@@ -760,6 +777,25 @@ static bool readLaunchVariables(LaunchSpec &spec, DiagEmitter &diag) {
   return true;
 }
 
+/// Where the line starting with `marker` begins, or npos.
+static size_t findMarker(llvm::StringRef text, llvm::StringRef marker) {
+  size_t markerPos = text.find(marker);
+  while (markerPos != llvm::StringRef::npos && markerPos != 0 &&
+         text[markerPos - 1] != '\n' && text[markerPos - 1] != '\r')
+    markerPos = text.find(marker, markerPos + 1);
+  return markerPos;
+}
+
+std::string tile::launch::findKernelName(llvm::StringRef text,
+                                         llvm::StringRef commentPrefix) {
+  std::string marker = (commentPrefix + " tile-run:").str();
+  size_t markerPos = findMarker(text, marker);
+  if (markerPos == llvm::StringRef::npos)
+    return "";
+  size_t lineEnd = std::min(text.find_first_of("\r\n", markerPos), text.size());
+  return text.slice(markerPos + marker.size(), lineEnd).trim().str();
+}
+
 std::optional<LaunchSpec> tile::launch::parseLaunchSpec(
     llvm::SourceMgr &sourceMgr, unsigned bufferId, DiagEmitter &diag,
     llvm::ArrayRef<Override> overrides, llvm::StringRef commentPrefix,
@@ -775,10 +811,7 @@ std::optional<LaunchSpec> tile::launch::parseLaunchSpec(
       return lineEnd + 2;
     return std::min(lineEnd + 1, text.size());
   };
-  size_t markerPos = text.find(marker);
-  while (markerPos != llvm::StringRef::npos && markerPos != 0 &&
-         text[markerPos - 1] != '\n' && text[markerPos - 1] != '\r')
-    markerPos = text.find(marker, markerPos + 1);
+  size_t markerPos = findMarker(text, marker);
   if (markerPos == llvm::StringRef::npos) {
     diag.error(llvm::SMLoc::getFromPointer(text.data()),
                "no launch description: add a comment block starting with '" +

@@ -58,6 +58,8 @@ enum : int {
   CU_DEVICE_ATTRIBUTE_RESERVED_SHARED_MEMORY_PER_BLOCK = 111,
 
   CU_EVENT_DEFAULT = 0,
+
+  CU_JIT_INPUT_PTX = 1,
 };
 
 constexpr const char *kLibraryName = "libcuda.so.1";
@@ -105,6 +107,13 @@ struct Driver::Api {
   CUresult (*cuEventSynchronize)(CUevent);
   CUresult (*cuEventElapsedTime)(float *, CUevent, CUevent);
   CUresult (*cuEventDestroy)(CUevent);
+  // Optional: the linker, which JIT-compiles PTX into a cubin that can be
+  // kept (null where the driver lacks them).
+  CUresult (*cuLinkCreate)(unsigned, int *, void **, CUlinkState *) = nullptr;
+  CUresult (*cuLinkAddData)(CUlinkState, int, void *, size_t, const char *,
+                            unsigned, int *, void **) = nullptr;
+  CUresult (*cuLinkComplete)(CUlinkState, void **, size_t *) = nullptr;
+  CUresult (*cuLinkDestroy)(CUlinkState) = nullptr;
 };
 
 //===----------------------------------------------------------------------===//
@@ -160,6 +169,17 @@ bool resolveAll(void *lib, Driver::Api &api, std::string &error) {
          resolve(lib, "cuEventDestroy_v2", api.cuEventDestroy, error);
 }
 
+// The linker's entry points, by the names cuda.h maps them to; missing ones
+// leave the linker unused.
+void resolveOptional(void *lib, Driver::Api &api) {
+  std::string ignored;
+  if (!resolve(lib, "cuLinkCreate_v2", api.cuLinkCreate, ignored) ||
+      !resolve(lib, "cuLinkAddData_v2", api.cuLinkAddData, ignored) ||
+      !resolve(lib, "cuLinkComplete", api.cuLinkComplete, ignored) ||
+      !resolve(lib, "cuLinkDestroy", api.cuLinkDestroy, ignored))
+    api.cuLinkCreate = nullptr;
+}
+
 std::string describeResult(const Driver::Api &api, CUresult result) {
   const char *name = nullptr;
   if (api.cuGetErrorName(result, &name) != CUDA_SUCCESS || !name)
@@ -188,6 +208,7 @@ const Driver::Api *loadApi(std::string &error) {
       loadError = std::string("no CUDA driver found (") +
                   (reason ? reason : kLibraryName) + ")";
     } else if (resolveAll(library, api, loadError)) {
+      resolveOptional(library, api);
       CUresult result = api.cuInit(0);
       if (result == CUDA_SUCCESS)
         loaded = true;
@@ -376,6 +397,68 @@ bool Driver::loadModule(const std::string &ptx, Module &out, std::string &error,
   out.driver = this;
   out.mod = mod;
   out.log = logText(infoLog);
+  return true;
+}
+
+bool Driver::canLink() const { return api.cuLinkCreate != nullptr; }
+
+bool Driver::compileToCubin(const std::string &ptx, std::string &cubin,
+                            std::string &infoLog, std::string &error,
+                            bool verboseLog) {
+  if (!canLink()) {
+    error = "the CUDA driver has no cuLinkCreate";
+    return false;
+  }
+  // The log buffers must outlive the link state.
+  std::vector<char> infoBuffer(kJitLogBytes, 0);
+  std::vector<char> errorBuffer(kJitLogBytes, 0);
+  int options[] = {CU_JIT_INFO_LOG_BUFFER, CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES,
+                   CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES,
+                   CU_JIT_LOG_VERBOSE};
+  void *values[] = {
+      infoBuffer.data(), reinterpret_cast<void *>(uintptr_t(kJitLogBytes)),
+      errorBuffer.data(), reinterpret_cast<void *>(uintptr_t(kJitLogBytes)),
+      reinterpret_cast<void *>(uintptr_t(verboseLog ? 1 : 0))};
+  CUlinkState state = nullptr;
+  if (!check(api.cuLinkCreate(std::size(options), options, values, &state),
+             "cuLinkCreate", error))
+    return false;
+  auto withLog = [&](bool ok) {
+    if (!ok) {
+      std::string log = logText(errorBuffer);
+      if (!log.empty())
+        error += "\n" + log;
+    }
+    return ok;
+  };
+  // The PTX with its terminating NUL, as the driver expects text.
+  bool ok = withLog(
+      check(api.cuLinkAddData(state, CU_JIT_INPUT_PTX,
+                              const_cast<char *>(ptx.c_str()), ptx.size() + 1,
+                              "kernel.ptx", 0, nullptr, nullptr),
+            "cuLinkAddData", error));
+  void *image = nullptr;
+  size_t imageBytes = 0;
+  ok = ok && withLog(check(api.cuLinkComplete(state, &image, &imageBytes),
+                           "cuLinkComplete", error));
+  // The image belongs to the link state: copy it before destroying that.
+  if (ok)
+    cubin.assign(static_cast<const char *>(image), imageBytes);
+  infoLog = logText(infoBuffer);
+  api.cuLinkDestroy(state);
+  return ok;
+}
+
+bool Driver::loadCubin(const std::string &cubin, const std::string &infoLog,
+                       Module &out, std::string &error) {
+  out.reset();
+  CUmodule mod = nullptr;
+  if (!check(api.cuModuleLoadDataEx(&mod, cubin.data(), 0, nullptr, nullptr),
+             "cuModuleLoadDataEx (cubin)", error))
+    return false;
+  out.driver = this;
+  out.mod = mod;
+  out.log = infoLog;
   return true;
 }
 

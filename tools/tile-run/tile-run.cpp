@@ -9,6 +9,10 @@
 //   tile-run kernels/softmax.tile --info       registers, spills, occupancy
 //   tile-run kernels/softmax.tile --sweep n_cols=256..8192*2 --csv s.csv
 //            --plot s.png                      one run per value, a plot
+//   tile-run kernels/matmul.tile --autotune    tune @triton.autotune's configs
+//
+// Compiled kernels (PTX, and the driver's cubin) and tuning choices are
+// cached on disk (lib/Driver/KernelCache.cpp; --no-cache turns it off).
 //
 // The launch (buffers, sizes, grid, constexprs, num_warps, reference check)
 // comes from the file's `# tile-run:` description (`// tile-run:` in .mlir
@@ -18,6 +22,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Autotune.h"
 #include "HostData.h"
 #include "KernelInfo.h"
 #include "Npy.h"
@@ -25,6 +30,7 @@
 #include "Sweep.h"
 #include "tile/Dialect/Tile/IR/TileDialect.h"
 #include "tile/Driver/Compile.h"
+#include "tile/Driver/KernelCache.h"
 #include "tile/Frontend/Parser.h"
 #include "tile/InitTile.h"
 #include "tile/Interpreter/Interpreter.h"
@@ -150,6 +156,35 @@ cl::opt<std::string> plotTitle("plot-title", cl::desc("The plot's title"));
 cl::opt<std::string> plotSeries("plot-name",
                                 cl::desc("The sweep's series on the plot"),
                                 cl::init("Tile"));
+cl::opt<bool> noCache("no-cache",
+                      cl::desc("Neither read nor write the kernel cache "
+                               "(also TILE_CACHE_DISABLE=1)"));
+cl::opt<bool> verboseCache("verbose-cache",
+                           cl::desc("Say on stderr what the kernel cache "
+                                    "finds and writes"));
+cl::opt<bool> cacheInfo("cache-info",
+                        cl::desc("Print the cache directory, whether it is "
+                                 "on, and the compiler version, and exit"));
+cl::opt<bool>
+    forceAutotune("autotune",
+                  cl::desc("Tune the kernel's @triton.autotune "
+                           "configurations even where the launch sets "
+                           "their constexprs"));
+cl::opt<bool> retune("retune",
+                     cl::desc("Tune again instead of using the cached "
+                              "choice"));
+cl::opt<int> tuneWarmupMs("tune-warmup-ms",
+                          cl::desc("Warm-up time per configuration while "
+                                   "tuning"),
+                          cl::init(5));
+cl::opt<int> tuneRepMs("tune-rep-ms",
+                       cl::desc("Timed repetitions per configuration while "
+                                "tuning, in ms"),
+                       cl::init(20));
+cl::opt<std::string> autotuneFixture(
+    "autotune-fixture", cl::Hidden,
+    cl::desc("Tune with fake timings from a file instead of the GPU (tests)"),
+    cl::value_desc("file"));
 cl::opt<bool> listInterpreterOps(
     "list-interpreter-ops",
     cl::desc("Print the ops the interpreter executes; fail if a tile-dialect "
@@ -161,8 +196,11 @@ double msSince(Clock::time_point start) {
       .count();
 }
 
+/// Where fail() writes; a trial while tuning captures it.
+llvm::raw_ostream *errorStream = &llvm::errs();
+
 int fail(const llvm::Twine &message) {
-  llvm::errs() << "tile-run: " << message << "\n";
+  *errorStream << "tile-run: " << message << "\n";
   return 1;
 }
 
@@ -177,9 +215,19 @@ int writeOutput(llvm::StringRef text) {
   return 0;
 }
 
+/// What the kernel cache gave a compile.
+enum class CacheUse { None, PTX, Cubin };
+
 struct Timings {
   double frontEnd = 0, passes = 0, codegen = 0, load = 0;
+  CacheUse cacheUse = CacheUse::None;
+  /// Reading the cache entry (PTX hits; a cubin hit counts it in load).
+  double cacheRead = 0;
 };
+
+/// How far runKernel goes: a normal run, a tuning trial (compile, load,
+/// time briefly, print nothing), or a fixture trial (compile to PTX only).
+enum class Stage { Run, Trial, CompileOnly };
 
 /// The kernel to run: its launch, its function and its arguments.
 struct Kernel {
@@ -192,6 +240,8 @@ struct Kernel {
   std::vector<Type> argTypes;
   /// Where the grid used num_sms() and occupancy(): their values.
   std::optional<launch::DeviceValues> gridFrom;
+  /// How the kernel was specialized, for the cache key (empty for .mlir).
+  std::string specializationKey;
 };
 
 /// Splits "name=value" options.
@@ -233,7 +283,7 @@ bool loadMLIRKernel(MLIRContext &context, ArrayRef<launch::Override> overrides,
   kernel.source = std::make_unique<TileSource>();
   TileSource &source = *kernel.source;
   source.diag =
-      std::make_unique<frontend::DiagEmitter>(source.sourceMgr, llvm::errs());
+      std::make_unique<frontend::DiagEmitter>(source.sourceMgr, *errorStream);
   std::optional<unsigned> id =
       frontend::addSourceFile(source.sourceMgr, inputFile, *source.diag);
   if (!id)
@@ -276,13 +326,14 @@ bool loadMLIRKernel(MLIRContext &context, ArrayRef<launch::Override> overrides,
 /// A .tile file: front end, specialized by the launch.
 bool loadTileKernel(MLIRContext &context, ArrayRef<launch::Override> overrides,
                     Kernel &kernel) {
-  kernel.source = loadTileSource(inputFile, overrides, llvm::errs());
+  kernel.source = loadTileSource(inputFile, overrides, *errorStream);
   if (!kernel.source)
     return false;
   std::optional<frontend::KernelSpecialization> specialization =
       specialize(*kernel.source);
   if (!specialization)
     return false;
+  kernel.specializationKey = getSpecializationKey(*specialization);
   kernel.module = buildTileModule(context, *kernel.source, *specialization);
   if (!kernel.module)
     return false;
@@ -334,9 +385,22 @@ bool makeInputs(const launch::LaunchSpec &spec,
   return true;
 }
 
+bool sameBuffers(ArrayRef<launch::BufferSpec> a,
+                 ArrayRef<launch::BufferSpec> b) {
+  return a.size() == b.size() &&
+         std::equal(
+             a.begin(), a.end(), b.begin(),
+             [](const launch::BufferSpec &x, const launch::BufferSpec &y) {
+               return x.name == y.name && x.dtype == y.dtype &&
+                      x.shape == y.shape && x.init == y.init;
+             });
+}
+
 /// What one run measured, for --sweep.
 struct RunResult {
   bool onGPU = false;
+  /// What failed, where runKernel fails: "compile", "load" or "launch".
+  const char *phase = "compile";
   /// The GPU's median and quantiles, or the interpreter's wall time.
   std::optional<double> ms, p20, p80;
   std::optional<double> ceilingGBs;
@@ -356,6 +420,11 @@ struct Session {
   Clock::time_point processStart;
   bool ceilingTried = false;
   std::optional<double> ceilingGBs;
+  std::unique_ptr<cache::KernelCache> cache;
+  /// While tuning: the inputs of the first trial, which later trials with
+  /// the same buffers reuse.
+  std::vector<launch::BufferSpec> tuneBuffers;
+  std::vector<HostArray> tuneInputs;
 };
 
 /// The loaded GPU kernel.
@@ -394,16 +463,89 @@ std::string describeGridSource(const Kernel &kernel, bool interpreter) {
       .str();
 }
 
-/// JIT-compiles the PTX and finds the kernel.
-int loadOnGPU(rt::Driver &driver, Kernel &kernel, const std::string &ptx,
-              LoadedKernel &loaded, Timings &timings) {
-  std::string error;
-  auto loadStart = Clock::now();
-  if (!driver.loadModule(ptx, loaded.module, error) ||
+/// The kernel cache's key for the PTX of `kernel`: its source text, its
+/// specialization, the compile options and the compiler.
+std::string getPTXKey(const Kernel &kernel) {
+  const TileSource &source = *kernel.source;
+  const launch::LaunchSpec &spec = source.launch;
+  bool isMLIR = llvm::StringRef(inputFile).ends_with(".mlir");
+  cache::KeyBuilder key;
+  key.add("compiler", cache::getCompilerVersion())
+      .add("input", isMLIR ? "mlir" : "tile")
+      .add("source",
+           source.sourceMgr.getMemoryBuffer(source.bufferId)->getBuffer())
+      .add("kernel", spec.kernel)
+      .add("specialization", kernel.specializationKey)
+      .add("num_warps", spec.numWarps)
+      .add("num_stages", spec.numStages)
+      .add("target", target);
+  return key.digest();
+}
+
+/// The key of the cubin the driver's JIT makes of that PTX on this device.
+std::string getCubinKey(const rt::Driver &driver, llvm::StringRef ptxKey) {
+  cache::KeyBuilder key;
+  key.add("ptx", ptxKey)
+      .add("driver", driver.driverVersion())
+      .add("device", driver.deviceName())
+      .add("cc", driver.computeCapability());
+  return key.digest();
+}
+
+/// Loads the kernel from a cached cubin, if there is a valid one.
+void loadCachedCubin(rt::Driver &driver, cache::KernelCache &kernelCache,
+                     llvm::StringRef key, const Kernel &kernel,
+                     LoadedKernel &loaded, Timings &timings) {
+  auto start = Clock::now();
+  std::optional<std::string> payload =
+      kernelCache.lookup(cache::EntryKind::Cubin, key);
+  if (!payload)
+    return;
+  std::string cubin, log, error;
+  if (!cache::unpackCubin(*payload, cubin, log)) {
+    kernelCache.discard(cache::EntryKind::Cubin, key, "bad cubin payload");
+    return;
+  }
+  if (!driver.loadCubin(cubin, log, loaded.module, error) ||
       !driver.getFunction(loaded.module, kernel.source->launch.kernel,
+                          loaded.function, error)) {
+    loaded.module.reset();
+    loaded.function = rt::Function();
+    kernelCache.discard(cache::EntryKind::Cubin, key,
+                        "the driver refused it: " + error);
+    return;
+  }
+  timings.cacheUse = CacheUse::Cubin;
+  timings.load = msSince(start);
+}
+
+/// JIT-compiles the PTX and finds the kernel: through the driver's linker
+/// into a cubin that the cache keeps (under `cubinKey`, unless empty), or,
+/// where the driver has no linker or the link fails, by loading the PTX.
+int loadOnGPU(rt::Driver &driver, Kernel &kernel, const std::string &ptx,
+              llvm::StringRef cubinKey, cache::KernelCache *kernelCache,
+              LoadedKernel &loaded, Timings &timings) {
+  std::string error, cubin, log;
+  auto loadStart = Clock::now();
+  bool linked = driver.canLink() &&
+                driver.compileToCubin(ptx, cubin, log, error) &&
+                driver.loadCubin(cubin, log, loaded.module, error);
+  if (!linked) {
+    if (driver.canLink() && verboseCache)
+      llvm::errs() << "tile-run: cache: no cubin (" << error
+                   << "); loading the PTX\n";
+    cubin.clear();
+    error.clear();
+    if (!driver.loadModule(ptx, loaded.module, error))
+      return fail(error);
+  }
+  if (!driver.getFunction(loaded.module, kernel.source->launch.kernel,
                           loaded.function, error))
     return fail(error);
   timings.load = msSince(loadStart);
+  if (kernelCache && !cubinKey.empty() && !cubin.empty())
+    kernelCache->store(cache::EntryKind::Cubin, cubinKey,
+                       cache::packCubin(cubin, log));
   return 0;
 }
 
@@ -433,7 +575,7 @@ std::optional<double> getCopyCeiling(Session &session) {
 /// buffer back, and time it unless --no-bench.
 int runOnGPU(Session &session, Kernel &kernel, LoadedKernel &loaded,
              std::vector<HostArray> &buffers, Timings &timings,
-             RunResult &result) {
+             RunResult &result, Stage stage) {
   rt::Driver &driver = *session.driver;
   const launch::LaunchSpec &spec = kernel.source->launch;
   std::string error;
@@ -471,6 +613,16 @@ int runOnGPU(Session &session, Kernel &kernel, LoadedKernel &loaded,
                          threads, 0, args.data(), err);
   };
 
+  if (stage == Stage::Trial) {
+    // A tuning trial: one launch that must succeed, then a short timing.
+    std::vector<float> times;
+    if (!launchOnce(error) || !driver.synchronize(error) ||
+        !rt::benchmarkMedian(driver, launchOnce, tuneWarmupMs, tuneRepMs,
+                             /*flushL2=*/true, times, error))
+      return fail(error);
+    result.ms = rt::quantile(times, 0.5);
+    return 0;
+  }
   llvm::outs() << llvm::formatv(
       "{0} on {1}: grid ({2}, {3}, {4}){5}, "
       "num_warps {6}\n",
@@ -515,14 +667,34 @@ int runOnGPU(Session &session, Kernel &kernel, LoadedKernel &loaded,
   }
   // The compile proper; creating the CUDA context is a once-per-process
   // cost that any program using the GPU pays, Triton's callers included.
-  double compileMs =
-      timings.frontEnd + timings.passes + timings.codegen + timings.load;
-  llvm::outs() << llvm::formatv(
-      "cold compile, .tile to a loaded module: {0:f1} ms (front end {1:f1}, "
-      "passes {2:f1}, LLVM to PTX {3:f1}, driver JIT and load {4:f1}); "
-      "CUDA context creation {5:f1} ms; process start to loaded {6:f1} ms\n",
-      compileMs, timings.frontEnd, timings.passes, timings.codegen,
-      timings.load, session.contextMs, processMs);
+  double compileMs = timings.frontEnd + timings.passes + timings.codegen +
+                     timings.cacheRead + timings.load;
+  std::string tail =
+      llvm::formatv("; CUDA context creation {0:f1} ms; process start to "
+                    "loaded {1:f1} ms\n",
+                    session.contextMs, processMs);
+  switch (timings.cacheUse) {
+  case CacheUse::None:
+    llvm::outs() << llvm::formatv(
+        "cold compile, .tile to a loaded module: {0:f1} ms (front end "
+        "{1:f1}, passes {2:f1}, LLVM to PTX {3:f1}, driver JIT and load "
+        "{4:f1}){5}",
+        compileMs, timings.frontEnd, timings.passes, timings.codegen,
+        timings.load, tail);
+    break;
+  case CacheUse::PTX:
+    llvm::outs() << llvm::formatv(
+        "cache hit (PTX), .tile to a loaded module: {0:f1} ms (front end "
+        "{1:f1}, PTX from the cache {2:f1}, driver JIT and load {3:f1}){4}",
+        compileMs, timings.frontEnd, timings.cacheRead, timings.load, tail);
+    break;
+  case CacheUse::Cubin:
+    llvm::outs() << llvm::formatv(
+        "cache hit, .tile to a loaded module: {0:f1} ms (front end {1:f1}, "
+        "cubin from the cache loaded in {2:f1}; no passes, PTX or JIT){3}",
+        compileMs, timings.frontEnd, timings.load, tail);
+    break;
+  }
   return 0;
 }
 
@@ -719,7 +891,7 @@ int printModule(ModuleOp module) {
 /// prints a stage, or the --info report). 0: all checks passed; 2: a check
 /// failed; 1: an error.
 int runKernel(Session &session, ArrayRef<launch::Override> overrides,
-              RunResult &result) {
+              RunResult &result, Stage stage = Stage::Run) {
   MLIRContext &context = session.context;
   Timings timings;
   auto start = Clock::now();
@@ -740,15 +912,27 @@ int runKernel(Session &session, ArrayRef<launch::Override> overrides,
 
   // Where the kernel runs: the GPU unless --interpret, or no driver.
   rt::Driver *driver =
-      emit == Emit::None && !interpret ? session.driver : nullptr;
-  bool wantInfo = info != InfoFormat::None;
+      emit == Emit::None && !interpret && stage != Stage::CompileOnly
+          ? session.driver
+          : nullptr;
+  if (stage == Stage::Trial && !driver)
+    return fail("internal error: a tuning trial needs the GPU");
+  bool wantInfo = info != InfoFormat::None && stage == Stage::Run;
   std::vector<HostArray> inputs;
-  if (emit == Emit::None && !wantInfo && !makeInputs(spec, inputs))
-    return 1;
+  if (stage == Stage::Trial && sameBuffers(session.tuneBuffers, spec.buffers)) {
+    inputs = session.tuneInputs;
+  } else if (emit == Emit::None && !wantInfo && stage != Stage::CompileOnly) {
+    if (!makeInputs(spec, inputs))
+      return 1;
+    if (stage == Stage::Trial) {
+      session.tuneBuffers = spec.buffers;
+      session.tuneInputs = inputs;
+    }
+  }
 
   // The interpreter: one program at a time on the CPU, so num_sms() and
   // occupancy() are 1.
-  if (emit == Emit::None && !driver) {
+  if (emit == Emit::None && !driver && stage == Stage::Run) {
     if (!resolveGrid(kernel, overrides, launch::DeviceValues{1, 1}))
       return 1;
     std::vector<HostArray> interpreted = inputs;
@@ -766,43 +950,84 @@ int runKernel(Session &session, ArrayRef<launch::Override> overrides,
   // known; the GPU path lowers the module in place, so keep a copy.
   OwningOpRef<ModuleOp> interpModule;
   func::FuncOp interpFunc;
-  if (compareRuns && emit == Emit::None) {
+  if (compareRuns && emit == Emit::None && stage == Stage::Run) {
     interpModule = kernel.module->clone();
     interpFunc =
         interpModule->lookupSymbol<func::FuncOp>(kernel.func.getSymName());
   }
 
-  start = Clock::now();
-  mlir::tile::CompileOptions options;
-  options.numWarps = spec.numWarps;
-  options.target = target;
-  PassManager toGPU(&context);
-  mlir::tile::buildTileToTileGPUPipeline(toGPU, options);
-  if (failed(toGPU.run(*kernel.module)))
-    return 1;
-  if (emit == Emit::GPU)
-    return printModule(*kernel.module);
-  PassManager toLLVM(&context);
-  mlir::tile::buildTileGPUToLLVMPipeline(toLLVM);
-  if (failed(toLLVM.run(*kernel.module)))
-    return 1;
-  timings.passes = msSince(start);
-
-  start = Clock::now();
-  if (emit == Emit::LLVM) {
-    FailureOr<std::string> ir = mlir::tile::emitLLVMIR(*kernel.module, target);
-    return failed(ir) ? 1 : writeOutput(*ir);
+  // The kernel cache: the PTX, and on a GPU the driver's cubin, which
+  // skips the JIT too.
+  cache::KernelCache *kernelCache =
+      session.cache && session.cache->isEnabled() &&
+              (emit == Emit::None || emit == Emit::PTX)
+          ? session.cache.get()
+          : nullptr;
+  std::string ptxKey, cubinKey;
+  if (kernelCache) {
+    ptxKey = getPTXKey(kernel);
+    if (driver && driver->canLink())
+      cubinKey = getCubinKey(*driver, ptxKey);
   }
-  FailureOr<std::string> ptx = mlir::tile::emitPTX(*kernel.module, target);
-  if (failed(ptx))
-    return 1;
-  timings.codegen = msSince(start);
-  if (emit == Emit::PTX)
-    return writeOutput(*ptx);
-
   LoadedKernel loaded;
-  if (int status = loadOnGPU(*driver, kernel, *ptx, loaded, timings))
-    return status;
+  if (!cubinKey.empty())
+    loadCachedCubin(*driver, *kernelCache, cubinKey, kernel, loaded, timings);
+  if (!loaded.function) {
+    std::string ptx;
+    if (kernelCache) {
+      start = Clock::now();
+      std::optional<std::string> hit =
+          kernelCache->lookup(cache::EntryKind::PTX, ptxKey);
+      if (hit && hit->empty()) {
+        kernelCache->discard(cache::EntryKind::PTX, ptxKey, "no PTX");
+      } else if (hit) {
+        ptx = std::move(*hit);
+        timings.cacheUse = CacheUse::PTX;
+        timings.cacheRead = msSince(start);
+      }
+    }
+    if (ptx.empty()) {
+      start = Clock::now();
+      mlir::tile::CompileOptions options;
+      options.numWarps = spec.numWarps;
+      options.target = target;
+      PassManager toGPU(&context);
+      mlir::tile::buildTileToTileGPUPipeline(toGPU, options);
+      if (failed(toGPU.run(*kernel.module)))
+        return 1;
+      if (emit == Emit::GPU)
+        return printModule(*kernel.module);
+      PassManager toLLVM(&context);
+      mlir::tile::buildTileGPUToLLVMPipeline(toLLVM);
+      if (failed(toLLVM.run(*kernel.module)))
+        return 1;
+      timings.passes = msSince(start);
+
+      start = Clock::now();
+      if (emit == Emit::LLVM) {
+        FailureOr<std::string> ir =
+            mlir::tile::emitLLVMIR(*kernel.module, target);
+        return failed(ir) ? 1 : writeOutput(*ir);
+      }
+      FailureOr<std::string> emitted =
+          mlir::tile::emitPTX(*kernel.module, target);
+      if (failed(emitted))
+        return 1;
+      ptx = std::move(*emitted);
+      timings.codegen = msSince(start);
+      if (kernelCache)
+        kernelCache->store(cache::EntryKind::PTX, ptxKey, ptx);
+    }
+    if (emit == Emit::PTX)
+      return writeOutput(ptx);
+    if (stage == Stage::CompileOnly)
+      return 0;
+    result.phase = "load";
+    if (int status = loadOnGPU(*driver, kernel, ptx, cubinKey, kernelCache,
+                               loaded, timings))
+      return status;
+  }
+  result.phase = "launch";
   // num_sms() and occupancy() for this kernel at the launch's num_warps.
   std::string error;
   int occupancy = 0;
@@ -838,7 +1063,7 @@ int runKernel(Session &session, ArrayRef<launch::Override> overrides,
   }
 
   std::vector<HostArray> interpreted;
-  if (compareRuns) {
+  if (compareRuns && stage == Stage::Run) {
     interpreted = inputs;
     double wallMs = 0;
     if (int status = runInInterpreter(kernel, interpFunc, interpreted, wallMs))
@@ -846,14 +1071,251 @@ int runKernel(Session &session, ArrayRef<launch::Override> overrides,
   }
   std::vector<HostArray> outputs = inputs;
   result.onGPU = true;
-  if (int status = runOnGPU(session, kernel, loaded, outputs, timings, result))
+  if (int status =
+          runOnGPU(session, kernel, loaded, outputs, timings, result, stage))
     return status;
+  if (stage == Stage::Trial)
+    return 0;
   int status = runChecks(*kernel.source, inputs, outputs);
   if (compareRuns)
     reportDifferences(spec, inputs, outputs, interpreted);
   if (int saveStatus = saveBuffers(spec, outputs))
     return saveStatus;
   return status;
+}
+
+/// A tuning trial of one configuration: runKernel at `stage`, with what it
+/// would print on stderr captured for the progress line.
+tune::Trial runTrial(Session &session, ArrayRef<launch::Override> overrides,
+                     Stage stage) {
+  std::string captured;
+  llvm::raw_string_ostream capture(captured);
+  llvm::raw_ostream *saved = errorStream;
+  errorStream = &capture;
+  RunResult result;
+  int status;
+  {
+    llvm::SourceMgr sourceMgr;
+    SourceMgrDiagnosticHandler handler(sourceMgr, &session.context, capture);
+    status = runKernel(session, overrides, result, stage);
+  }
+  errorStream = saved;
+  tune::Trial trial;
+  if (status == 0) {
+    trial.ms = result.ms;
+    return trial;
+  }
+  llvm::StringRef message = llvm::StringRef(captured).trim();
+  message = message.take_front(message.find('\n'));
+  message.consume_front("tile-run: ");
+  trial.error = std::string("failed to ") + result.phase + ": " +
+                (message.empty() ? std::string("no message") : message.str());
+  return trial;
+}
+
+/// A kernel argument's type for the autotune key, as Triton keys on dtypes.
+std::string describeArgType(const launch::Value &value,
+                            const launch::LaunchSpec &spec) {
+  switch (value.kind) {
+  case launch::Value::Kind::Buffer:
+    return "*" + launch::getName(spec.buffers[value.buffer].dtype).str();
+  case launch::Value::Kind::Int:
+    return value.intValue >= INT32_MIN && value.intValue <= INT32_MAX ? "i32"
+                                                                      : "i64";
+  case launch::Value::Kind::Bool:
+    return "i1";
+  case launch::Value::Kind::Float:
+    return "fp32";
+  default:
+    return value.describe();
+  }
+}
+
+/// @triton.autotune: picks the configuration to run with and appends its
+/// overrides to `chosen`. The kernel is tuned when the launch sets none of
+/// the constexprs the configurations set (or with --autotune); a launch
+/// that sets all of them runs as it is; setting some is an error. Returns
+/// nonzero after an error.
+int chooseConfig(Session &session, ArrayRef<launch::Override> overrides,
+                 std::vector<launch::Override> &chosen) {
+  if (llvm::StringRef(inputFile).ends_with(".mlir"))
+    return 0;
+  std::unique_ptr<TileSource> source = parseTileSource(inputFile, llvm::errs());
+  if (!source)
+    return 1;
+  if (source->launch.kernel.empty())
+    return 0; // the run reports it
+  // A decorator tile-run cannot read (configs from a function) only stops
+  // a run that asks for tuning; otherwise the launch's values run.
+  std::string autotuneErrors;
+  llvm::raw_string_ostream autotuneErrorStream(autotuneErrors);
+  frontend::DiagEmitter autotuneDiag(source->sourceMgr, autotuneErrorStream);
+  auto autotune = frontend::getAutotuneInfo(
+      *source->module, source->launch.kernel, autotuneDiag);
+  if (failed(autotune)) {
+    if (forceAutotune) {
+      llvm::errs() << autotuneErrors;
+      return 1;
+    }
+    llvm::StringRef first = llvm::StringRef(autotuneErrors).trim();
+    llvm::errs() << "tile-run: note: not tuning: "
+                 << first.take_front(first.find('\n')) << "\n";
+    return 0;
+  }
+  if (!*autotune || (*autotune)->configs.empty())
+    return 0;
+  std::vector<tune::Candidate> candidates = tune::expandConfigs(**autotune);
+  std::vector<std::string> tuned = tune::getTunedNames(**autotune);
+  size_t count = candidates.size();
+
+  // Evaluate the launch with the first configuration's values for what the
+  // command line leaves open (its grid may use them), to see which of them
+  // the description itself sets.
+  llvm::StringSet<> fromCommandLine;
+  for (const launch::Override &o : overrides)
+    fromCommandLine.insert(o.name);
+  std::vector<launch::Override> probe(overrides.begin(), overrides.end());
+  for (const launch::Override &o : candidates.front().overrides)
+    if (llvm::is_contained(tuned, o.name) && !fromCommandLine.count(o.name))
+      probe.push_back(o);
+  if (!evaluateLaunch(*source, probe))
+    return 1;
+  const launch::LaunchSpec &spec = source->launch;
+  std::vector<std::string> pinned, open;
+  for (const std::string &name : tuned)
+    (spec.assigned.count(name) || fromCommandLine.count(name) ? pinned : open)
+        .push_back(name);
+  if (!forceAutotune) {
+    if (open.empty()) {
+      if (emit == Emit::None && info == InfoFormat::None)
+        llvm::outs() << "autotune: the launch sets " << llvm::join(pinned, ", ")
+                     << "; not tuning (--autotune tunes)\n";
+      return 0;
+    }
+    if (!pinned.empty()) {
+      source->diag->error(
+          spec.loc, "the launch sets " + llvm::join(pinned, ", ") +
+                        " but not " + llvm::join(open, ", ") +
+                        ", which @triton.autotune tunes: set all of them (no "
+                        "tuning) or none (tuning), or pass --autotune");
+      return 1;
+    }
+  }
+  const tune::Candidate &first = candidates.front();
+  if (emit != Emit::None) {
+    llvm::errs() << llvm::formatv(
+        "tile-run: note: autotune: --emit compiles config 1/{0}: {1} (--set "
+        "its constexprs to pick another)\n",
+        count, first.description);
+    llvm::append_range(chosen, first.overrides);
+    return 0;
+  }
+  bool useFixture = !autotuneFixture.empty();
+  if (!useFixture && !session.driver) {
+    llvm::outs() << llvm::formatv(
+        "autotune: the interpreter cannot time configurations; running "
+        "config 1/{0}: {1}\n",
+        count, first.description);
+    llvm::append_range(chosen, first.overrides);
+    return 0;
+  }
+  tune::Fixture fixture;
+  std::string error;
+  if (useFixture && !tune::readFixture(autotuneFixture, fixture, error))
+    return fail("--autotune-fixture: " + error);
+  std::string device =
+      useFixture ? fixture.device : session.driver->deviceName();
+
+  // The choice's key: Triton's (the key arguments' values, the argument
+  // types) plus the source, the device, the target and the compiler.
+  std::vector<std::pair<std::string, std::string>> keyValues;
+  cache::KeyBuilder key;
+  key.add("compiler", cache::getCompilerVersion())
+      .add("source",
+           source->sourceMgr.getMemoryBuffer(source->bufferId)->getBuffer())
+      .add("kernel", spec.kernel)
+      .add("device", device)
+      .add("target", target);
+  for (const std::string &name : (*autotune)->key) {
+    auto it = spec.variables.find(name);
+    std::string value = it == spec.variables.end()
+                            ? std::string("default")
+                            : tune::formatKeyValue(it->second, spec);
+    key.add("key " + name, value);
+    keyValues.push_back({name, value});
+  }
+  for (const frontend::KernelParam &param : source->params) {
+    auto it = spec.variables.find(param.name);
+    if (!param.isConstexpr && it != spec.variables.end())
+      key.add("type " + param.name, describeArgType(it->second, spec));
+  }
+  std::string choiceKey = key.digest();
+  cache::KernelCache *kernelCache = session.cache && session.cache->isEnabled()
+                                        ? session.cache.get()
+                                        : nullptr;
+  if (kernelCache && !retune) {
+    if (std::optional<std::string> payload =
+            kernelCache->lookup(cache::EntryKind::Autotune, choiceKey)) {
+      size_t index = 0;
+      double ms = 0;
+      if (tune::parseChoice(*payload, candidates, index, ms, error)) {
+        llvm::outs() << llvm::formatv(
+            "autotune: cached choice config {0}/{1}: {2}: {3:f4} ms when "
+            "tuned ({4}; --retune tunes again)\n",
+            index + 1, count, candidates[index].description, ms,
+            kernelCache->getPath(cache::EntryKind::Autotune, choiceKey));
+        llvm::append_range(chosen, candidates[index].overrides);
+        return 0;
+      }
+      kernelCache->discard(cache::EntryKind::Autotune, choiceKey, error);
+    }
+  }
+
+  std::string keyText;
+  for (const auto &keyValue : keyValues)
+    keyText +=
+        (keyText.empty() ? "" : ", ") + keyValue.first + "=" + keyValue.second;
+  llvm::outs() << llvm::formatv(
+      "autotune: {0} configurations of {1} on {2}, "
+      "key {3}{4}\n",
+      count, spec.kernel, device, keyText.empty() ? "()" : keyText,
+      useFixture ? " (fake timings from the fixture)" : "");
+  auto trial = [&](const tune::Candidate &candidate) {
+    std::vector<launch::Override> trialOverrides(overrides.begin(),
+                                                 overrides.end());
+    llvm::append_range(trialOverrides, candidate.overrides);
+    tune::Trial result =
+        runTrial(session, trialOverrides,
+                 useFixture ? Stage::CompileOnly : Stage::Trial);
+    if (!useFixture || !result.error.empty())
+      return result;
+    auto it = fixture.trials.find(candidate.index + 1);
+    if (it == fixture.trials.end())
+      return tune::Trial{std::nullopt, "no time in the fixture"};
+    return it->second;
+  };
+  std::optional<tune::Outcome> outcome =
+      tune::tune(candidates, trial, llvm::outs());
+  session.tuneBuffers.clear();
+  session.tuneInputs.clear();
+  if (!outcome)
+    return fail("autotune: no configuration of " + spec.kernel +
+                " compiled and ran");
+  if (kernelCache)
+    kernelCache->store(cache::EntryKind::Autotune, choiceKey,
+                       tune::formatChoice(spec.kernel, device, keyValues,
+                                          candidates, *outcome));
+  llvm::append_range(chosen, candidates[outcome->best].overrides);
+  return 0;
+}
+
+/// runKernel after @triton.autotune has picked the configuration.
+int runTuned(Session &session, ArrayRef<launch::Override> overrides,
+             RunResult &result) {
+  std::vector<launch::Override> all(overrides.begin(), overrides.end());
+  if (int status = chooseConfig(session, overrides, all))
+    return status;
+  return runKernel(session, all, result);
 }
 
 /// The sweep's column that --plot draws.
@@ -952,7 +1414,7 @@ int runSweep(Session &session, std::vector<launch::Override> overrides) {
     overrides.back().expression = value;
     llvm::outs() << "== " << name << " = " << value << " ==\n";
     RunResult result;
-    int status = runKernel(session, overrides, result);
+    int status = runTuned(session, overrides, result);
     if (status == 1)
       return 1;
     const launch::Value &x = result.variables.lookup(name);
@@ -1047,6 +1509,17 @@ int main(int argc, char **argv) {
   }
   if (!plotOnly.empty())
     return plotExisting();
+  if (cacheInfo) {
+    cache::CacheLocation location = cache::getCacheLocation(noCache);
+    llvm::outs() << "cache directory: "
+                 << (location.dir.empty() ? "(none)" : location.dir) << "\n"
+                 << "cache: "
+                 << (location.disabledBecause.empty()
+                         ? "on"
+                         : "off (" + location.disabledBecause + ")")
+                 << "\ncompiler: " << cache::getCompilerVersion() << "\n";
+    return 0;
+  }
   if (inputFile.empty())
     return fail("no input file (tile-run --help)");
   if (sweep.empty() && (!csvFile.empty() || !plotFile.empty()))
@@ -1114,6 +1587,8 @@ int main(int argc, char **argv) {
 
   Session session(context);
   session.processStart = processStart;
+  session.cache = std::make_unique<cache::KernelCache>(
+      cache::getCacheLocation(noCache), "tile-run", llvm::errs(), verboseCache);
   if (emit == Emit::None && !interpret) {
     auto contextStart = Clock::now();
     session.driver = rt::Driver::get(session.driverError);
@@ -1133,5 +1608,5 @@ int main(int argc, char **argv) {
   if (!sweep.empty())
     return runSweep(session, parsedOverrides);
   RunResult result;
-  return runKernel(session, parsedOverrides, result);
+  return runTuned(session, parsedOverrides, result);
 }

@@ -41,10 +41,26 @@ std::unique_ptr<TileSource>
 loadTileSource(llvm::StringRef path, llvm::ArrayRef<launch::Override> overrides,
                llvm::raw_ostream &os);
 
+/// The first half of loadTileSource: reads and parses `path`, and names the
+/// kernel (the launch description's, or the file's only one) in
+/// `launch.kernel`. Null after an error.
+std::unique_ptr<TileSource> parseTileSource(llvm::StringRef path,
+                                            llvm::raw_ostream &os);
+
+/// The second half: evaluates the launch description with `overrides` and
+/// finds the kernel's parameters.
+bool evaluateLaunch(TileSource &source,
+                    llvm::ArrayRef<launch::Override> overrides);
+
 /// The specialization the launch implies (Triton's rules: pointers and
 /// integers divisible by 16 are marked so, integers equal to 1 become the
 /// constant 1). Reports missing or ill-typed arguments.
 std::optional<frontend::KernelSpecialization> specialize(TileSource &source);
+
+/// The specialization as text for cache keys: one line per parameter with
+/// its type, divisibility, equality to 1 and constexpr value.
+std::string
+getSpecializationKey(const frontend::KernelSpecialization &specialization);
 
 /// The tile-dialect module of the specialized kernel, or null.
 mlir::OwningOpRef<mlir::ModuleOp>

@@ -34,6 +34,7 @@
 #include "tile/Frontend/Diagnostics.h"
 
 #include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/SourceMgr.h"
 
 #include <array>
@@ -128,7 +129,13 @@ struct LaunchSpec {
   /// The grid depends on num_sms() or occupancy(): `grid` is not yet set.
   bool gridDeferred = false;
   unsigned numWarps = 4;
+  /// Triton's default; recorded (cache keys, autotuning) but not yet used by
+  /// the pipeline.
+  unsigned numStages = 3;
   std::vector<Check> checks;
+  /// Every name the description's own statements assign, also those an
+  /// override replaced.
+  llvm::StringSet<> assigned;
   std::optional<double> bytes;
   std::optional<double> flops;
 };
@@ -157,6 +164,11 @@ std::optional<LaunchSpec> parseLaunchSpec(llvm::SourceMgr &sourceMgr,
                                           llvm::ArrayRef<Override> overrides,
                                           llvm::StringRef commentPrefix = "#",
                                           const DeviceValues *device = nullptr);
+
+/// The kernel named after the `<commentPrefix> tile-run:` marker of `text`;
+/// empty when the marker names none or is missing.
+std::string findKernelName(llvm::StringRef text,
+                           llvm::StringRef commentPrefix = "#");
 
 } // namespace tile::launch
 

@@ -4,7 +4,8 @@
 // when first asked, so that Tile builds without the CUDA toolkit and runs on
 // machines without a GPU, where every entry point reports "no CUDA driver
 // found" instead of failing to load. It covers what running and timing a
-// compiled kernel needs: the device's properties, JIT-loading PTX, device
+// compiled kernel needs: the device's properties, JIT-loading PTX (or
+// linking it into a cubin that can be kept and loaded later), device
 // memory, launches, and event timing in the manner of
 // triton.testing.do_bench.
 //
@@ -34,6 +35,7 @@ using CUfunction = struct CUfunc_st *;
 using CUstream = struct CUstream_st *;
 using CUevent = struct CUevent_st *;
 using CUdeviceptr = unsigned long long;
+using CUlinkState = struct CUlinkState_st *;
 
 using DevicePtr = CUdeviceptr;
 
@@ -164,6 +166,18 @@ public:
   /// (16 KiB each). On failure `error` ends with the JIT error log.
   bool loadModule(const std::string &ptx, Module &out, std::string &error,
                   bool verboseLog = true);
+  /// Whether the driver has the linker (cuLinkCreate and friends).
+  bool canLink() const;
+  /// JIT-compiles PTX for this device with the driver's linker into a cubin
+  /// that loadCubin loads without compiling again; `infoLog` receives the
+  /// JIT's info log (verbose: ptxas's registers and spills). On failure
+  /// `error` ends with the JIT error log.
+  bool compileToCubin(const std::string &ptx, std::string &cubin,
+                      std::string &infoLog, std::string &error,
+                      bool verboseLog = true);
+  /// Loads a cubin compileToCubin made; the module's infoLog() is `infoLog`.
+  bool loadCubin(const std::string &cubin, const std::string &infoLog,
+                 Module &out, std::string &error);
   bool getFunction(const Module &module, const std::string &name, Function &out,
                    std::string &error);
   bool funcAttributes(Function func, FuncInfo &out, std::string &error);
