@@ -1,12 +1,5 @@
-# Diagnostic (not part of the checks): Triton's softmax PTX and SASS next to
-# Tile's, in one tarball under $OUT.
+# Diagnostic: softmax GB/s at other num_warps than the tutorial's.
 set -uo pipefail
-out=${OUT:-/tmp}; d=$(mktemp -d)
-OUT=$d python3 bench/triton_dump.py 2>&1 | grep -v Warn
-for n in 781 1024 32768; do
-  tile-run kernels/softmax_simple.tile --set n_rows=4096 --set n_cols=$n --emit=ptx > $d/tile_softmax_$n.ptx
-  ptxas -arch=sm_90a -O3 $d/tile_softmax_$n.ptx -o $d/tile_$n.cubin && cuobjdump -sass $d/tile_$n.cubin > $d/tile_softmax_$n.sass
-done
-for f in ~/.triton/cache/*/softmax_kernel.cubin; do cuobjdump -sass $f > $d/triton_$(basename $(dirname $f)).sass; grep -o "n_cols\|BLOCK" /dev/null; done
-ls ~/.triton/cache/*/ | head; for j in ~/.triton/cache/*/softmax_kernel.json; do echo "$j $(python3 -c "import json,sys;d=json.load(open('$j'));print(d.get('num_warps'), d.get('shared'), d.get('constants', ''))" 2>&1 | head -c 300)"; done
-tar czf $out/diag.tgz -C $d .
+for n in 256 512 781 1024 2048; do for w in 1 2 4; do
+  echo "N=$n w=$w $(tile-run kernels/softmax_simple.tile --set n_rows=4096 --set n_cols=$n --set num_warps=$w --rep-ms 200 --no-ceiling 2>&1 | grep -oE '[0-9.]+ GB/s|FAIL|error' | tr '\n' ' ')"
+done; done
