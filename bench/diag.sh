@@ -1,5 +1,7 @@
-# Diagnostic: softmax GB/s at other num_warps than the tutorial's.
+# Diagnostic: softmax GB/s at several num_warps, three rounds interleaved.
 set -uo pipefail
-for n in 256 512 781 1024 2048; do for w in 1 2 4; do
-  echo "N=$n w=$w $(tile-run kernels/softmax_simple.tile --set n_rows=4096 --set n_cols=$n --set num_warps=$w --rep-ms 200 --no-ceiling 2>&1 | grep -oE '[0-9.]+ GB/s|FAIL|error' | tr '\n' ' ')"
+for r in 1 2 3; do
+for cfg in "512 1" "512 2" "512 4" "8192 4" "8192 8" "8192 16" "8192 32" "12288 8" "12288 16" "12288 32" "32768 16" "32768 32"; do
+  set -- $cfg
+  echo "r=$r N=$1 w=$2 $(tile-run kernels/softmax_simple.tile --set n_rows=4096 --set n_cols=$1 --set num_warps=$2 --rep-ms 100 --no-ceiling 2>&1 | grep -oE '[0-9.]+ GB/s|FAIL|error' | tr '\n' ' ')"
 done; done
