@@ -20,6 +20,7 @@
 namespace mlir::tile::test {
 void registerTestAxisInfoPass();
 void registerTestAllocationPass();
+void registerTestMembarPass();
 } // namespace mlir::tile::test
 
 using namespace mlir;
@@ -48,6 +49,7 @@ void mlir::tile::registerTilePasses() {
   tilegpu::registerTileGPUPasses();
   test::registerTestAxisInfoPass();
   test::registerTestAllocationPass();
+  test::registerTestMembarPass();
   registerCanonicalizerPass();
   registerCSEPass();
   registerReconcileUnrealizedCastsPass();
