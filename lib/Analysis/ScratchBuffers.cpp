@@ -27,32 +27,52 @@ unsigned mlir::tilegpu::getScratchBytes(Operation *op) {
   return 0;
 }
 
-ReduceGeometry mlir::tilegpu::getReduceGeometry(BlockedEncodingAttr layout,
-                                                ArrayRef<int64_t> shape,
-                                                unsigned axis) {
+/// How the lanes and warps of a blocked layout spread along `axis`: how many
+/// of each hold different elements, the id distance between neighbours, and
+/// the elements of the other axes (independent reductions or scans).
+struct AxisSpread {
+  unsigned distinctLanes, laneStride, distinctWarps, warpStride;
+  int64_t otherElements;
+};
+
+static AxisSpread getAxisSpread(BlockedEncodingAttr layout,
+                                ArrayRef<int64_t> shape, unsigned axis) {
   ArrayRef<unsigned> spt = layout.getSizePerThread(),
                      tpw = layout.getThreadsPerWarp(),
                      wpc = layout.getWarpsPerCTA();
-  ReduceGeometry g;
   auto clampCount = [](int64_t v, unsigned hi) {
     return unsigned(std::clamp<int64_t>(v, 1, hi));
   };
-  g.distinctLanes = clampCount(shape[axis] / spt[axis], tpw[axis]);
-  g.distinctWarps =
+  AxisSpread spread;
+  spread.distinctLanes = clampCount(shape[axis] / spt[axis], tpw[axis]);
+  spread.distinctWarps =
       clampCount(shape[axis] / (int64_t(spt[axis]) * tpw[axis]), wpc[axis]);
-  g.laneStride = 1;
-  g.warpStride = 1;
+  spread.laneStride = 1;
+  spread.warpStride = 1;
   for (unsigned d : layout.getOrder()) {
     if (d == axis)
       break;
-    g.laneStride *= tpw[d];
-    g.warpStride *= wpc[d];
+    spread.laneStride *= tpw[d];
+    spread.warpStride *= wpc[d];
   }
-  g.warpsAlong = wpc[axis];
-  g.outputElements = 1;
+  spread.otherElements = 1;
   for (auto [d, size] : llvm::enumerate(shape))
     if (d != axis)
-      g.outputElements *= size;
+      spread.otherElements *= size;
+  return spread;
+}
+
+ReduceGeometry mlir::tilegpu::getReduceGeometry(BlockedEncodingAttr layout,
+                                                ArrayRef<int64_t> shape,
+                                                unsigned axis) {
+  AxisSpread spread = getAxisSpread(layout, shape, axis);
+  ReduceGeometry g;
+  g.distinctLanes = spread.distinctLanes;
+  g.laneStride = spread.laneStride;
+  g.distinctWarps = spread.distinctWarps;
+  g.warpStride = spread.warpStride;
+  g.warpsAlong = layout.getWarpsPerCTA()[axis];
+  g.outputElements = spread.otherElements;
   return g;
 }
 
@@ -103,37 +123,23 @@ unsigned mlir::tilegpu::getConvertLayoutScratchBytes(ConvertLayoutOp op) {
 ScanGeometry mlir::tilegpu::getScanGeometry(BlockedEncodingAttr layout,
                                             ArrayRef<int64_t> shape,
                                             unsigned axis) {
-  ArrayRef<unsigned> spt = layout.getSizePerThread(),
-                     tpw = layout.getThreadsPerWarp(),
-                     wpc = layout.getWarpsPerCTA();
-  auto clampCount = [](int64_t v, unsigned hi) {
-    return unsigned(std::clamp<int64_t>(v, 1, hi));
-  };
-  ScanGeometry g;
+  AxisSpread spread = getAxisSpread(layout, shape, axis);
+  unsigned spt = layout.getSizePerThread()[axis];
   int64_t size = shape[axis];
-  g.sizePerThread = spt[axis];
-  g.chunkSize = unsigned(std::min<int64_t>(spt[axis], size));
+  ScanGeometry g;
+  g.sizePerThread = spt;
+  g.chunkSize = unsigned(std::min<int64_t>(spt, size));
   // A thread holding more registers than the axis has holds repeats.
   int64_t distinct =
       std::min<int64_t>(layout.getElemsPerThread(shape)[axis], size);
   g.chunks = unsigned(distinct / g.chunkSize);
-  g.distinctLanes = clampCount(size / spt[axis], tpw[axis]);
-  g.distinctWarps =
-      clampCount(size / (int64_t(spt[axis]) * tpw[axis]), wpc[axis]);
-  g.laneStride = 1;
-  g.warpStride = 1;
-  for (unsigned d : layout.getOrder()) {
-    if (d == axis)
-      break;
-    g.laneStride *= tpw[d];
-    g.warpStride *= wpc[d];
-  }
-  g.lanesAlong = tpw[axis];
-  g.warpsAlong = wpc[axis];
-  g.lines = 1;
-  for (auto [d, extent] : llvm::enumerate(shape))
-    if (d != axis)
-      g.lines *= extent;
+  g.distinctLanes = spread.distinctLanes;
+  g.laneStride = spread.laneStride;
+  g.distinctWarps = spread.distinctWarps;
+  g.warpStride = spread.warpStride;
+  g.lanesAlong = layout.getThreadsPerWarp()[axis];
+  g.warpsAlong = layout.getWarpsPerCTA()[axis];
+  g.lines = spread.otherElements;
   return g;
 }
 

@@ -695,21 +695,18 @@ LogicalResult runConstant(Interpreter &I, Operation *op) {
     return truncBits(v.getZExtValue(), elem.width);
   };
   // Every element type (f16, bf16, f32, f64) converts to double exactly.
-  auto toDouble = [](const APFloat &v) {
-    return FloatAttr::getValueAsDouble(v);
-  };
   if (auto intAttr = dyn_cast<IntegerAttr>(attr)) {
     out.i[0] = fromInt(intAttr.getValue());
   } else if (auto floatAttr = dyn_cast<FloatAttr>(attr)) {
-    out.f[0] = toDouble(floatAttr.getValue());
+    out.f[0] = floatAttr.getValueAsDouble();
   } else if (auto dense = dyn_cast<DenseElementsAttr>(attr)) {
     if (elem.isFloat()) {
       if (dense.isSplat())
         std::fill(out.f.begin(), out.f.end(),
-                  toDouble(dense.getSplatValue<APFloat>()));
+                  FloatAttr::getValueAsDouble(dense.getSplatValue<APFloat>()));
       else
         for (auto [k, v] : llvm::enumerate(dense.getValues<APFloat>()))
-          out.f[k] = toDouble(v);
+          out.f[k] = FloatAttr::getValueAsDouble(v);
     } else {
       if (dense.isSplat())
         std::fill(out.i.begin(), out.i.end(),

@@ -27,10 +27,17 @@ using namespace mlir::tile;
 using namespace mlir::tilegpu;
 
 namespace {
-Value inlinePtx(OpBuilder &b, Location loc, StringRef instruction, Value x) {
-  std::string text = (instruction + " $0, $1;").str();
+/// One f32 PTX instruction on f32 operands: `instruction $0, $1[, $2...];`.
+Value inlinePtx(OpBuilder &b, Location loc, StringRef instruction,
+                ValueRange operands) {
+  std::string text = (instruction + " $0").str(), constraints = "=f";
+  for (unsigned i = 1; i <= operands.size(); ++i) {
+    text += ", $" + std::to_string(i);
+    constraints += ",f";
+  }
+  text += ";";
   return LLVM::InlineAsmOp::create(
-             b, loc, b.getF32Type(), ValueRange{x}, text, "=f,f",
+             b, loc, b.getF32Type(), operands, text, constraints,
              /*has_side_effects=*/false, /*is_align_stack=*/false,
              LLVM::tailcallkind::TailCallKind::None,
              LLVM::AsmDialectAttr::get(b.getContext(),
@@ -128,14 +135,7 @@ struct FastDivFLowering : public ConvertOpToLLVMPattern<arith::DivFOp> {
       lhs = LLVM::FPExtOp::create(rewriter, loc, f32, lhs);
       rhs = LLVM::FPExtOp::create(rewriter, loc, f32, rhs);
     }
-    Value result =
-        LLVM::InlineAsmOp::create(
-            rewriter, loc, f32, ValueRange{lhs, rhs}, "div.full.f32 $0, $1, $2;",
-            "=f,f,f", /*has_side_effects=*/false, /*is_align_stack=*/false,
-            LLVM::tailcallkind::TailCallKind::None,
-            LLVM::AsmDialectAttr::get(getContext(), LLVM::AsmDialect::AD_ATT),
-            ArrayAttr())
-            .getResult(0);
+    Value result = inlinePtx(rewriter, loc, "div.full.f32", {lhs, rhs});
     if (!type.isF32())
       result = LLVM::FPTruncOp::create(rewriter, loc, type, result);
     rewriter.replaceOp(op, result);
