@@ -14,7 +14,6 @@ using namespace mlir;
 using namespace mlir::tilegpu;
 
 /// Scratch buffers start on 16 bytes, enough for any 128-bit access.
-static constexpr uint64_t kScratchAlignment = 16;
 /// Extra bytes staggering consecutive scratch buffers may cost.
 static constexpr uint64_t kStaggerBudget = 4096;
 
@@ -35,7 +34,7 @@ SharedMemoryAllocation::SharedMemoryAllocation(Operation *func,
     if (unsigned bytes = getScratchBytes(op)) {
       scratchIndex[op] = buffers.size();
       buffers.push_back({Buffer::Kind::Scratch, op, Value(), bytes,
-                         kScratchAlignment, 0,
+                         getScratchAlignment(op), 0,
                          Interval{opNumber[op], lastNestedNumber[op] + 1}});
     }
     if (!explicitBuffers)

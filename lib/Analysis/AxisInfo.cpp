@@ -204,6 +204,36 @@ AxisInfo AxisInfoAnalysis::transfer(Operation *op, ArrayRef<AxisInfo> in,
             DimVector(rank, 1), DimVector(rank, in[0].getDivisibility(0)),
             DimVector(shape.begin(), shape.end()), in[0].getConstantValue());
       })
+      .Case<ExpandDimsOp>([&](ExpandDimsOp expand) {
+        // Along the new size-1 axis each element stands alone: its own
+        // divisibility, which inside a run is only known to be 1.
+        const AxisInfo &info = in[0];
+        int64_t own = AxisInfo::kMaxDivisor;
+        for (unsigned d = 0; d < info.getRank(); ++d)
+          own = info.getContiguity(d) > 1
+                    ? 1
+                    : std::min(own, info.getDivisibility(d));
+        DimVector cont(info.getContiguity()), div(info.getDivisibility()),
+            cst(info.getConstancy());
+        unsigned axis = expand.getAxis();
+        cont.insert(cont.begin() + axis, 1);
+        div.insert(div.begin() + axis, own);
+        cst.insert(cst.begin() + axis, 1);
+        return AxisInfo(cont, div, cst, info.getConstantValue());
+      })
+      .Case<BroadcastOp>([&](BroadcastOp broadcast) {
+        // Axes grown from size 1 repeat one value.
+        const AxisInfo &info = in[0];
+        auto source = cast<RankedTensorType>(broadcast.getSrc().getType());
+        DimVector cont(info.getContiguity()), div(info.getDivisibility()),
+            cst(info.getConstancy());
+        for (unsigned d = 0; d < rank; ++d)
+          if (source.getDimSize(d) == 1 && shape[d] != 1) {
+            cont[d] = 1;
+            cst[d] = shape[d];
+          }
+        return AxisInfo(cont, div, cst, info.getConstantValue());
+      })
       .Case<tilegpu::ConvertLayoutOp, arith::ExtSIOp, arith::ExtUIOp,
             arith::TruncIOp, arith::IndexCastOp>(
           [&](Operation *) { return in[0]; })

@@ -101,10 +101,22 @@ unsigned mlir::tilegpu::getReduceScratchBytes(tile::ReduceOp op) {
   return getReduceScratchLayout(op).totalBytes;
 }
 
+bool mlir::tilegpu::isWgmmaDot(tile::DotOp op) {
+  return isa_and_nonnull<MmaEncodingAttr>(op.getType().getEncoding());
+}
+
 int64_t mlir::tilegpu::getDotScratchBOffset(tile::DotOp op) {
   auto a = op.getA().getType();
   return llvm::alignTo(
-      a.getNumElements() * getSharedElementBytes(a.getElementType()), 16);
+      a.getNumElements() * getSharedElementBytes(a.getElementType()),
+      getScratchAlignment(op));
+}
+
+unsigned mlir::tilegpu::getScratchAlignment(Operation *op) {
+  // wgmma's swizzled operand tiles repeat every 1024 bytes.
+  if (auto dot = dyn_cast<tile::DotOp>(op); dot && isWgmmaDot(dot))
+    return 1024;
+  return 16;
 }
 
 unsigned mlir::tilegpu::getDotScratchBytes(tile::DotOp op) {

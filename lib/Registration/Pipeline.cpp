@@ -28,6 +28,7 @@ void mlir::tile::buildTileToTileGPUPipeline(OpPassManager &pm,
   convert.target = options.target;
   pm.addPass(createConvertTileToTileGPU(convert));
   pm.addPass(tilegpu::createTileGPUCoalesce());
+  pm.addPass(tilegpu::createTileGPUAccelerateMatmul());
   pm.addPass(tilegpu::createTileGPURemoveLayoutConversions());
   pm.addPass(createCSEPass());
 }

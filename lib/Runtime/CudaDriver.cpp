@@ -88,6 +88,8 @@ struct Driver::Api {
                                  void **);
   CUresult (*cuModuleUnload)(CUmodule);
   CUresult (*cuModuleGetFunction)(CUfunction *, CUmodule, const char *);
+  CUresult (*cuModuleGetGlobal)(CUdeviceptr *, size_t *, CUmodule,
+                                const char *);
   CUresult (*cuFuncGetAttribute)(int *, int, CUfunction);
   CUresult (*cuFuncSetAttribute)(CUfunction, int, int);
   CUresult (*cuLaunchKernel)(CUfunction, unsigned, unsigned, unsigned, unsigned,
@@ -150,6 +152,7 @@ bool resolveAll(void *lib, Driver::Api &api, std::string &error) {
          resolve(lib, "cuModuleLoadDataEx", api.cuModuleLoadDataEx, error) &&
          resolve(lib, "cuModuleUnload", api.cuModuleUnload, error) &&
          resolve(lib, "cuModuleGetFunction", api.cuModuleGetFunction, error) &&
+         resolve(lib, "cuModuleGetGlobal_v2", api.cuModuleGetGlobal, error) &&
          resolve(lib, "cuFuncGetAttribute", api.cuFuncGetAttribute, error) &&
          resolve(lib, "cuFuncSetAttribute", api.cuFuncSetAttribute, error) &&
          resolve(lib, "cuLaunchKernel", api.cuLaunchKernel, error) &&
@@ -469,6 +472,32 @@ bool Driver::getFunction(const Module &module, const std::string &name,
   return check(
       api.cuModuleGetFunction(&out.handle, module.handle(), name.c_str()),
       call.c_str(), error);
+}
+
+bool Driver::readGlobalU32(const Module &module, const std::string &name,
+                           std::optional<uint32_t> &out, std::string &error) {
+  out.reset();
+  CUdeviceptr address = 0;
+  size_t bytes = 0;
+  // Absent is an answer, not an error (CUDA_ERROR_NOT_FOUND = 500).
+  CUresult status =
+      api.cuModuleGetGlobal(&address, &bytes, module.handle(), name.c_str());
+  if (status == 500)
+    return true;
+  std::string call = "cuModuleGetGlobal(\"" + name + "\")";
+  if (!check(status, call.c_str(), error))
+    return false;
+  if (bytes != sizeof(uint32_t)) {
+    error = "the module's global " + name + " has " + std::to_string(bytes) +
+            " bytes, not 4";
+    return false;
+  }
+  uint32_t value = 0;
+  if (!check(api.cuMemcpyDtoH(&value, address, sizeof(value)), "cuMemcpyDtoH",
+             error))
+    return false;
+  out = value;
+  return true;
 }
 
 bool Driver::funcAttributes(Function func, FuncInfo &out, std::string &error) {

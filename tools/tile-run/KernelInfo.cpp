@@ -182,12 +182,12 @@ tile::computeOccupancyLimits(const KernelReport &report) {
 
 bool tile::gatherKernelReport(rt::Driver &driver, const rt::Module &module,
                               rt::Function function, const std::string &kernel,
-                              unsigned numWarps, KernelReport &report,
-                              std::string &error) {
+                              unsigned numWarps, unsigned dynamicSharedBytes,
+                              KernelReport &report, std::string &error) {
   report.kernel = kernel;
   report.device = driver.info();
   report.numWarps = numWarps;
-  report.dynamicSharedBytes = 0;
+  report.dynamicSharedBytes = int(dynamicSharedBytes);
   report.jit = parseJitInfoLog(module.infoLog(), kernel);
   return driver.funcAttributes(function, report.func, error) &&
          driver.maxActiveBlocksPerSM(function, report.threadsPerBlock(),

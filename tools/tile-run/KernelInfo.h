@@ -65,12 +65,12 @@ struct OccupancyLimit {
 /// blocks per multiprocessor, from the device's attributes.
 std::vector<OccupancyLimit> computeOccupancyLimits(const KernelReport &report);
 
-/// Fills `report` for a loaded kernel launched with `numWarps` warps and no
-/// dynamic shared memory.
+/// Fills `report` for a loaded kernel launched with `numWarps` warps and
+/// `dynamicSharedBytes` of dynamic shared memory.
 bool gatherKernelReport(rt::Driver &driver, const rt::Module &module,
                         rt::Function function, const std::string &kernel,
-                        unsigned numWarps, KernelReport &report,
-                        std::string &error);
+                        unsigned numWarps, unsigned dynamicSharedBytes,
+                        KernelReport &report, std::string &error);
 
 /// Reads a report from a `key = value` file (the field names of --info=json)
 /// whose `jit_log:` line starts the JIT log; for tests without a GPU.

@@ -28,6 +28,7 @@
 #include "Npy.h"
 #include "References.h"
 #include "Sweep.h"
+#include "tile/Analysis/Allocation.h"
 #include "tile/Dialect/Tile/IR/TileDialect.h"
 #include "tile/Driver/Compile.h"
 #include "tile/Driver/KernelCache.h"
@@ -431,7 +432,30 @@ struct Session {
 struct LoadedKernel {
   rt::Module module;
   rt::Function function;
+  /// The dynamic shared memory each launch needs (kernels over 48 KiB).
+  unsigned dynamicSharedBytes = 0;
 };
+
+/// Reads the dynamic shared memory the module declares, if any, and opts
+/// the kernel in to it.
+bool prepareDynamicShared(rt::Driver &driver, LoadedKernel &loaded,
+                          std::string &error) {
+  std::optional<uint32_t> bytes;
+  if (!driver.readGlobalU32(loaded.module,
+                            mlir::tilegpu::kDynamicSharedBytesSymbol.str(),
+                            bytes, error))
+    return false;
+  loaded.dynamicSharedBytes = bytes.value_or(0);
+  if (!bytes)
+    return true;
+  if (!driver.setMaxDynamicShared(loaded.function, int(*bytes), error)) {
+    error += llvm::formatv(" (the kernel needs {0} bytes of shared memory)",
+                           *bytes)
+                 .str();
+    return false;
+  }
+  return true;
+}
 
 /// Gives the grid its value where it depends on num_sms() or occupancy():
 /// evaluates the launch description again, knowing them. Everything else
@@ -508,7 +532,8 @@ void loadCachedCubin(rt::Driver &driver, cache::KernelCache &kernelCache,
   }
   if (!driver.loadCubin(cubin, log, loaded.module, error) ||
       !driver.getFunction(loaded.module, kernel.source->launch.kernel,
-                          loaded.function, error)) {
+                          loaded.function, error) ||
+      !prepareDynamicShared(driver, loaded, error)) {
     loaded.module.reset();
     loaded.function = rt::Function();
     kernelCache.discard(cache::EntryKind::Cubin, key,
@@ -540,7 +565,8 @@ int loadOnGPU(rt::Driver &driver, Kernel &kernel, const std::string &ptx,
       return fail(error);
   }
   if (!driver.getFunction(loaded.module, kernel.source->launch.kernel,
-                          loaded.function, error))
+                          loaded.function, error) ||
+      !prepareDynamicShared(driver, loaded, error))
     return fail(error);
   timings.load = msSince(loadStart);
   if (kernelCache && !cubinKey.empty() && !cubin.empty())
@@ -610,7 +636,8 @@ int runOnGPU(Session &session, Kernel &kernel, LoadedKernel &loaded,
   rt::Function function = loaded.function;
   auto launchOnce = [&](std::string &err) {
     return driver.launch(function, spec.grid[0], spec.grid[1], spec.grid[2],
-                         threads, 0, args.data(), err);
+                         threads, loaded.dynamicSharedBytes, args.data(),
+                         err);
   };
 
   if (stage == Stage::Trial) {
@@ -1031,8 +1058,9 @@ int runKernel(Session &session, ArrayRef<launch::Override> overrides,
   // num_sms() and occupancy() for this kernel at the launch's num_warps.
   std::string error;
   int occupancy = 0;
-  if (!driver->maxActiveBlocksPerSM(loaded.function, spec.numWarps * 32, 0,
-                                    occupancy, error))
+  if (!driver->maxActiveBlocksPerSM(loaded.function, spec.numWarps * 32,
+                                    loaded.dynamicSharedBytes, occupancy,
+                                    error))
     return fail(error);
   // --info reports why nothing fits, with no grid to show.
   bool noGrid = spec.gridDeferred && occupancy == 0;
@@ -1049,7 +1077,8 @@ int runKernel(Session &session, ArrayRef<launch::Override> overrides,
   if (wantInfo) {
     KernelReport report;
     if (!gatherKernelReport(*driver, loaded.module, loaded.function,
-                            spec.kernel, spec.numWarps, report, error))
+                            spec.kernel, spec.numWarps,
+                            loaded.dynamicSharedBytes, report, error))
       return fail(error);
     if (!noGrid)
       report.grid = spec.grid;

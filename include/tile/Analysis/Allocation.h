@@ -45,6 +45,10 @@ inline constexpr llvm::StringLiteral kSharedOffsetAttr =
 inline constexpr llvm::StringLiteral kSharedBytesAttr = "tilegpu.shared";
 /// Static shared memory a program may use without opting in.
 inline constexpr unsigned kMaxStaticSharedBytes = 48 * 1024;
+/// A kernel using more declares its shared memory as dynamic and its size
+/// in an i32 global of this name, which the launch reads to size and opt in.
+inline constexpr llvm::StringLiteral kDynamicSharedBytesSymbol =
+    "tile_dynamic_shared_bytes";
 
 /// The offset recorded on `op` by tilegpu-allocate-shared-memory, if any (an
 /// attribute of another type counts as none).

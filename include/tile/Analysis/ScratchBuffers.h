@@ -48,9 +48,14 @@ struct ReduceScratchLayout {
 /// not blocked.
 ReduceScratchLayout getReduceScratchLayout(tile::ReduceOp op);
 
-/// The CUDA-core dot's scratch: A row-major at 0, B row-major after it at
-/// this (16-byte aligned) offset.
+/// The dot's scratch: A at 0 and B after it at this offset. The CUDA-core
+/// dot stores both row-major (16-byte aligned); a wgmma dot (mma result)
+/// stores them in wgmma's swizzled tiles (1024-byte aligned).
 int64_t getDotScratchBOffset(tile::DotOp op);
+/// Whether `op`'s result has an mma layout (its lowering is wgmma).
+bool isWgmmaDot(tile::DotOp op);
+/// The alignment `op`'s scratch buffer needs.
+unsigned getScratchAlignment(Operation *op);
 
 /// Scan geometry of a blocked operand along one axis.
 struct ScanGeometry {

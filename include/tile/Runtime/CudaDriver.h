@@ -20,6 +20,7 @@
 
 #include <cstddef>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -178,6 +179,10 @@ public:
   /// Loads a cubin compileToCubin made; the module's infoLog() is `infoLog`.
   bool loadCubin(const std::string &cubin, const std::string &infoLog,
                  Module &out, std::string &error);
+  /// The value of the 4-byte global `name` of `module`, or none where the
+  /// module has no such global.
+  bool readGlobalU32(const Module &module, const std::string &name,
+                     std::optional<uint32_t> &out, std::string &error);
   bool getFunction(const Module &module, const std::string &name, Function &out,
                    std::string &error);
   bool funcAttributes(Function func, FuncInfo &out, std::string &error);

@@ -27,6 +27,16 @@ mlir::tilegpu::getRegisterCoords(DistributedLayoutInterface layout,
     coords.erase(coords.begin() + slice.getDim());
     return coords;
   }
+  if (auto mma = dyn_cast<MmaEncodingAttr>(layout)) {
+    // reg = ((rm * repsN + rn) * n/8 + j) * 4 + h * 2 + e; rows (rm, h),
+    // columns (rn, j, e).
+    unsigned colBlocks = mma.getInstrN() / 8;
+    unsigned repsN = unsigned(mma.getReps(shape)[1]);
+    unsigned e = reg % 2, h = (reg / 2) % 2, j = (reg / 4) % colBlocks;
+    unsigned rep = reg / 4 / colBlocks;
+    unsigned rm = rep / repsN, rn = rep % repsN;
+    return {rm * 2 + h, (rn * colBlocks + j) * 2 + e};
+  }
   SmallVector<unsigned> elems = layout.getElemsPerThread(shape);
   SmallVector<unsigned> coords(shape.size(), 0);
   for (unsigned axis : layout.getLayoutOrder()) {
@@ -51,6 +61,48 @@ static SmallVector<Value> delinearize(OpBuilder &b, Location loc, Value linear,
   return coords;
 }
 
+/// The mma layout's mapping (see its description): lane l of warp w holds
+/// row 16 * (w % WM) + l / 4 (+ 8) and column n * (w / WM % WN) + 2 * (l % 4)
+/// (+ 1) of each 8, in every repetition of the tile.
+static SmallVector<SmallVector<Value>>
+emitMmaIndices(OpBuilder &b, Location loc, MmaEncodingAttr mma,
+               ArrayRef<int64_t> shape) {
+  Type i32 = b.getI32Type();
+  auto constant = [&](int64_t v) -> Value {
+    return LLVM::ConstantOp::create(b, loc, i32, v);
+  };
+  unsigned wm = mma.getWarpsPerCTA()[0], wn = mma.getWarpsPerCTA()[1];
+  unsigned n = mma.getInstrN();
+  Value tid = NVVM::ThreadIdXOp::create(b, loc, i32);
+  Value lane = LLVM::URemOp::create(b, loc, tid, constant(32));
+  Value warp = LLVM::UDivOp::create(b, loc, tid, constant(32));
+  Value warpM = LLVM::URemOp::create(b, loc, warp, constant(wm));
+  Value warpN = LLVM::URemOp::create(
+      b, loc, LLVM::UDivOp::create(b, loc, warp, constant(wm)), constant(wn));
+  Value rowBase = LLVM::AddOp::create(
+      b, loc, LLVM::MulOp::create(b, loc, warpM, constant(16)),
+      LLVM::UDivOp::create(b, loc, lane, constant(4)));
+  Value colBase = LLVM::AddOp::create(
+      b, loc, LLVM::MulOp::create(b, loc, warpN, constant(n)),
+      LLVM::MulOp::create(b, loc,
+                          LLVM::URemOp::create(b, loc, lane, constant(4)),
+                          constant(2)));
+  SmallVector<int64_t> tile = mma.getShapePerCTATile();
+  SmallVector<SmallVector<Value>> indices;
+  unsigned numRegs = mma.getTotalElemsPerThread(shape);
+  for (unsigned reg = 0; reg < numRegs; ++reg) {
+    SmallVector<unsigned> coords = getRegisterCoords(mma, shape, reg);
+    int64_t rowOffset = (coords[0] / 2) * tile[0] + (coords[0] % 2) * 8;
+    unsigned colBlock = coords[1] / 2, colBlocks = n / 8;
+    int64_t colOffset = (colBlock / colBlocks) * tile[1] +
+                        (colBlock % colBlocks) * 8 + coords[1] % 2;
+    indices.push_back(
+        {LLVM::AddOp::create(b, loc, rowBase, constant(rowOffset)),
+         LLVM::AddOp::create(b, loc, colBase, constant(colOffset))});
+  }
+  return indices;
+}
+
 SmallVector<SmallVector<Value>>
 mlir::tilegpu::emitIndices(OpBuilder &b, Location loc,
                            DistributedLayoutInterface layout,
@@ -66,6 +118,8 @@ mlir::tilegpu::emitIndices(OpBuilder &b, Location loc,
   auto constant = [&](int64_t v) -> Value {
     return LLVM::ConstantOp::create(b, loc, i32, v);
   };
+  if (auto mma = dyn_cast<MmaEncodingAttr>(layout))
+    return emitMmaIndices(b, loc, mma, shape);
   SmallVector<unsigned> spt = layout.getLayoutSizePerThread();
   SmallVector<unsigned> tpw = layout.getLayoutThreadsPerWarp();
   SmallVector<unsigned> wpc = layout.getLayoutWarpsPerCTA();

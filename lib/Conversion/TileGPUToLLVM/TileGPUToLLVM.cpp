@@ -13,7 +13,8 @@
 //     elements: the registers as they are.
 // Kernels become llvm.func with nvvm.kernel and nvvm.reqntid = num-warps * 32.
 // Shared memory is one global (@tile_smem) of the module's tilegpu.shared
-// bytes; each scratch user addresses its buffer at its tilegpu.shared_offset
+// bytes (static up to 48 KiB; beyond, dynamic, its size in the global
+// @tile_dynamic_shared_bytes for the launch); each scratch user addresses its buffer at its tilegpu.shared_offset
 // and tilegpu.barrier becomes bar.sync 0.
 // Assumes tilegpu-coalesce and tilegpu-remove-layout-conversions ran, then
 // tilegpu-allocate-shared-memory (checked: a scratch user without an offset
@@ -622,22 +623,29 @@ struct ConvertTileGPUToLLVM
     });
     if (unplaced.wasInterrupted())
       return signalPassFailure();
-    // The global is static shared memory, which has a fixed limit.
+    // Up to 48 KiB the global is static shared memory. Beyond, it is
+    // dynamic shared memory (an extern array), which the launch must size
+    // and opt in to: the module says how much in a global the runtime reads.
     if (sharedBytes > kMaxStaticSharedBytes) {
-      module.emitError("the kernel needs ")
-          << sharedBytes << " bytes of shared memory; the limit is "
-          << kMaxStaticSharedBytes;
-      return signalPassFailure();
-    }
-    unsigned scratchBytes = sharedBytes;
-    if (scratchBytes > 0) {
       OpBuilder builder(module.getBodyRegion());
-      auto global = LLVM::GlobalOp::create(
+      LLVM::GlobalOp::create(
           builder, module.getLoc(),
-          LLVM::LLVMArrayType::get(builder.getI8Type(), scratchBytes),
+          LLVM::LLVMArrayType::get(builder.getI8Type(), 0),
+          /*isConstant=*/false, LLVM::Linkage::External, kSharedScratchSymbol,
+          Attribute(), /*alignment=*/1024, /*addrSpace=*/3);
+      LLVM::GlobalOp::create(
+          builder, module.getLoc(), builder.getI32Type(),
+          /*isConstant=*/true, LLVM::Linkage::External,
+          kDynamicSharedBytesSymbol,
+          builder.getI32IntegerAttr(int32_t(sharedBytes)), /*alignment=*/4,
+          /*addrSpace=*/1);
+    } else if (sharedBytes > 0) {
+      OpBuilder builder(module.getBodyRegion());
+      LLVM::GlobalOp::create(
+          builder, module.getLoc(),
+          LLVM::LLVMArrayType::get(builder.getI8Type(), sharedBytes),
           /*isConstant=*/false, LLVM::Linkage::Internal, kSharedScratchSymbol,
-          Attribute(), /*alignment=*/16, /*addrSpace=*/3);
-      (void)global;
+          Attribute(), /*alignment=*/1024, /*addrSpace=*/3);
     }
 
     ModuleAxisInfo axisInfo(module);
@@ -657,6 +665,7 @@ struct ConvertTileGPUToLLVM
     populateReduceOpToLLVMPatterns(converter, patterns);
     populateScanOpToLLVMPatterns(converter, patterns);
     populateDotOpToLLVMPatterns(converter, patterns);
+    populateWgmmaDotOpToLLVMPatterns(converter, patterns);
     populateShapeOpToLLVMPatterns(converter, patterns);
     populateMathOpToLLVMPatterns(converter, patterns);
 

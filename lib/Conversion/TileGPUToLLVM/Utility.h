@@ -59,6 +59,8 @@ Value i32Constant(OpBuilder &b, Location loc, int64_t value);
 
 void populateDotOpToLLVMPatterns(LLVMTypeConverter &converter,
                                  RewritePatternSet &patterns);
+void populateWgmmaDotOpToLLVMPatterns(LLVMTypeConverter &converter,
+                                      RewritePatternSet &patterns);
 void populateReduceOpToLLVMPatterns(LLVMTypeConverter &converter,
                                     RewritePatternSet &patterns);
 void populateScanOpToLLVMPatterns(LLVMTypeConverter &converter,

@@ -14,7 +14,7 @@
 #a = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 #b = #tilegpu.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 // CHECK: module attributes {{{.*}}tilegpu.shared = 1024 : i32
-// CHECK: llvm.mlir.global internal @tile_smem() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<1024 x i8>
+// CHECK: llvm.mlir.global internal @tile_smem() {addr_space = 3 : i32, alignment = 1024 : i64} : !llvm.array<1024 x i8>
 module attributes {"tilegpu.num-warps" = 4 : i32} {
 // CHECK-LABEL: llvm.func @moves_data
 func.func @moves_data(%p: tensor<256x!tile.ptr<f32>, #a>, %q: tensor<256x!tile.ptr<f32>, #b>) {

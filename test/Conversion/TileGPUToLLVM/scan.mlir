@@ -57,7 +57,7 @@ func.func @warp_1d(%p: tensor<64x!tile.ptr<f32>, #a>) {
 // warp reads the first warp's totals (the loads nobody needs fold away).
 #b = #tilegpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [2, 2], order = [1, 0]}>
 // CHECK: module attributes {{{.*}}tilegpu.shared = 256 : i32
-// CHECK: llvm.mlir.global internal @tile_smem() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<256 x i8>
+// CHECK: llvm.mlir.global internal @tile_smem() {addr_space = 3 : i32, alignment = 1024 : i64} : !llvm.array<256 x i8>
 // CHECK-LABEL: llvm.func @warps_2d
 // CHECK-DAG: %[[C31:.*]] = llvm.mlir.constant(31 : i32) : i32
 // CHECK-DAG: %[[C16:.*]] = llvm.mlir.constant(16 : i32) : i32

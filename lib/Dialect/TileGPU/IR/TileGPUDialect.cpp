@@ -27,6 +27,10 @@ struct TileGPUOpAsmInterface : public OpAsmDialectInterface {
       os << "blocked";
       return AliasResult::FinalAlias;
     }
+    if (isa<MmaEncodingAttr>(attr)) {
+      os << "mma";
+      return AliasResult::FinalAlias;
+    }
     if (isa<SliceEncodingAttr>(attr)) {
       os << "slice";
       return AliasResult::OverridableAlias;
@@ -118,6 +122,72 @@ SmallVector<unsigned> BlockedEncodingAttr::getLayoutThreadsPerWarp() const {
   return SmallVector<unsigned>(getThreadsPerWarp());
 }
 SmallVector<unsigned> BlockedEncodingAttr::getLayoutWarpsPerCTA() const {
+  return SmallVector<unsigned>(getWarpsPerCTA());
+}
+
+//===----------------------------------------------------------------------===//
+// MmaEncodingAttr
+//===----------------------------------------------------------------------===//
+
+LogicalResult
+MmaEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                        unsigned versionMajor, ArrayRef<unsigned> warpsPerCTA,
+                        ArrayRef<unsigned> instrShape) {
+  if (versionMajor != 3)
+    return emitError() << "mma layout version " << versionMajor
+                       << " is not supported (3: wgmma)";
+  if (warpsPerCTA.size() != 2 || instrShape.size() != 2)
+    return emitError() << "mma layout needs two warpsPerCTA and two "
+                          "instrShape entries";
+  for (unsigned w : warpsPerCTA)
+    if (w == 0 || !llvm::isPowerOf2_32(w))
+      return emitError() << "warpsPerCTA entries must be powers of two";
+  if (warpsPerCTA[0] % 4 != 0)
+    return emitError() << "version 3 stacks the four warps of a warpgroup "
+                          "along the rows: warpsPerCTA[0] must be a "
+                          "multiple of 4, got "
+                       << warpsPerCTA[0];
+  if (instrShape[0] != 16 || instrShape[1] % 8 != 0 || instrShape[1] < 8 ||
+      instrShape[1] > 256)
+    return emitError() << "instrShape must be [16, n] with n a multiple of 8 "
+                          "up to 256";
+  return success();
+}
+
+SmallVector<int64_t> MmaEncodingAttr::getShapePerCTATile() const {
+  return {16 * int64_t(getWarpsPerCTA()[0]),
+          int64_t(getInstrN()) * getWarpsPerCTA()[1]};
+}
+
+SmallVector<int64_t> MmaEncodingAttr::getReps(ArrayRef<int64_t> shape) const {
+  SmallVector<int64_t> tile = getShapePerCTATile();
+  return {std::max<int64_t>(1, llvm::divideCeil(shape[0], tile[0])),
+          std::max<int64_t>(1, llvm::divideCeil(shape[1], tile[1]))};
+}
+
+SmallVector<unsigned>
+MmaEncodingAttr::getElemsPerThread(ArrayRef<int64_t> shape) const {
+  SmallVector<int64_t> reps = getReps(shape);
+  return {unsigned(reps[0] * 2), unsigned(reps[1] * (getInstrN() / 8) * 2)};
+}
+
+unsigned
+MmaEncodingAttr::getTotalElemsPerThread(ArrayRef<int64_t> shape) const {
+  SmallVector<unsigned> elems = getElemsPerThread(shape);
+  return elems[0] * elems[1];
+}
+
+// The per-axis description below is the part of the layout a blocked layout
+// can state (pairs of columns, 8 x 4 lanes); the rows a warp holds are not
+// contiguous, so code that needs the whole mapping asks the attribute.
+SmallVector<unsigned> MmaEncodingAttr::getLayoutOrder() const { return {1, 0}; }
+SmallVector<unsigned> MmaEncodingAttr::getLayoutSizePerThread() const {
+  return {1, 2};
+}
+SmallVector<unsigned> MmaEncodingAttr::getLayoutThreadsPerWarp() const {
+  return {8, 4};
+}
+SmallVector<unsigned> MmaEncodingAttr::getLayoutWarpsPerCTA() const {
   return SmallVector<unsigned>(getWarpsPerCTA());
 }
 

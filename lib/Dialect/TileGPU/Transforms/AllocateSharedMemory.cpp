@@ -27,6 +27,30 @@ using namespace mlir;
 using namespace mlir::tilegpu;
 
 namespace {
+/// The shared memory a program may opt in to on the module's target (the
+/// CUDA programming guide's table); 48 KiB, what any program may use
+/// statically, where the module names no target.
+uint64_t getTargetSharedMemoryLimit(ModuleOp module) {
+  auto target =
+      module->getAttrOfType<StringAttr>(TileGPUDialect::getTargetAttrName());
+  if (!target)
+    return kMaxStaticSharedBytes;
+  unsigned arch = 0;
+  StringRef name = target.getValue();
+  if (!name.consume_front("sm_") || name.take_while(llvm::isDigit)
+                                        .getAsInteger(10, arch))
+    return kMaxStaticSharedBytes;
+  if (arch >= 90)
+    return 227 * 1024;
+  if (arch == 80 || arch == 87)
+    return 163 * 1024;
+  if (arch >= 86)
+    return 99 * 1024;
+  if (arch >= 70)
+    return 96 * 1024;
+  return kMaxStaticSharedBytes;
+}
+
 struct AllocateSharedMemory
     : public tilegpu::impl::TileGPUAllocateSharedMemoryBase<
           AllocateSharedMemory> {
@@ -36,8 +60,10 @@ struct AllocateSharedMemory
     ModuleOp module = getOperation();
     Builder builder(module.getContext());
     // Offsets are i32 attributes.
-    uint64_t limit = std::min<uint64_t>(sharedMemoryLimit.getValue(),
-                                        std::numeric_limits<int32_t>::max());
+    uint64_t limit = std::min<uint64_t>(
+        sharedMemoryLimit.getValue() ? sharedMemoryLimit.getValue()
+                                     : getTargetSharedMemoryLimit(module),
+        std::numeric_limits<int32_t>::max());
     uint64_t moduleBytes = 0;
     bool overLimit = false;
     // Offsets of an earlier run may be stale.

@@ -7,6 +7,7 @@
 // than the block has per thread), so that lanes of a warp touch adjacent
 // vectors. The op is re-created in that layout between convert_layout ops;
 // tilegpu-remove-layout-conversions then removes the conversions it can.
+// Pointers an scf.for carries are given the layout in the loop itself.
 // Assumes every tensor already has a layout (convert-tile-to-tilegpu).
 //
 //===----------------------------------------------------------------------===//
@@ -15,6 +16,7 @@
 #include "tile/Dialect/TileGPU/IR/TileGPUDialect.h"
 #include "tile/Dialect/TileGPU/Transforms/Passes.h"
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
@@ -45,11 +47,65 @@ struct Coalesce : public tilegpu::impl::TileGPUCoalesceBase<Coalesce> {
                             order, numWarps);
   }
 
+  /// Makes `loop` carry iter_arg `arg` in `layout`: conversions go around
+  /// the init, the yield and the loop's result, and inside the body the
+  /// argument's old users see it converted back. Remove-layout-conversions
+  /// then recomputes the pointer update (an addptr) in the new layout.
+  void setCarriedLayout(scf::ForOp loop, BlockArgument arg,
+                        BlockedEncodingAttr layout) {
+    unsigned index = arg.getArgNumber() - loop.getNumInductionVars();
+    Type oldType = arg.getType(), newType = withLayout(oldType, layout);
+    Location loc = loop.getLoc();
+    OpBuilder builder(loop);
+    OpOperand &init = loop.getInitArgsMutable()[index];
+    init.set(ConvertLayoutOp::create(builder, loc, newType, init.get()));
+    arg.setType(newType);
+    builder.setInsertionPointToStart(loop.getBody());
+    auto inBody = ConvertLayoutOp::create(builder, loc, oldType, arg);
+    arg.replaceAllUsesExcept(inBody.getResult(), inBody);
+    auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+    builder.setInsertionPoint(yield);
+    OpOperand &yielded = yield->getOpOperand(index);
+    yielded.set(ConvertLayoutOp::create(builder, loc, newType, yielded.get()));
+    Value result = loop.getResult(index);
+    result.setType(newType);
+    builder.setInsertionPointAfter(loop);
+    auto after = ConvertLayoutOp::create(builder, loc, oldType, result);
+    result.replaceAllUsesExcept(after.getResult(), after);
+  }
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
     unsigned numWarps = getNumWarps(module);
-    tile::ModuleAxisInfo axisInfo(module);
 
+    // Pointers carried by a loop: the loop carries them in the layout of
+    // their memory access (converting them each iteration would cost more
+    // than the wider access gains).
+    {
+      tile::ModuleAxisInfo axisInfo(module);
+      SmallVector<std::tuple<scf::ForOp, BlockArgument, BlockedEncodingAttr>>
+          carried;
+      llvm::SmallPtrSet<Value, 8> seen;
+      module.walk([&](Operation *op) {
+        Value ptr;
+        if (auto load = dyn_cast<tile::LoadOp>(op))
+          ptr = load.getPtr();
+        else if (auto store = dyn_cast<tile::StoreOp>(op))
+          ptr = store.getPtr();
+        auto arg = dyn_cast_or_null<BlockArgument>(ptr);
+        if (!arg || !isa<RankedTensorType>(ptr.getType()))
+          return;
+        auto loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
+        if (!loop || arg.getArgNumber() < loop.getNumInductionVars() ||
+            !seen.insert(arg).second)
+          return;
+        carried.push_back({loop, arg, chooseLayout(axisInfo, ptr, numWarps)});
+      });
+      for (auto [loop, arg, layout] : carried)
+        setCarriedLayout(loop, arg, layout);
+    }
+
+    tile::ModuleAxisInfo axisInfo(module);
     // Choose all layouts first: rewriting changes the values the analysis
     // knows.
     SmallVector<std::pair<Operation *, BlockedEncodingAttr>> plan;
@@ -59,9 +115,7 @@ struct Coalesce : public tilegpu::impl::TileGPUCoalesceBase<Coalesce> {
         ptr = load.getPtr();
       else if (auto store = dyn_cast<tile::StoreOp>(op))
         ptr = store.getPtr();
-      // Pointers carried by a loop keep the loop's layout: converting them
-      // on each iteration would cost more than the wider access gains.
-      // (Changing the layout of the loop itself is the better answer.)
+      // Other block arguments of regions keep their layout.
       if (ptr && isa<BlockArgument>(ptr) &&
           !isa<FunctionOpInterface>(ptr.getParentBlock()->getParentOp()))
         return;

@@ -5,9 +5,11 @@
 //     whole chain back to values already in that layout is cheap and free of
 //     side effects (splat, make_range, addptr, broadcast, expand_dims,
 //     elementwise arith and math; constants and chains of conversions fold);
-//   - forwards, when the source cannot be recomputed (a load): elementwise
-//     users move into the source's layout, so the conversion travels to
-//     stores and reductions, which take the source's layout and absorb it.
+//   - forwards, when the source cannot be recomputed (a load, a dot's
+//     accumulator): elementwise users move into the source's layout, so the
+//     conversion travels to stores and reductions, which take a blocked
+//     source's layout and absorb it (an mma source stays converted: its
+//     stores would not coalesce).
 // Ops left without users are erased.
 //
 //===----------------------------------------------------------------------===//
@@ -121,7 +123,9 @@ struct PushConversionForward : public OpRewritePattern<ConvertLayoutOp> {
                                 PatternRewriter &rewriter) const override {
     Value source = convert.getSrc();
     Attribute sourceLayout = layoutOf(source);
-    if (!isa<BlockedEncodingAttr>(sourceLayout) ||
+    // From an mma accumulator too: the epilogue then runs on the
+    // accumulator's registers and converts only its (narrower) result.
+    if (!isa<BlockedEncodingAttr, MmaEncodingAttr>(sourceLayout) ||
         canRematerialize(source, convert.getType().getEncoding()))
       return failure();
     for (OpOperand &use : convert->getUses()) {
@@ -177,9 +181,25 @@ void moveOperandsToLayout(PatternRewriter &rewriter, Operation *op,
   });
 }
 
+/// Whether `value` is computed elementwise from an mma accumulator: its
+/// conversion will move forward to the accumulator, and the store should
+/// keep its coalesced layout rather than take the intermediate one.
+bool derivesFromMma(Value value, unsigned depth = 0) {
+  if (isa_and_nonnull<MmaEncodingAttr>(layoutOf(value)))
+    return true;
+  Operation *def = value.getDefiningOp();
+  if (!def || depth > 16 ||
+      !(isa<ConvertLayoutOp>(def) || def->hasTrait<OpTrait::Elementwise>()))
+    return false;
+  return llvm::any_of(def->getOperands(), [&](Value operand) {
+    return derivesFromMma(operand, depth + 1);
+  });
+}
+
 /// store(ptr, convert(x)) -> store(ptr', x) when the pointers (and mask) can
 /// be recomputed in x's layout: a store in any layout beats moving the data
-/// through shared memory first.
+/// through shared memory first. (Not for values from an mma accumulator,
+/// which are converted once, straight to the coalesced layout.)
 struct StoreOfConversion : public OpRewritePattern<tile::StoreOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(tile::StoreOp store,
@@ -188,7 +208,7 @@ struct StoreOfConversion : public OpRewritePattern<tile::StoreOp> {
     if (!convert)
       return failure();
     Attribute layout = layoutOf(convert.getSrc());
-    if (!isa<BlockedEncodingAttr>(layout) ||
+    if (!isa<BlockedEncodingAttr>(layout) || derivesFromMma(convert.getSrc()) ||
         !canRematerialize(store.getPtr(), layout) ||
         (store.getMask() && !canRematerialize(store.getMask(), layout)))
       return failure();

@@ -98,4 +98,47 @@ def TileGPU_SliceEncodingAttr : AttrDef<TileGPU_Dialect, "SliceEncoding",
   }];
 }
 
+def TileGPU_MmaEncodingAttr : AttrDef<TileGPU_Dialect, "MmaEncoding",
+    [DeclareAttrInterfaceMethods<TileGPU_DistributedLayoutInterface>]> {
+  let mnemonic = "mma";
+  let summary = "The accumulator layout of tensor-core instructions";
+  let description = [{
+    As Triton's #nvidia_mma: the layout in which tensor-core instructions
+    leave a 2-D accumulator. Each warp holds a 16 x n tile (instrShape =
+    [16, n]); within it lane l holds rows l/4 and l/4 + 8 and, in each 8
+    columns, columns 2*(l%4) and 2*(l%4) + 1. Warps are numbered along
+    the rows first (warpsPerCTA = [WM, WN]; warp w has row index w % WM),
+    so with version 3 (wgmma, sm_90a) four consecutive warps form a
+    warpgroup holding 64 rows. The 16*WM x n*WN tile repeats over the
+    tensor, whose shape must be a multiple of it.
+
+    A thread's registers are numbered tile repetition by repetition (rows
+    outer, columns inner), then as wgmma numbers its accumulators: in
+    each 8 columns (j), row l/4 then l/4 + 8 (h), two columns each (e):
+    register ((rm * repsN + rn) * n/8 + j) * 4 + h * 2 + e.
+
+    Example: `#tilegpu.mma<{version = 3, warpsPerCTA = [8, 1],
+    instrShape = [16, 256]}>`: two warpgroups, each a 64 x 256 wgmma
+    accumulator, for a 128 x 256 tile with 8 warps.
+  }];
+  let parameters = (ins
+    "unsigned":$versionMajor,
+    ArrayRefParameter<"unsigned">:$warpsPerCTA,
+    ArrayRefParameter<"unsigned">:$instrShape
+  );
+  let assemblyFormat = [{
+    `<` `{` `version` `=` $versionMajor `,`
+            `warpsPerCTA` `=` `[` $warpsPerCTA `]` `,`
+            `instrShape` `=` `[` $instrShape `]` `}` `>`
+  }];
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    unsigned getInstrN() const { return getInstrShape()[1]; }
+    /// Rows and columns of one repetition: 16 * WM by n * WN.
+    ::llvm::SmallVector<int64_t> getShapePerCTATile() const;
+    /// Repetitions of the tile along each axis for `shape`.
+    ::llvm::SmallVector<int64_t> getReps(::llvm::ArrayRef<int64_t> shape) const;
+  }];
+}
+
 #endif // TILE_DIALECT_TILEGPU_IR_TILEGPUATTRS_TD

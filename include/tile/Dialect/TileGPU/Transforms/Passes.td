@@ -30,6 +30,25 @@ def TileGPURemoveLayoutConversions
   let dependentDialects = ["::mlir::tilegpu::TileGPUDialect"];
 }
 
+def TileGPUAccelerateMatmul
+    : Pass<"tilegpu-accelerate-matmul", "mlir::ModuleOp"> {
+  let summary = "Put dots that tensor cores can run in an mma layout";
+  let description = [{
+    On sm_90a, a tile.dot of fp16 or bf16 operands with an fp32
+    accumulator whose shape suits wgmma (M a multiple of 64, N of 8, K of
+    16, num-warps a multiple of 4) gets an `#tilegpu.mma` version 3 result:
+    warpgroups stacked along M, each wgmma as wide in N as the tile allows
+    (up to 256). The accumulator is converted to that layout and the result
+    back to the old one. When the accumulator is carried through an scf.for
+    (the dot's only use of the iter_arg, the yield its only use of the
+    result), the loop carries the mma layout instead, and the conversions
+    move outside the loop. Other dots keep their layout (the CUDA-core
+    lowering).
+  }];
+  let dependentDialects = ["::mlir::tilegpu::TileGPUDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 def TileGPUAllocateSharedMemory
     : Pass<"tilegpu-allocate-shared-memory", "mlir::ModuleOp"> {
   let summary = "Give every shared-memory buffer an offset, by liveness";
@@ -40,14 +59,16 @@ def TileGPUAllocateSharedMemory
     (lib/Analysis/Allocation.cpp). Each op with a scratch buffer gets its
     byte offset as `tilegpu.shared_offset`; the module gets the bytes the
     most demanding function needs as `tilegpu.shared`. More than
-    `shared-memory-limit` bytes is an error at the op whose buffer ends
+    `shared-memory-limit` bytes (by default the target's opt-in maximum,
+    227 KiB on sm_90) is an error at the op whose buffer ends
     highest.
   }];
   let options = [
     Option<"sharedMemoryLimit", "shared-memory-limit", "unsigned",
-           /*default=*/"49152",
-           "Bytes of shared memory a program may use (48 KiB: static "
-           "shared memory)">,
+           /*default=*/"0",
+           "Bytes of shared memory a program may use (0: what the "
+           "module's target allows a program to opt in to, or 48 KiB "
+           "where it names none)">,
     Option<"stagger", "stagger", "bool", /*default=*/"true",
            "Give consecutive scratch buffers separate bytes when it costs "
            "at most 4 KiB more, so no barrier is needed between them">

@@ -1,0 +1,260 @@
+//===- WgmmaDotOpToLLVM.cpp - tile.dot on Hopper tensor cores -------------===//
+//
+// The lowering of a tile.dot whose result has an #tilegpu.mma version 3
+// layout (tilegpu-accelerate-matmul chose it) to wgmma.mma_async:
+//   1. each thread stores its A and B registers into the op's scratch
+//      buffer, as the swizzled tiles of WgmmaOperands.h (16-byte vector
+//      stores where the layout gives a thread 8 consecutive elements);
+//   2. fence.proxy.async (the generic stores become visible to wgmma's
+//      async proxy), bar.sync, wgmma.fence;
+//   3. each warpgroup issues, per k16 step and per repetition of the mma
+//      tile, one wgmma m64nNk16 on its accumulator registers, A and B read
+//      through descriptors;
+//   4. wgmma.commit_group and wgmma.wait_group 0, the accumulators passed
+//      through the wait so that nothing reads them before it.
+// Earlier shared-memory accesses are ordered by tilegpu-insert-barriers, as
+// for every scratch user; the op's reads end at the wait.
+//
+//===----------------------------------------------------------------------===//
+
+#include "LayoutIndexing.h"
+#include "Utility.h"
+#include "WgmmaOperands.h"
+#include "tile/Dialect/TileGPU/IR/TileGPUDialect.h"
+
+#include "mlir/Conversion/LLVMCommon/Pattern.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+using namespace mlir::tilegpu;
+
+namespace {
+/// An inline-PTX statement with side effects (kept in place and order).
+SmallVector<Value> emitPtx(OpBuilder &b, Location loc, StringRef text,
+                           StringRef constraints, ValueRange operands,
+                           unsigned numResults) {
+  Type result;
+  if (numResults == 1)
+    result = b.getF32Type();
+  else if (numResults > 1)
+    result = LLVM::LLVMStructType::getLiteral(
+        b.getContext(), SmallVector<Type>(numResults, b.getF32Type()));
+  auto op = LLVM::InlineAsmOp::create(
+      b, loc, result ? TypeRange(result) : TypeRange(), operands, text,
+      constraints, /*has_side_effects=*/true, /*is_align_stack=*/false,
+      LLVM::tailcallkind::TailCallKind::None,
+      LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT),
+      ArrayAttr());
+  if (numResults == 0)
+    return {};
+  if (numResults == 1)
+    return {op.getResult(0)};
+  return unpackStruct(b, loc, op.getResult(0));
+}
+
+/// "=f,...,=f,0,1,...": `count` f32 registers read and written.
+std::string tiedF32Constraints(unsigned count) {
+  std::string outs, ins;
+  for (unsigned i = 0; i < count; ++i) {
+    outs += "=f,";
+    ins += (i ? "," : "") + std::to_string(i);
+  }
+  return outs + ins;
+}
+
+/// "{$first, ..., $first+count-1}".
+std::string registerList(unsigned first, unsigned count) {
+  std::string list = "{";
+  for (unsigned i = 0; i < count; ++i)
+    list += (i ? ", $" : "$") + std::to_string(first + i);
+  return list + "}";
+}
+
+/// One wgmma m64nNk16 with fp32 accumulators `acc` (N/2 of them), A and B
+/// from shared memory; B is read transposed (MN-major). Operands number
+/// outputs, then inputs (the tied accumulators first).
+SmallVector<Value> emitWgmma(OpBuilder &b, Location loc, ValueRange acc,
+                             Value descA, Value descB, unsigned n,
+                             StringRef inputType) {
+  unsigned count = acc.size();
+  std::string text = llvm::formatv(
+      "{ .reg .pred p; setp.ne.b32 p, ${0}, 0; "
+      "wgmma.mma_async.sync.aligned.m64n{1}k16.f32.{2}.{2} {3}, ${4}, ${5}, "
+      "p, 1, 1, 0, 1; }",
+      2 * count + 2, n, inputType, registerList(0, count), 2 * count,
+      2 * count + 1);
+  std::string constraints = tiedF32Constraints(count) + ",l,l,r";
+  SmallVector<Value> operands(acc.begin(), acc.end());
+  operands.push_back(descA);
+  operands.push_back(descB);
+  operands.push_back(i32Constant(b, loc, 1)); // scale-d: D = A*B + D
+  return emitPtx(b, loc, text, constraints, operands, count);
+}
+
+struct DotOpWgmmaLowering : public ConvertOpToLLVMPattern<DotOp> {
+  DotOpWgmmaLowering(const LLVMTypeConverter &converter)
+      : ConvertOpToLLVMPattern<DotOp>(converter, /*benefit=*/2) {}
+
+  /// Stores a tensor's registers into its swizzled tile at byte `tileOffset`
+  /// of the buffer.
+  void storeTile(ConversionPatternRewriter &rewriter, Location loc,
+                 RankedTensorType type, Value converted,
+                 const WgmmaOperandTile &tile, uint64_t bufferOffset,
+                 int64_t tileOffset) const {
+    auto layout = getDistributedLayout(type);
+    SmallVector<Value> values = unpackStruct(rewriter, loc, converted);
+    auto indices = emitIndices(rewriter, loc, layout, type.getShape());
+    // Runs of consecutive inner elements a thread holds, up to 16 bytes.
+    unsigned width = 1;
+    if (auto blocked = dyn_cast<BlockedEncodingAttr>(layout);
+        blocked && blocked.getOrder()[0] == 1)
+      width = std::min<unsigned>(blocked.getSizePerThread()[1],
+                                 16 / tile.elementBytes);
+    width = std::max(1u, std::min<unsigned>(width, tile.cols));
+    int64_t s = tile.swizzleBytes();
+    Type elementType = values[0].getType();
+    for (unsigned r = 0; r < values.size(); r += width) {
+      Value outer = indices[r][0], inner = indices[r][1];
+      // (byte / s) * rows * s + outer * s + byte % s, with s a power of 2.
+      Value byte = LLVM::MulOp::create(
+          rewriter, loc, inner, i32Constant(rewriter, loc, tile.elementBytes));
+      Value block = LLVM::UDivOp::create(rewriter, loc, byte,
+                                         i32Constant(rewriter, loc, s));
+      Value linear = LLVM::AddOp::create(
+          rewriter, loc,
+          LLVM::MulOp::create(rewriter, loc, block,
+                              i32Constant(rewriter, loc, tile.rows * s)),
+          LLVM::AddOp::create(
+              rewriter, loc,
+              LLVM::MulOp::create(rewriter, loc, outer,
+                                  i32Constant(rewriter, loc, s)),
+              LLVM::URemOp::create(rewriter, loc, byte,
+                                   i32Constant(rewriter, loc, s))));
+      Value offset = LLVM::AddOp::create(
+          rewriter, loc, i32Constant(rewriter, loc, tileOffset),
+          tile.emitSwizzle(rewriter, loc, linear));
+      Value ptr = getScratchPointer(rewriter, loc, bufferOffset, offset);
+      if (width == 1) {
+        LLVM::StoreOp::create(rewriter, loc, values[r], ptr,
+                              tile.elementBytes);
+        continue;
+      }
+      auto vecType = VectorType::get({int64_t(width)}, elementType);
+      Value vec = LLVM::UndefOp::create(rewriter, loc, vecType);
+      for (unsigned i = 0; i < width; ++i)
+        vec = LLVM::InsertElementOp::create(rewriter, loc, vec, values[r + i],
+                                            i32Constant(rewriter, loc, i));
+      LLVM::StoreOp::create(rewriter, loc, vec, ptr,
+                            width * tile.elementBytes);
+    }
+  }
+
+  LogicalResult
+  matchAndRewrite(DotOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto mma = dyn_cast<MmaEncodingAttr>(op.getType().getEncoding());
+    if (!mma)
+      return failure();
+    Location loc = op.getLoc();
+    auto aType = op.getA().getType(), bType = op.getB().getType();
+    auto dType = op.getType();
+    int64_t M = dType.getDimSize(0), N = dType.getDimSize(1),
+            K = aType.getDimSize(1);
+    SmallVector<int64_t> tileShape = mma.getShapePerCTATile();
+    if (M % tileShape[0] != 0 || N % tileShape[1] != 0 || K % 16 != 0 ||
+        !getDistributedLayout(aType) || !getDistributedLayout(bType))
+      return op.emitOpError("wgmma needs distributed operands and a result "
+                            "that is a whole number of mma tiles, got ")
+             << aType << ", " << bType << " -> " << dType;
+    Type element = aType.getElementType();
+    StringRef inputType = element.isBF16() ? "bf16" : "f16";
+    std::optional<uint64_t> bufferOffset = getSharedOffset(op);
+    if (!bufferOffset)
+      return rewriter.notifyMatchFailure(op, "no shared-memory offset");
+
+    WgmmaOperandTile aTile{M, K, 2, /*innerIsK=*/true};
+    WgmmaOperandTile bTile{K, N, 2, /*innerIsK=*/false};
+    int64_t bOffset = getDotScratchBOffset(op);
+    storeTile(rewriter, loc, aType, adaptor.getA(), aTile, *bufferOffset, 0);
+    storeTile(rewriter, loc, bType, adaptor.getB(), bTile, *bufferOffset,
+              bOffset);
+    emitPtx(rewriter, loc, "fence.proxy.async.shared::cta;", "", {}, 0);
+    emitBarrier(rewriter, loc);
+    emitPtx(rewriter, loc, "wgmma.fence.sync.aligned;", "", {}, 0);
+
+    // This warpgroup's rows of A and columns of B within the mma tile.
+    Type i32 = rewriter.getI32Type();
+    unsigned wm = mma.getWarpsPerCTA()[0], wn = mma.getWarpsPerCTA()[1];
+    unsigned n = mma.getInstrN();
+    Value tid = NVVM::ThreadIdXOp::create(rewriter, loc, i32);
+    Value group = LLVM::UDivOp::create(rewriter, loc, tid,
+                                       i32Constant(rewriter, loc, 128));
+    Value groupRow = LLVM::MulOp::create(
+        rewriter, loc,
+        LLVM::URemOp::create(rewriter, loc, group,
+                             i32Constant(rewriter, loc, wm / 4)),
+        i32Constant(rewriter, loc, 64));
+    Value groupCol = LLVM::MulOp::create(
+        rewriter, loc,
+        LLVM::URemOp::create(
+            rewriter, loc,
+            LLVM::UDivOp::create(rewriter, loc, group,
+                                 i32Constant(rewriter, loc, wm / 4)),
+            i32Constant(rewriter, loc, wn)),
+        i32Constant(rewriter, loc, n));
+    Value base = LLVM::PtrToIntOp::create(
+        rewriter, loc, i32,
+        getScratchPointer(rewriter, loc, *bufferOffset,
+                          i32Constant(rewriter, loc, 0)));
+    // The warpgroup's part of each tile: rows of A (s bytes apart), and
+    // columns of B (whole inner blocks, as the pass chose n to make them).
+    Value aBase = LLVM::AddOp::create(
+        rewriter, loc, base,
+        LLVM::MulOp::create(rewriter, loc, groupRow,
+                            i32Constant(rewriter, loc, aTile.swizzleBytes())));
+    Value bBase = LLVM::AddOp::create(
+        rewriter, loc, base,
+        LLVM::AddOp::create(
+            rewriter, loc, i32Constant(rewriter, loc, bOffset),
+            LLVM::MulOp::create(rewriter, loc, groupCol,
+                                i32Constant(rewriter, loc, 2 * K))));
+
+    SmallVector<Value> acc = unpackStruct(rewriter, loc, adaptor.getC());
+    SmallVector<int64_t> reps = mma.getReps(dType.getShape());
+    unsigned perInstr = n / 2;
+    for (int64_t k = 0; k < K; k += 16) {
+      for (int64_t rm = 0; rm < reps[0]; ++rm) {
+        Value descA = aTile.emitDescriptor(
+            rewriter, loc, aBase, aTile.linearOffset(rm * tileShape[0], k));
+        for (int64_t rn = 0; rn < reps[1]; ++rn) {
+          Value descB = bTile.emitDescriptor(
+              rewriter, loc, bBase,
+              bTile.linearOffset(k, rn * tileShape[1]));
+          unsigned first = unsigned((rm * reps[1] + rn) * perInstr);
+          SmallVector<Value> next =
+              emitWgmma(rewriter, loc,
+                        ValueRange(acc).slice(first, perInstr), descA, descB,
+                        n, inputType);
+          std::copy(next.begin(), next.end(), acc.begin() + first);
+        }
+      }
+    }
+    emitPtx(rewriter, loc, "wgmma.commit_group.sync.aligned;", "", {}, 0);
+    // The accumulators pass through the wait: nothing reads them earlier.
+    acc = emitPtx(rewriter, loc, "wgmma.wait_group.sync.aligned 0;",
+                  tiedF32Constraints(acc.size()), acc, acc.size());
+    rewriter.replaceOp(
+        op, packStruct(rewriter, loc, getTypeConverter()->convertType(dType),
+                       acc));
+    return success();
+  }
+};
+} // namespace
+
+void mlir::tilegpu::populateWgmmaDotOpToLLVMPatterns(
+    LLVMTypeConverter &converter, RewritePatternSet &patterns) {
+  patterns.add<DotOpWgmmaLowering>(converter);
+}

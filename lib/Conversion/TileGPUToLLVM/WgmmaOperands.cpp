@@ -1,0 +1,64 @@
+//===- WgmmaOperands.cpp - wgmma's shared-memory operand tiles ------------===//
+//
+// The descriptor (PTX ISA, "Matrix Descriptor Format"): bits 0-13 the start
+// address >> 4, 16-29 the leading-dimension byte offset >> 4, 32-45 the
+// stride-dimension byte offset >> 4, 62-63 the swizzle mode (1: 128 B,
+// 2: 64 B, 3: 32 B). For a K-major tile the stride offset steps between
+// 8-row groups and the leading offset is unused (a k16 slice lies within a
+// swizzle row); for an MN-major tile the stride offset still steps between
+// 8-row (K) groups and the leading offset between inner blocks of the MN
+// dimension.
+//
+//===----------------------------------------------------------------------===//
+
+#include "WgmmaOperands.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+
+using namespace mlir;
+using namespace mlir::tilegpu;
+
+unsigned WgmmaOperandTile::swizzleBytes() const {
+  int64_t rowBytes = cols * elementBytes;
+  return rowBytes >= 128 ? 128 : rowBytes >= 64 ? 64 : 32;
+}
+
+int64_t WgmmaOperandTile::linearOffset(int64_t outer, int64_t inner) const {
+  int64_t s = swizzleBytes();
+  int64_t byte = inner * elementBytes;
+  return (byte / s) * rows * s + outer * s + byte % s;
+}
+
+Value WgmmaOperandTile::emitSwizzle(OpBuilder &b, Location loc,
+                                    Value linear) const {
+  Type i32 = b.getI32Type();
+  auto constant = [&](int64_t v) -> Value {
+    return LLVM::ConstantOp::create(b, loc, i32, v);
+  };
+  Value group = LLVM::AndOp::create(
+      b, loc, LLVM::LShrOp::create(b, loc, linear, constant(7)),
+      constant(swizzleBytes() / 16 - 1));
+  return LLVM::XOrOp::create(b, loc, linear,
+                             LLVM::ShlOp::create(b, loc, group, constant(4)));
+}
+
+Value WgmmaOperandTile::emitDescriptor(OpBuilder &b, Location loc, Value base,
+                                       int64_t startLinearOffset) const {
+  Type i32 = b.getI32Type(), i64 = b.getI64Type();
+  int64_t s = swizzleBytes();
+  uint64_t mode = s == 128 ? 1 : s == 64 ? 2 : 3;
+  uint64_t strideBytes = 8 * s;
+  uint64_t leadingBytes = innerIsK ? 16 : uint64_t(rows) * s;
+  uint64_t fixed = ((leadingBytes >> 4) & 0x3FFF) << 16 |
+                   ((strideBytes >> 4) & 0x3FFF) << 32 | mode << 62;
+  Value start = LLVM::AddOp::create(
+      b, loc, base, LLVM::ConstantOp::create(b, loc, i32, startLinearOffset));
+  Value field = LLVM::AndOp::create(
+      b, loc,
+      LLVM::LShrOp::create(b, loc, start,
+                           LLVM::ConstantOp::create(b, loc, i32, 4)),
+      LLVM::ConstantOp::create(b, loc, i32, 0x3FFF));
+  return LLVM::OrOp::create(
+      b, loc, LLVM::ZExtOp::create(b, loc, i64, field),
+      LLVM::ConstantOp::create(b, loc, i64, int64_t(fixed)));
+}

@@ -1,0 +1,49 @@
+//===- WgmmaOperands.h - wgmma's shared-memory operand tiles ----*- C++ -*-===//
+//
+// How a wgmma operand tile lies in shared memory, and the matrix
+// descriptors that tell wgmma so. A tile has an outer dimension (rows) and
+// a contiguous inner one: A is M x K with K inner ("K-major"), B is K x N
+// with N inner ("MN-major", read with wgmma's transpose-B). The inner
+// dimension is cut into blocks of `swizzleBytes` (128 when a row has that
+// many bytes, else 64 or 32); a block holds every row, `swizzleBytes`
+// apart, so element (o, i) lies at the linear byte offset
+//   (i*e / s) * rows * s + o * s + (i*e % s)           (e element bytes)
+// and at the swizzled offset linear ^ (((linear >> 7) & (s/16 - 1)) << 4):
+// 16-byte chunks permuted within each 8-row group, which makes both the
+// row-wise stores and wgmma's reads free of bank conflicts. Tiles start
+// 1024-byte aligned, so the swizzle of the offset is that of the address.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_CONVERSION_TILEGPUTOLLVM_WGMMAOPERANDS_H
+#define TILE_CONVERSION_TILEGPUTOLLVM_WGMMAOPERANDS_H
+
+#include "mlir/IR/Builders.h"
+
+#include <cstdint>
+
+namespace mlir::tilegpu {
+
+struct WgmmaOperandTile {
+  int64_t rows;          // extent of the outer dimension
+  int64_t cols;          // extent of the inner (contiguous) dimension
+  unsigned elementBytes; // 2 for fp16 and bf16
+  bool innerIsK;         // A (K-major) rather than B (MN-major)
+
+  /// 128, 64 or 32: the widest swizzle a row's bytes fill.
+  unsigned swizzleBytes() const;
+  /// The linear (unswizzled) byte offset of element (outer, inner).
+  int64_t linearOffset(int64_t outer, int64_t inner) const;
+  /// `linear` with the swizzle applied (LLVM i32 values).
+  Value emitSwizzle(OpBuilder &b, Location loc, Value linear) const;
+  /// The 64-bit wgmma descriptor of the sub-tile starting at byte
+  /// `startLinearOffset` of the tile whose shared address is `base` (i32):
+  /// the swizzle mode, and the byte strides between 8-row groups and
+  /// between inner blocks.
+  Value emitDescriptor(OpBuilder &b, Location loc, Value base,
+                       int64_t startLinearOffset) const;
+};
+
+} // namespace mlir::tilegpu
+
+#endif // TILE_CONVERSION_TILEGPUTOLLVM_WGMMAOPERANDS_H
