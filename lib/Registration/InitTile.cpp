@@ -38,6 +38,9 @@ struct PipelineOptions : public PassPipelineOptions<PipelineOptions> {
   Option<unsigned> numWarps{*this, "num-warps",
                             llvm::cl::desc("Warps per program"),
                             llvm::cl::init(4)};
+  Option<unsigned> numStages{*this, "num-stages",
+                             llvm::cl::desc("Triton's num_stages"),
+                             llvm::cl::init(3)};
   Option<std::string> target{*this, "target",
                              llvm::cl::desc("GPU architecture"),
                              llvm::cl::init("sm_90a")};
@@ -59,6 +62,7 @@ void mlir::tile::registerTilePasses() {
       [](OpPassManager &pm, const PipelineOptions &options) {
         CompileOptions compile;
         compile.numWarps = options.numWarps;
+        compile.numStages = options.numStages;
         compile.target = options.target;
         buildTileToTileGPUPipeline(pm, compile);
         buildTileGPUToLLVMPipeline(pm);

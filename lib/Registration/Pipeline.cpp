@@ -31,6 +31,10 @@ void mlir::tile::buildTileToTileGPUPipeline(OpPassManager &pm,
   pm.addPass(tilegpu::createTileGPUAccelerateMatmul());
   pm.addPass(tilegpu::createTileGPURemoveLayoutConversions());
   pm.addPass(createCSEPass());
+  tilegpu::TileGPUPrefetchOptions prefetch;
+  prefetch.numStages = options.numStages;
+  pm.addPass(tilegpu::createTileGPUPrefetch(prefetch));
+  pm.addPass(createCSEPass());
 }
 
 void mlir::tile::buildTileGPUToLLVMPipeline(OpPassManager &pm) {

@@ -49,6 +49,27 @@ def TileGPUAccelerateMatmul
                            "::mlir::scf::SCFDialect"];
 }
 
+def TileGPUPrefetch : Pass<"tilegpu-prefetch", "mlir::ModuleOp"> {
+  let summary = "Load a loop's dot operands one iteration ahead";
+  let description = [{
+    Software pipelining in registers: each tile.load in an scf.for whose
+    result reaches a tile.dot, and whose operands the body computes without
+    side effects from the induction variable, the iter_args and values from
+    outside, is issued one iteration early. The first iteration's load
+    moves before the loop; in the body the next iteration's load (masked
+    off past the last) replaces it, and the loop carries its result. Its
+    global-memory latency then overlaps the current dot. Runs when
+    num-stages is at least 2.
+  }];
+  let options = [
+    Option<"numStages", "num-stages", "unsigned", /*default=*/"3",
+           "Triton's num_stages: below 2, nothing is prefetched">,
+  ];
+  let dependentDialects = ["::mlir::tilegpu::TileGPUDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 def TileGPUAllocateSharedMemory
     : Pass<"tilegpu-allocate-shared-memory", "mlir::ModuleOp"> {
   let summary = "Give every shared-memory buffer an offset, by liveness";
