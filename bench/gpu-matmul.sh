@@ -20,11 +20,11 @@ tile-run $K --emit=ptx -o /tmp/mm.ptx && ptxas -arch=sm_90a /tmp/mm.ptx -o /tmp/
   && echo "HGMMA instructions: $(cuobjdump -sass /tmp/mm.cubin | grep -c HGMMA)"
 cuobjdump -sass /tmp/mm.cubin | grep -m2 HGMMA
 tile-run $K --info 2>&1 | grep -E "registers|spills|shared|occupancy"
-echo "== timings (config 0: 128x256x64, 8 warps; num_stages 3 prefetches, 1 does not)"
+echo "== timings: config 0 (128x256x64, 8 warps), then autotuned"
 for s in 1024 2048 4096 8192; do
-  for st in 3 1; do
-    echo "S=$s stages=$st $(tile-run $K --set M=$s --set N=$s --set K=$s --set num_stages=$st --no-check 2>&1 | grep -E 'TFLOP|error' | head -2 | tr '\n' ' ')"
-  done
+  echo "S=$s config0 $(tile-run $K --set M=$s --set N=$s --set K=$s --no-check 2>&1 | grep -E 'TFLOP|error' | head -2 | tr '\n' ' ')"
+  tile-run $K --set M=$s --set N=$s --set K=$s --autotune --no-check 2>&1 \
+    | grep -E 'autotune: (best|every)|TFLOP|error' | sed "s/^/S=$s tuned: /"
 done
 if [ "${MODE:-}" != quick ]; then
   echo "== Triton"
