@@ -138,8 +138,7 @@ struct DotOpWgmmaLowering : public ConvertOpToLLVMPattern<DotOp> {
           tile.emitSwizzle(rewriter, loc, linear));
       Value ptr = getScratchPointer(rewriter, loc, bufferOffset, offset);
       if (width == 1) {
-        LLVM::StoreOp::create(rewriter, loc, values[r], ptr,
-                              tile.elementBytes);
+        LLVM::StoreOp::create(rewriter, loc, values[r], ptr, tile.elementBytes);
         continue;
       }
       auto vecType = VectorType::get({int64_t(width)}, elementType);
@@ -147,8 +146,7 @@ struct DotOpWgmmaLowering : public ConvertOpToLLVMPattern<DotOp> {
       for (unsigned i = 0; i < width; ++i)
         vec = LLVM::InsertElementOp::create(rewriter, loc, vec, values[r + i],
                                             i32Constant(rewriter, loc, i));
-      LLVM::StoreOp::create(rewriter, loc, vec, ptr,
-                            width * tile.elementBytes);
+      LLVM::StoreOp::create(rewriter, loc, vec, ptr, width * tile.elementBytes);
     }
   }
 
@@ -231,13 +229,11 @@ struct DotOpWgmmaLowering : public ConvertOpToLLVMPattern<DotOp> {
             rewriter, loc, aBase, aTile.linearOffset(rm * tileShape[0], k));
         for (int64_t rn = 0; rn < reps[1]; ++rn) {
           Value descB = bTile.emitDescriptor(
-              rewriter, loc, bBase,
-              bTile.linearOffset(k, rn * tileShape[1]));
+              rewriter, loc, bBase, bTile.linearOffset(k, rn * tileShape[1]));
           unsigned first = unsigned((rm * reps[1] + rn) * perInstr);
           SmallVector<Value> next =
-              emitWgmma(rewriter, loc,
-                        ValueRange(acc).slice(first, perInstr), descA, descB,
-                        n, inputType);
+              emitWgmma(rewriter, loc, ValueRange(acc).slice(first, perInstr),
+                        descA, descB, n, inputType);
           std::copy(next.begin(), next.end(), acc.begin() + first);
         }
       }
@@ -247,8 +243,8 @@ struct DotOpWgmmaLowering : public ConvertOpToLLVMPattern<DotOp> {
     acc = emitPtx(rewriter, loc, "wgmma.wait_group.sync.aligned 0;",
                   tiedF32Constraints(acc.size()), acc, acc.size());
     rewriter.replaceOp(
-        op, packStruct(rewriter, loc, getTypeConverter()->convertType(dType),
-                       acc));
+        op,
+        packStruct(rewriter, loc, getTypeConverter()->convertType(dType), acc));
     return success();
   }
 };

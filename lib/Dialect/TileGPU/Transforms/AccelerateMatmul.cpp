@@ -37,8 +37,7 @@ MmaEncodingAttr chooseWgmmaLayout(tile::DotOp dot, unsigned numWarps) {
   if (a.getRank() != 2 || !d.getElementType().isF32())
     return {};
   Type element = a.getElementType();
-  if (!(element.isF16() || element.isBF16()) ||
-      b.getElementType() != element)
+  if (!(element.isF16() || element.isBF16()) || b.getElementType() != element)
     return {};
   int64_t m = d.getDimSize(0), n = d.getDimSize(1), k = a.getDimSize(1);
   if (numWarps % 4 != 0 || m % 64 != 0 || n % 8 != 0 || k % 16 != 0)
@@ -74,8 +73,7 @@ getCarryingLoop(tile::DotOp dot) {
   if (!arg)
     return std::nullopt;
   auto loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
-  if (!loop || arg.getArgNumber() == 0 || !arg.hasOneUse() ||
-      !dot->hasOneUse())
+  if (!loop || arg.getArgNumber() == 0 || !arg.hasOneUse() || !dot->hasOneUse())
     return std::nullopt;
   unsigned index = arg.getArgNumber() - 1;
   auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());

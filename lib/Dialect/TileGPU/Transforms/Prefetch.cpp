@@ -130,8 +130,8 @@ Value emitLoad(OpBuilder &builder, tile::LoadOp load, IterationValues &values,
   Value mask = tile::SplatOp::create(
       builder, loc, tile::getI1SameShape(load.getPtr().getType()), inRange);
   if (load.getMask())
-    mask = arith::AndIOp::create(builder, loc, values.get(load.getMask()),
-                                 mask);
+    mask =
+        arith::AndIOp::create(builder, loc, values.get(load.getMask()), mask);
   Value other = load.getOther() ? values.get(load.getOther()) : Value();
   auto copy = tile::LoadOp::create(builder, loc, load.getType(), ptr, mask,
                                    other, load.getCache(), load.getEvict(),
@@ -147,9 +147,8 @@ void prefetch(scf::ForOp loop, ArrayRef<tile::LoadOp> loads) {
 
   // The first iteration's loads, before the loop.
   rewriter.setInsertionPoint(loop);
-  IterationValues first(loop, rewriter, lower, [&](unsigned i) {
-    return loop.getInitArgs()[i];
-  });
+  IterationValues first(loop, rewriter, lower,
+                        [&](unsigned i) { return loop.getInitArgs()[i]; });
   Value anyIteration = arith::CmpIOp::create(
       rewriter, loc, arith::CmpIPredicate::slt, lower, upper);
   SmallVector<Value> inits;
@@ -166,8 +165,8 @@ void prefetch(scf::ForOp loop, ArrayRef<tile::LoadOp> loads) {
         for (tile::LoadOp load : loads) {
           OpBuilder at(load);
           scf::ForOp body = cast<scf::ForOp>(load->getParentOp());
-          Value nextIv = arith::AddIOp::create(at, loc,
-                                               body.getInductionVar(), step);
+          Value nextIv =
+              arith::AddIOp::create(at, loc, body.getInductionVar(), step);
           Value inRange = arith::CmpIOp::create(
               at, loc, arith::CmpIPredicate::slt, nextIv, upper);
           IterationValues following(body, at, nextIv, [&](unsigned i) {
@@ -177,10 +176,9 @@ void prefetch(scf::ForOp loop, ArrayRef<tile::LoadOp> loads) {
             if (!def || !body->isProperAncestor(def) ||
                 def->isBeforeInBlock(load))
               return yielded;
-            IterationValues current(body, at, body.getInductionVar(),
-                                    [&](unsigned j) {
-                                      return Value(body.getRegionIterArgs()[j]);
-                                    });
+            IterationValues current(
+                body, at, body.getInductionVar(),
+                [&](unsigned j) { return Value(body.getRegionIterArgs()[j]); });
             return current.get(yielded);
           });
           next.push_back(emitLoad(at, load, following, inRange));
