@@ -18,7 +18,6 @@ void registerTilePasses();
 
 struct CompileOptions {
   unsigned numWarps = 4;
-  unsigned numStages = 3;
   std::string target = "sm_90a";
 };
 

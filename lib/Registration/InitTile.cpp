@@ -9,11 +9,11 @@
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
-#include "mlir/Dialect/Math/IR/Math.h"
-#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
 
@@ -26,10 +26,10 @@ void registerTestMembarPass();
 using namespace mlir;
 
 void mlir::tile::registerTileDialects(DialectRegistry &registry) {
-  registry.insert<TileDialect, tilegpu::TileGPUDialect, arith::ArithDialect,
-                  func::FuncDialect, math::MathDialect, scf::SCFDialect,
-                  cf::ControlFlowDialect, LLVM::LLVMDialect,
-                  NVVM::NVVMDialect>();
+  registry
+      .insert<TileDialect, tilegpu::TileGPUDialect, arith::ArithDialect,
+              func::FuncDialect, math::MathDialect, scf::SCFDialect,
+              cf::ControlFlowDialect, LLVM::LLVMDialect, NVVM::NVVMDialect>();
   registerLLVMTranslations(registry);
 }
 
@@ -38,9 +38,6 @@ struct PipelineOptions : public PassPipelineOptions<PipelineOptions> {
   Option<unsigned> numWarps{*this, "num-warps",
                             llvm::cl::desc("Warps per program"),
                             llvm::cl::init(4)};
-  Option<unsigned> numStages{*this, "num-stages",
-                             llvm::cl::desc("Triton's num_stages"),
-                             llvm::cl::init(3)};
   Option<std::string> target{*this, "target",
                              llvm::cl::desc("GPU architecture"),
                              llvm::cl::init("sm_90a")};
@@ -62,7 +59,6 @@ void mlir::tile::registerTilePasses() {
       [](OpPassManager &pm, const PipelineOptions &options) {
         CompileOptions compile;
         compile.numWarps = options.numWarps;
-        compile.numStages = options.numStages;
         compile.target = options.target;
         buildTileToTileGPUPipeline(pm, compile);
         buildTileGPUToLLVMPipeline(pm);

@@ -35,7 +35,6 @@ void mlir::tile::buildTileToTileGPUPipeline(OpPassManager &pm,
   // matmul slower (128x256x64 tiles: 206 against 314 TFLOP/s at 4096^3),
   // the prefetched registers pushing the kernel into spills. Pipelining
   // through shared memory (cp.async) is what the dot needs.
-  (void)options.numStages;
 }
 
 void mlir::tile::buildTileGPUToLLVMPipeline(OpPassManager &pm) {

@@ -452,9 +452,9 @@ bool prepareDynamicShared(rt::Driver &driver, LoadedKernel &loaded,
   if (!bytes)
     return true;
   if (!driver.setMaxDynamicShared(loaded.function, int(*bytes), error)) {
-    error += llvm::formatv(" (the kernel needs {0} bytes of shared memory)",
-                           *bytes)
-                 .str();
+    error +=
+        llvm::formatv(" (the kernel needs {0} bytes of shared memory)", *bytes)
+            .str();
     return false;
   }
   return true;
@@ -639,8 +639,7 @@ int runOnGPU(Session &session, Kernel &kernel, LoadedKernel &loaded,
   rt::Function function = loaded.function;
   auto launchOnce = [&](std::string &err) {
     return driver.launch(function, spec.grid[0], spec.grid[1], spec.grid[2],
-                         threads, loaded.dynamicSharedBytes, args.data(),
-                         err);
+                         threads, loaded.dynamicSharedBytes, args.data(), err);
   };
 
   if (stage == Stage::Trial) {
@@ -1020,7 +1019,6 @@ int runKernel(Session &session, ArrayRef<launch::Override> overrides,
       start = Clock::now();
       mlir::tile::CompileOptions options;
       options.numWarps = spec.numWarps;
-      options.numStages = spec.numStages;
       options.target = target;
       PassManager toGPU(&context);
       mlir::tile::buildTileToTileGPUPipeline(toGPU, options);

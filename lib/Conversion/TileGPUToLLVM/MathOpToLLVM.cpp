@@ -36,13 +36,8 @@ Value inlinePtx(OpBuilder &b, Location loc, StringRef instruction,
     constraints += ",f";
   }
   text += ";";
-  return LLVM::InlineAsmOp::create(
-             b, loc, b.getF32Type(), operands, text, constraints,
-             /*has_side_effects=*/false, /*is_align_stack=*/false,
-             LLVM::tailcallkind::TailCallKind::None,
-             LLVM::AsmDialectAttr::get(b.getContext(),
-                                       LLVM::AsmDialect::AD_ATT),
-             ArrayAttr())
+  return createInlinePtx(b, loc, b.getF32Type(), operands, text, constraints,
+                         /*hasSideEffects=*/false)
       .getResult(0);
 }
 

@@ -14,8 +14,8 @@
 // Kernels become llvm.func with nvvm.kernel and nvvm.reqntid = num-warps * 32.
 // Shared memory is one global (@tile_smem) of the module's tilegpu.shared
 // bytes (static up to 48 KiB; beyond, dynamic, its size in the global
-// @tile_dynamic_shared_bytes for the launch); each scratch user addresses its buffer at its tilegpu.shared_offset
-// and tilegpu.barrier becomes bar.sync 0.
+// @tile_dynamic_shared_bytes for the launch); each scratch user addresses its
+// buffer at its tilegpu.shared_offset and tilegpu.barrier becomes bar.sync 0.
 // Assumes tilegpu-coalesce and tilegpu-remove-layout-conversions ran, then
 // tilegpu-allocate-shared-memory (checked: a scratch user without an offset
 // is an error) and tilegpu-insert-barriers (not checkable: without it,
@@ -495,12 +495,8 @@ struct LoadOpLowering : public TilePattern<LoadOp> {
                            : LLVM::LLVMStructType::getLiteral(
                                  getContext(), SmallVector<Type>(w, wordType));
       // No side effects: LLVM may schedule and combine loads freely.
-      auto asmOp = LLVM::InlineAsmOp::create(
-          rewriter, loc, asmResult, operands, asmText, constraints,
-          /*has_side_effects=*/false, /*is_align_stack=*/false,
-          LLVM::tailcallkind::TailCallKind::None,
-          LLVM::AsmDialectAttr::get(getContext(), LLVM::AsmDialect::AD_ATT),
-          ArrayAttr());
+      auto asmOp = createInlinePtx(rewriter, loc, asmResult, operands, asmText,
+                                   constraints, /*hasSideEffects=*/false);
       SmallVector<Value> words =
           w == 1 ? SmallVector<Value>{asmOp.getResult(0)}
                  : unpackStruct(rewriter, loc, asmOp.getResult(0));
@@ -559,12 +555,8 @@ struct StoreOpLowering : public TilePattern<StoreOp> {
         list = "{ " + list + " }";
       asmText += llvm::formatv("st.global{0} [ $0 + 0 ], {1};",
                                accessSuffix(plan), list);
-      LLVM::InlineAsmOp::create(
-          rewriter, loc, Type(), operands, asmText, constraints,
-          /*has_side_effects=*/true, /*is_align_stack=*/false,
-          LLVM::tailcallkind::TailCallKind::None,
-          LLVM::AsmDialectAttr::get(getContext(), LLVM::AsmDialect::AD_ATT),
-          ArrayAttr());
+      createInlinePtx(rewriter, loc, Type(), operands, asmText, constraints,
+                      /*hasSideEffects=*/true);
     }
     rewriter.eraseOp(op);
     return success();
@@ -628,17 +620,17 @@ struct ConvertTileGPUToLLVM
     // and opt in to: the module says how much in a global the runtime reads.
     if (sharedBytes > kMaxStaticSharedBytes) {
       OpBuilder builder(module.getBodyRegion());
-      LLVM::GlobalOp::create(
-          builder, module.getLoc(),
-          LLVM::LLVMArrayType::get(builder.getI8Type(), 0),
-          /*isConstant=*/false, LLVM::Linkage::External, kSharedScratchSymbol,
-          Attribute(), /*alignment=*/1024, /*addrSpace=*/3);
-      LLVM::GlobalOp::create(
-          builder, module.getLoc(), builder.getI32Type(),
-          /*isConstant=*/true, LLVM::Linkage::External,
-          kDynamicSharedBytesSymbol,
-          builder.getI32IntegerAttr(int32_t(sharedBytes)), /*alignment=*/4,
-          /*addrSpace=*/1);
+      LLVM::GlobalOp::create(builder, module.getLoc(),
+                             LLVM::LLVMArrayType::get(builder.getI8Type(), 0),
+                             /*isConstant=*/false, LLVM::Linkage::External,
+                             kSharedScratchSymbol, Attribute(),
+                             /*alignment=*/1024, /*addrSpace=*/3);
+      LLVM::GlobalOp::create(builder, module.getLoc(), builder.getI32Type(),
+                             /*isConstant=*/true, LLVM::Linkage::External,
+                             kDynamicSharedBytesSymbol,
+                             builder.getI32IntegerAttr(int32_t(sharedBytes)),
+                             /*alignment=*/4,
+                             /*addrSpace=*/1);
     } else if (sharedBytes > 0) {
       OpBuilder builder(module.getBodyRegion());
       LLVM::GlobalOp::create(

@@ -29,6 +29,18 @@ Value mlir::tilegpu::packStruct(OpBuilder &b, Location loc, Type structType,
   return packed;
 }
 
+LLVM::InlineAsmOp
+mlir::tilegpu::createInlinePtx(OpBuilder &b, Location loc, Type result,
+                               ValueRange operands, StringRef text,
+                               StringRef constraints, bool hasSideEffects) {
+  return LLVM::InlineAsmOp::create(
+      b, loc, result ? TypeRange(result) : TypeRange(), operands, text,
+      constraints, hasSideEffects, /*is_align_stack=*/false,
+      LLVM::tailcallkind::TailCallKind::None,
+      LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT),
+      ArrayAttr());
+}
+
 Value mlir::tilegpu::i32Constant(OpBuilder &b, Location loc, int64_t value) {
   return LLVM::ConstantOp::create(b, loc, b.getI32Type(), value);
 }

@@ -16,6 +16,7 @@
 #include "tile/Analysis/ScratchBuffers.h"
 
 #include "mlir/Conversion/LLVMCommon/TypeConverter.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/PatternMatch.h"
 
@@ -54,6 +55,12 @@ Value shuffleIdx(OpBuilder &b, Location loc, Value value, Value lane);
 /// insertion point on (acc..., cur...) and returns what it yields.
 SmallVector<Value> applyCombineRegion(OpBuilder &b, Region &combine,
                                       ValueRange acc, ValueRange cur);
+/// Inline PTX `text` (operands `$0`, `$1`...; outputs first) with LLVM
+/// inline-asm `constraints`; `result` is null for none. With side effects
+/// it stays in place and in order with other side effects.
+LLVM::InlineAsmOp createInlinePtx(OpBuilder &b, Location loc, Type result,
+                                  ValueRange operands, StringRef text,
+                                  StringRef constraints, bool hasSideEffects);
 /// An i32 constant.
 Value i32Constant(OpBuilder &b, Location loc, int64_t value);
 

@@ -42,12 +42,8 @@ SmallVector<Value> emitPtx(OpBuilder &b, Location loc, StringRef text,
   else if (numResults > 1)
     result = LLVM::LLVMStructType::getLiteral(
         b.getContext(), SmallVector<Type>(numResults, b.getF32Type()));
-  auto op = LLVM::InlineAsmOp::create(
-      b, loc, result ? TypeRange(result) : TypeRange(), operands, text,
-      constraints, /*has_side_effects=*/true, /*is_align_stack=*/false,
-      LLVM::tailcallkind::TailCallKind::None,
-      LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT),
-      ArrayAttr());
+  auto op = createInlinePtx(b, loc, result, operands, text, constraints,
+                            /*hasSideEffects=*/true);
   if (numResults == 0)
     return {};
   if (numResults == 1)
@@ -114,25 +110,10 @@ struct DotOpWgmmaLowering : public ConvertOpToLLVMPattern<DotOp> {
       width = std::min<unsigned>(blocked.getSizePerThread()[1],
                                  16 / tile.elementBytes);
     width = std::max(1u, std::min<unsigned>(width, tile.cols));
-    int64_t s = tile.swizzleBytes();
     Type elementType = values[0].getType();
     for (unsigned r = 0; r < values.size(); r += width) {
-      Value outer = indices[r][0], inner = indices[r][1];
-      // (byte / s) * rows * s + outer * s + byte % s, with s a power of 2.
-      Value byte = LLVM::MulOp::create(
-          rewriter, loc, inner, i32Constant(rewriter, loc, tile.elementBytes));
-      Value block = LLVM::UDivOp::create(rewriter, loc, byte,
-                                         i32Constant(rewriter, loc, s));
-      Value linear = LLVM::AddOp::create(
-          rewriter, loc,
-          LLVM::MulOp::create(rewriter, loc, block,
-                              i32Constant(rewriter, loc, tile.rows * s)),
-          LLVM::AddOp::create(
-              rewriter, loc,
-              LLVM::MulOp::create(rewriter, loc, outer,
-                                  i32Constant(rewriter, loc, s)),
-              LLVM::URemOp::create(rewriter, loc, byte,
-                                   i32Constant(rewriter, loc, s))));
+      Value linear =
+          tile.emitLinearOffset(rewriter, loc, indices[r][0], indices[r][1]);
       Value offset = LLVM::AddOp::create(
           rewriter, loc, i32Constant(rewriter, loc, tileOffset),
           tile.emitSwizzle(rewriter, loc, linear));

@@ -29,6 +29,22 @@ int64_t WgmmaOperandTile::linearOffset(int64_t outer, int64_t inner) const {
   return (byte / s) * rows * s + outer * s + byte % s;
 }
 
+Value WgmmaOperandTile::emitLinearOffset(OpBuilder &b, Location loc,
+                                         Value outer, Value inner) const {
+  Type i32 = b.getI32Type();
+  auto constant = [&](int64_t v) -> Value {
+    return LLVM::ConstantOp::create(b, loc, i32, v);
+  };
+  int64_t s = swizzleBytes();
+  Value byte = LLVM::MulOp::create(b, loc, inner, constant(elementBytes));
+  Value block = LLVM::UDivOp::create(b, loc, byte, constant(s));
+  return LLVM::AddOp::create(
+      b, loc, LLVM::MulOp::create(b, loc, block, constant(rows * s)),
+      LLVM::AddOp::create(b, loc,
+                          LLVM::MulOp::create(b, loc, outer, constant(s)),
+                          LLVM::URemOp::create(b, loc, byte, constant(s))));
+}
+
 Value WgmmaOperandTile::emitSwizzle(OpBuilder &b, Location loc,
                                     Value linear) const {
   Type i32 = b.getI32Type();

@@ -34,6 +34,9 @@ struct WgmmaOperandTile {
   unsigned swizzleBytes() const;
   /// The linear (unswizzled) byte offset of element (outer, inner).
   int64_t linearOffset(int64_t outer, int64_t inner) const;
+  /// The same for i32 values computed at run time.
+  Value emitLinearOffset(OpBuilder &b, Location loc, Value outer,
+                         Value inner) const;
   /// `linear` with the swizzle applied (LLVM i32 values).
   Value emitSwizzle(OpBuilder &b, Location loc, Value linear) const;
   /// The 64-bit wgmma descriptor of the sub-tile starting at byte

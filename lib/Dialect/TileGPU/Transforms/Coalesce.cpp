@@ -30,6 +30,15 @@ using namespace mlir;
 using namespace mlir::tilegpu;
 
 namespace {
+/// The pointers of a tile.load or tile.store, or null for other ops.
+Value getAccessPointers(Operation *op) {
+  if (auto load = dyn_cast<tile::LoadOp>(op))
+    return load.getPtr();
+  if (auto store = dyn_cast<tile::StoreOp>(op))
+    return store.getPtr();
+  return {};
+}
+
 struct Coalesce : public tilegpu::impl::TileGPUCoalesceBase<Coalesce> {
   /// The coalesced layout for a memory op through the block `ptr`.
   BlockedEncodingAttr chooseLayout(const tile::ModuleAxisInfo &axisInfo,
@@ -87,11 +96,7 @@ struct Coalesce : public tilegpu::impl::TileGPUCoalesceBase<Coalesce> {
           carried;
       llvm::SmallPtrSet<Value, 8> seen;
       module.walk([&](Operation *op) {
-        Value ptr;
-        if (auto load = dyn_cast<tile::LoadOp>(op))
-          ptr = load.getPtr();
-        else if (auto store = dyn_cast<tile::StoreOp>(op))
-          ptr = store.getPtr();
+        Value ptr = getAccessPointers(op);
         auto arg = dyn_cast_or_null<BlockArgument>(ptr);
         if (!arg || !isa<RankedTensorType>(ptr.getType()))
           return;
@@ -110,11 +115,7 @@ struct Coalesce : public tilegpu::impl::TileGPUCoalesceBase<Coalesce> {
     // knows.
     SmallVector<std::pair<Operation *, BlockedEncodingAttr>> plan;
     module.walk([&](Operation *op) {
-      Value ptr;
-      if (auto load = dyn_cast<tile::LoadOp>(op))
-        ptr = load.getPtr();
-      else if (auto store = dyn_cast<tile::StoreOp>(op))
-        ptr = store.getPtr();
+      Value ptr = getAccessPointers(op);
       // Other block arguments of regions keep their layout.
       if (ptr && isa<BlockArgument>(ptr) &&
           !isa<FunctionOpInterface>(ptr.getParentBlock()->getParentOp()))

@@ -65,7 +65,7 @@ bool isRecomputable(scf::ForOp loop, Value value,
   });
 }
 
-/// Whether `load`'s result reaches a tile.dot (through conversions).
+/// Whether `op`'s result reaches a tile.dot (through conversions).
 bool feedsDot(Operation *op) {
   for (Operation *user : op->getUsers()) {
     if (isa<tile::DotOp>(user))
@@ -160,7 +160,7 @@ void prefetch(scf::ForOp loop, ArrayRef<tile::LoadOp> loads) {
   unsigned oldArgs = loop.getNumRegionIterArgs();
   auto grown = loop.replaceWithAdditionalYields(
       rewriter, inits, /*replaceInitOperandUsesInLoop=*/false,
-      [&](OpBuilder &b, Location, ArrayRef<BlockArgument> newArgs) {
+      [&](OpBuilder &, Location, ArrayRef<BlockArgument>) {
         SmallVector<Value> next;
         for (tile::LoadOp load : loads) {
           OpBuilder at(load);
@@ -169,6 +169,11 @@ void prefetch(scf::ForOp loop, ArrayRef<tile::LoadOp> loads) {
               arith::AddIOp::create(at, loc, body.getInductionVar(), step);
           Value inRange = arith::CmpIOp::create(
               at, loc, arith::CmpIPredicate::slt, nextIv, upper);
+          // This iteration's values the body computes only after the load
+          // (the yielded pointer updates), recomputed here once each.
+          IterationValues current(
+              body, at, body.getInductionVar(),
+              [&](unsigned j) { return Value(body.getRegionIterArgs()[j]); });
           IterationValues following(body, at, nextIv, [&](unsigned i) {
             // The next iteration's iter_arg: this one's yielded value.
             Value yielded = body.getYieldedValues()[i];
@@ -176,9 +181,6 @@ void prefetch(scf::ForOp loop, ArrayRef<tile::LoadOp> loads) {
             if (!def || !body->isProperAncestor(def) ||
                 def->isBeforeInBlock(load))
               return yielded;
-            IterationValues current(
-                body, at, body.getInductionVar(),
-                [&](unsigned j) { return Value(body.getRegionIterArgs()[j]); });
             return current.get(yielded);
           });
           next.push_back(emitLoad(at, load, following, inRange));
