@@ -19,6 +19,8 @@ void registerTilePasses();
 struct CompileOptions {
   unsigned numWarps = 4;
   std::string target = "sm_90a";
+  /// Triton's num_stages: shared-memory stages of a pipelined wgmma dot.
+  unsigned numStages = 3;
 };
 
 /// tile dialect -> tilegpu with coalesced layouts.

@@ -3,6 +3,7 @@
 #include "tile/Analysis/Allocation.h"
 #include "tile/Analysis/ScratchBuffers.h"
 
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "llvm/Support/MathExtras.h"
@@ -172,4 +173,25 @@ const SharedMemoryAllocation::Buffer *
 SharedMemoryAllocation::getScratchBuffer(Operation *op) const {
   auto it = scratchIndex.find(op);
   return it == scratchIndex.end() ? nullptr : &buffers[it->second];
+}
+
+uint64_t mlir::tilegpu::getTargetSharedMemoryLimit(ModuleOp module) {
+  auto target =
+      module->getAttrOfType<StringAttr>(TileGPUDialect::getTargetAttrName());
+  if (!target)
+    return kMaxStaticSharedBytes;
+  unsigned arch = 0;
+  StringRef name = target.getValue();
+  if (!name.consume_front("sm_") || name.take_while(llvm::isDigit)
+                                        .getAsInteger(10, arch))
+    return kMaxStaticSharedBytes;
+  if (arch >= 90)
+    return 227 * 1024;
+  if (arch == 80 || arch == 87)
+    return 163 * 1024;
+  if (arch >= 86)
+    return 99 * 1024;
+  if (arch >= 70)
+    return 96 * 1024;
+  return kMaxStaticSharedBytes;
 }

@@ -5,6 +5,7 @@
 #include "tile/Dialect/TileGPU/IR/TileGPUDialect.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Matchers.h"
 
 using namespace mlir;
 using namespace mlir::tilegpu;
@@ -114,6 +115,46 @@ LogicalResult MembarAnalysis::visitOp(Operation *op, PendingAccesses &pending,
   if (isa<BarrierOp, tile::DebugBarrierOp>(op)) {
     pending.clear();
     return success();
+  }
+
+  // Explicit buffers (memdesc operands): accesses where the op is.
+  SmallVector<Value> bufferReads, bufferWrites;
+  getExplicitBufferAccesses(op, bufferReads, bufferWrites);
+  if (!bufferReads.empty() || !bufferWrites.empty()) {
+    PendingAccesses accesses;
+    auto addInterval = [&](Value buffer,
+                           SmallVector<Interval> &into) -> LogicalResult {
+      Operation *def = buffer.getDefiningOp();
+      std::optional<uint64_t> offset = def ? getSharedOffset(def) : std::nullopt;
+      if (!offset)
+        return op->emitError("reads or writes a shared-memory buffer with no ")
+               << kSharedOffsetAttr
+               << "; run tilegpu-allocate-shared-memory first";
+      uint64_t start = *offset, end = start + getExplicitBufferSize(buffer)->first;
+      // A copy into a constant stage touches only that stage.
+      APInt stage;
+      if (auto copy = dyn_cast<AsyncCopyOp>(op);
+          copy && matchPattern(copy.getStage(), m_ConstantInt(&stage))) {
+        uint64_t stageBytes =
+            cast<MemDescType>(buffer.getType()).getStageBytes();
+        start += stage.getZExtValue() * stageBytes;
+        end = start + stageBytes;
+      }
+      into.push_back({start, end});
+      return success();
+    };
+    for (Value buffer : bufferReads)
+      if (failed(addInterval(buffer, accesses.reads)))
+        return failure();
+    for (Value buffer : bufferWrites)
+      if (failed(addInterval(buffer, accesses.writes)))
+        return failure();
+    if (pending.conflicts(accesses)) {
+      if (record)
+        barriers.push_back(op);
+      pending.clear();
+    }
+    pending.join(accesses);
   }
 
   if (unsigned bytes = getScratchBytes(op)) {

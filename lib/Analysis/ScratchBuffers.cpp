@@ -112,6 +112,27 @@ int64_t mlir::tilegpu::getDotScratchBOffset(tile::DotOp op) {
       getScratchAlignment(op));
 }
 
+std::optional<std::pair<uint64_t, uint64_t>>
+mlir::tilegpu::getExplicitBufferSize(Value value) {
+  auto memdesc = dyn_cast<MemDescType>(value.getType());
+  if (!memdesc)
+    return std::nullopt;
+  return std::make_pair(uint64_t(memdesc.getTotalBytes()), uint64_t(1024));
+}
+
+void mlir::tilegpu::getExplicitBufferAccesses(Operation *op,
+                                              SmallVectorImpl<Value> &reads,
+                                              SmallVectorImpl<Value> &writes) {
+  if (auto copy = dyn_cast<AsyncCopyOp>(op)) {
+    writes.push_back(copy.getBuffer());
+    return;
+  }
+  if (auto dot = dyn_cast<WarpGroupDotOp>(op)) {
+    reads.push_back(dot.getA());
+    reads.push_back(dot.getB());
+  }
+}
+
 unsigned mlir::tilegpu::getScratchAlignment(Operation *op) {
   // wgmma's swizzled operand tiles repeat every 1024 bytes.
   if (auto dot = dyn_cast<tile::DotOp>(op); dot && isWgmmaDot(dot))

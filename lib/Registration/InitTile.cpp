@@ -41,6 +41,11 @@ struct PipelineOptions : public PassPipelineOptions<PipelineOptions> {
   Option<std::string> target{*this, "target",
                              llvm::cl::desc("GPU architecture"),
                              llvm::cl::init("sm_90a")};
+  Option<unsigned> numStages{
+      *this, "num-stages",
+      llvm::cl::desc("Shared-memory stages of a pipelined dot (Triton's "
+                     "num_stages)"),
+      llvm::cl::init(3)};
 };
 } // namespace
 
@@ -60,6 +65,7 @@ void mlir::tile::registerTilePasses() {
         CompileOptions compile;
         compile.numWarps = options.numWarps;
         compile.target = options.target;
+        compile.numStages = options.numStages;
         buildTileToTileGPUPipeline(pm, compile);
         buildTileGPUToLLVMPipeline(pm);
       });

@@ -33,8 +33,12 @@ void mlir::tile::buildTileToTileGPUPipeline(OpPassManager &pm,
   pm.addPass(createCSEPass());
   // tilegpu-prefetch is not in the pipeline: on the H200 it made the wgmma
   // matmul slower (128x256x64 tiles: 206 against 314 TFLOP/s at 4096^3),
-  // the prefetched registers pushing the kernel into spills. Pipelining
-  // through shared memory (cp.async) is what the dot needs.
+  // the prefetched registers pushing the kernel into spills. The wgmma dot
+  // is pipelined through shared memory instead.
+  tilegpu::TileGPUPipelineOptions pipeline;
+  pipeline.numStages = options.numStages;
+  pm.addPass(tilegpu::createTileGPUPipeline(pipeline));
+  pm.addPass(createCSEPass());
 }
 
 void mlir::tile::buildTileGPUToLLVMPipeline(OpPassManager &pm) {

@@ -1019,6 +1019,7 @@ int runKernel(Session &session, ArrayRef<launch::Override> overrides,
       start = Clock::now();
       mlir::tile::CompileOptions options;
       options.numWarps = spec.numWarps;
+      options.numStages = spec.numStages;
       options.target = target;
       PassManager toGPU(&context);
       mlir::tile::buildTileToTileGPUPipeline(toGPU, options);

@@ -36,6 +36,10 @@
 #include <cstdint>
 #include <optional>
 
+namespace mlir {
+class ModuleOp;
+}
+
 namespace mlir::tilegpu {
 
 /// The op attribute holding the byte offset of an op's scratch buffer.
@@ -49,6 +53,11 @@ inline constexpr unsigned kMaxStaticSharedBytes = 48 * 1024;
 /// in an i32 global of this name, which the launch reads to size and opt in.
 inline constexpr llvm::StringLiteral kDynamicSharedBytesSymbol =
     "tile_dynamic_shared_bytes";
+
+/// The shared memory a program may opt in to on `module`'s target (the
+/// CUDA programming guide's table); 48 KiB, what any program may use
+/// statically, where the module names no target.
+uint64_t getTargetSharedMemoryLimit(ModuleOp module);
 
 /// The offset recorded on `op` by tilegpu-allocate-shared-memory, if any (an
 /// attribute of another type counts as none).

@@ -14,6 +14,8 @@
 
 #include "tile/Dialect/TileGPU/IR/TileGPUDialect.h"
 
+#include <optional>
+
 namespace mlir::tilegpu {
 
 /// Bytes one element of `type` (an integer, float or tile pointer type)
@@ -56,6 +58,18 @@ int64_t getDotScratchBOffset(tile::DotOp op);
 bool isWgmmaDot(tile::DotOp op);
 /// The alignment `op`'s scratch buffer needs.
 unsigned getScratchAlignment(Operation *op);
+
+/// The explicit buffer a value holds: (bytes, alignment) of a
+/// !tilegpu.memdesc (1024-byte aligned, for wgmma's swizzle), else nullopt.
+std::optional<std::pair<uint64_t, uint64_t>> getExplicitBufferSize(Value value);
+
+/// The explicit buffers `op` reads and writes (memdesc operands; the
+/// buffer's offset is on the op defining it). Async copies count as writes
+/// at the copy and warpgroup_dot reads at the dot: the pipeliner orders
+/// the asynchronous part itself (lib/Dialect/TileGPU/Transforms/
+/// PipelineLoops.cpp).
+void getExplicitBufferAccesses(Operation *op, SmallVectorImpl<Value> &reads,
+                               SmallVectorImpl<Value> &writes);
 
 /// Scan geometry of a blocked operand along one axis.
 struct ScanGeometry {

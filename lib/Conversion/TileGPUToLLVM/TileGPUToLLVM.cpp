@@ -52,6 +52,7 @@ using namespace mlir::tilegpu;
 
 namespace {
 constexpr unsigned kGlobalAddressSpace = 1;
+constexpr unsigned kSharedAddressSpace = 3;
 
 /// Tile types to LLVM: pointers to global pointers, a tensor with a
 /// distributed layout to the struct of one thread's registers.
@@ -60,6 +61,10 @@ public:
   explicit TileLLVMTypeConverter(MLIRContext *ctx) : LLVMTypeConverter(ctx) {
     addConversion([ctx](PointerType) {
       return LLVM::LLVMPointerType::get(ctx, kGlobalAddressSpace);
+    });
+    // A shared-memory buffer is the address of its first byte.
+    addConversion([ctx](MemDescType) {
+      return LLVM::LLVMPointerType::get(ctx, kSharedAddressSpace);
     });
     addConversion([this](RankedTensorType type) -> std::optional<Type> {
       DistributedLayoutInterface layout = getDistributedLayout(type);
@@ -329,32 +334,6 @@ struct AddPtrOpLowering : public ConvertOpToLLVMPattern<AddPtrOp> {
 // Global memory
 //===----------------------------------------------------------------------===//
 
-/// How one thread's registers of a block access group into vectors.
-struct VectorPlan {
-  unsigned width = 1; // elements per access
-  unsigned words = 1; // PTX registers per access
-  unsigned wordBits = 32;
-};
-
-/// The widest access allowed for a memory op through `ptr` with `mask`.
-VectorPlan planVectors(const ModuleAxisInfo &axisInfo, Value ptr, Value mask,
-                       unsigned elementBits) {
-  VectorPlan plan;
-  auto layout = getDistributedLayout(ptr.getType());
-  if (layout) {
-    unsigned fastest = layout.getLayoutOrder()[0];
-    unsigned width = std::min(layout.getLayoutSizePerThread()[fastest],
-                              axisInfo.getPtrVectorWidth(ptr, fastest));
-    if (mask)
-      width = std::min(width, axisInfo.getMaskConstancy(mask, fastest));
-    plan.width = std::max(1u, width);
-  }
-  unsigned totalBits = plan.width * elementBits;
-  plan.wordBits = std::min(32u, totalBits);
-  plan.words = totalBits / plan.wordBits;
-  return plan;
-}
-
 StringRef constraintFor(unsigned wordBits) {
   return wordBits == 64 ? "l" : wordBits == 32 ? "r" : "h";
 }
@@ -593,6 +572,8 @@ struct ConvertTileGPUToLLVM
       sharedBytes = attr.getValue().getZExtValue();
     WalkResult unplaced = module.walk([&](Operation *op) {
       unsigned bytes = getScratchBytes(op);
+      if (auto alloc = dyn_cast<LocalAllocOp>(op))
+        bytes = getExplicitBufferSize(alloc.getResult())->first;
       if (bytes == 0)
         return WalkResult::advance();
       std::optional<uint64_t> offset = getSharedOffset(op);
@@ -660,6 +641,7 @@ struct ConvertTileGPUToLLVM
     populateWgmmaDotOpToLLVMPatterns(converter, patterns);
     populateShapeOpToLLVMPatterns(converter, patterns);
     populateMathOpToLLVMPatterns(converter, patterns);
+    populateAsyncCopyOpToLLVMPatterns(converter, axisInfo, patterns);
 
     ConversionTarget target(*ctx);
     // scf ops stay (with converted types); scf-to-cf runs next.

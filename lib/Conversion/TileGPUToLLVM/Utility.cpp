@@ -1,6 +1,7 @@
 //===- Utility.cpp - helpers shared by the tilegpu-to-LLVM patterns -------===//
 
 #include "Utility.h"
+#include "tile/Analysis/AxisInfo.h"
 #include "tile/Dialect/TileGPU/IR/TileGPUDialect.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -151,4 +152,23 @@ SmallVector<Value> mlir::tilegpu::applyCombineRegion(OpBuilder &b,
   for (Value v : body.getTerminator()->getOperands())
     results.push_back(mapping.lookupOrDefault(v));
   return results;
+}
+
+VectorPlan mlir::tilegpu::planVectors(const tile::ModuleAxisInfo &axisInfo,
+                                      Value ptr, Value mask,
+                                      unsigned elementBits) {
+  VectorPlan plan;
+  auto layout = getDistributedLayout(ptr.getType());
+  if (layout) {
+    unsigned fastest = layout.getLayoutOrder()[0];
+    unsigned width = std::min(layout.getLayoutSizePerThread()[fastest],
+                              axisInfo.getPtrVectorWidth(ptr, fastest));
+    if (mask)
+      width = std::min(width, axisInfo.getMaskConstancy(mask, fastest));
+    plan.width = std::max(1u, width);
+  }
+  unsigned totalBits = plan.width * elementBits;
+  plan.wordBits = std::min(32u, totalBits);
+  plan.words = totalBits / plan.wordBits;
+  return plan;
 }

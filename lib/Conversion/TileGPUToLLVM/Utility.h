@@ -20,6 +20,10 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/PatternMatch.h"
 
+namespace mlir::tile {
+class ModuleAxisInfo;
+} // namespace mlir::tile
+
 namespace mlir::tilegpu {
 
 /// The symbol of the program's shared memory, in which
@@ -64,6 +68,19 @@ LLVM::InlineAsmOp createInlinePtx(OpBuilder &b, Location loc, Type result,
 /// An i32 constant.
 Value i32Constant(OpBuilder &b, Location loc, int64_t value);
 
+/// How one thread's registers of a block access group into vectors.
+struct VectorPlan {
+  unsigned width = 1; // elements per access
+  unsigned words = 1; // PTX registers per access
+  unsigned wordBits = 32;
+};
+/// The widest global access allowed through the block of pointers `ptr`
+/// with `mask` (null for none): the layout's run of registers along the
+/// fastest axis, the pointers' contiguity and alignment, the mask's
+/// constancy (AxisInfo).
+VectorPlan planVectors(const tile::ModuleAxisInfo &axisInfo, Value ptr,
+                       Value mask, unsigned elementBits);
+
 void populateDotOpToLLVMPatterns(LLVMTypeConverter &converter,
                                  RewritePatternSet &patterns);
 void populateWgmmaDotOpToLLVMPatterns(LLVMTypeConverter &converter,
@@ -76,6 +93,9 @@ void populateShapeOpToLLVMPatterns(LLVMTypeConverter &converter,
                                    RewritePatternSet &patterns);
 void populateMathOpToLLVMPatterns(LLVMTypeConverter &converter,
                                   RewritePatternSet &patterns);
+void populateAsyncCopyOpToLLVMPatterns(LLVMTypeConverter &converter,
+                                       const tile::ModuleAxisInfo &axisInfo,
+                                       RewritePatternSet &patterns);
 
 } // namespace mlir::tilegpu
 

@@ -15,6 +15,10 @@
 // Earlier shared-memory accesses are ordered by tilegpu-insert-barriers, as
 // for every scratch user; the op's reads end at the wait.
 //
+// The pipelined form (tilegpu-pipeline) splits this: warpgroup_dot is steps
+// 3 on a stage its copies filled, with wgmma.fence before and the commit
+// after; warpgroup_dot_wait is the wait, with the pending count it names.
+//
 //===----------------------------------------------------------------------===//
 
 #include "LayoutIndexing.h"
@@ -90,6 +94,79 @@ SmallVector<Value> emitWgmma(OpBuilder &b, Location loc, ValueRange acc,
   return emitPtx(b, loc, text, constraints, operands, count);
 }
 
+/// wgmma.fence, then one wgmma per k16 step and repetition of the mma tile
+/// on this warpgroup's accumulators `acc`, A and B read from the swizzled
+/// tiles at shared addresses `aAddr` and `bAddr` (i32), then
+/// wgmma.commit_group. Returns the accumulators, valid only after a
+/// wgmma.wait_group that covers the group.
+SmallVector<Value> emitWgmmaGroup(OpBuilder &b, Location loc,
+                                  MmaEncodingAttr mma,
+                                  ArrayRef<int64_t> dShape, int64_t K,
+                                  StringRef inputType,
+                                  const WgmmaOperandTile &aTile,
+                                  const WgmmaOperandTile &bTile, Value aAddr,
+                                  Value bAddr, SmallVector<Value> acc) {
+  emitPtx(b, loc, "wgmma.fence.sync.aligned;", "", {}, 0);
+
+  // This warpgroup's rows of A and columns of B within the mma tile.
+  Type i32 = b.getI32Type();
+  unsigned wm = mma.getWarpsPerCTA()[0], wn = mma.getWarpsPerCTA()[1];
+  unsigned n = mma.getInstrN();
+  SmallVector<int64_t> tileShape = mma.getShapePerCTATile();
+  Value tid = NVVM::ThreadIdXOp::create(b, loc, i32);
+  Value group = LLVM::UDivOp::create(b, loc, tid, i32Constant(b, loc, 128));
+  Value groupRow = LLVM::MulOp::create(
+      b, loc,
+      LLVM::URemOp::create(b, loc, group, i32Constant(b, loc, wm / 4)),
+      i32Constant(b, loc, 64));
+  Value groupCol = LLVM::MulOp::create(
+      b, loc,
+      LLVM::URemOp::create(
+          b, loc,
+          LLVM::UDivOp::create(b, loc, group, i32Constant(b, loc, wm / 4)),
+          i32Constant(b, loc, wn)),
+      i32Constant(b, loc, n));
+  // The warpgroup's part of each tile: rows of A (s bytes apart), and
+  // columns of B (whole inner blocks, as the pass chose n to make them).
+  Value aBase = LLVM::AddOp::create(
+      b, loc, aAddr,
+      LLVM::MulOp::create(b, loc, groupRow,
+                          i32Constant(b, loc, aTile.swizzleBytes())));
+  Value bBase = LLVM::AddOp::create(
+      b, loc, bAddr,
+      LLVM::MulOp::create(b, loc, groupCol,
+                          i32Constant(b, loc, bTile.elementBytes * K)));
+
+  SmallVector<int64_t> reps = mma.getReps(dShape);
+  unsigned perInstr = n / 2;
+  for (int64_t k = 0; k < K; k += 16) {
+    for (int64_t rm = 0; rm < reps[0]; ++rm) {
+      Value descA = aTile.emitDescriptor(
+          b, loc, aBase, aTile.linearOffset(rm * tileShape[0], k));
+      for (int64_t rn = 0; rn < reps[1]; ++rn) {
+        Value descB = bTile.emitDescriptor(
+            b, loc, bBase, bTile.linearOffset(k, rn * tileShape[1]));
+        unsigned first = unsigned((rm * reps[1] + rn) * perInstr);
+        SmallVector<Value> next =
+            emitWgmma(b, loc, ValueRange(acc).slice(first, perInstr), descA,
+                      descB, n, inputType);
+        std::copy(next.begin(), next.end(), acc.begin() + first);
+      }
+    }
+  }
+  emitPtx(b, loc, "wgmma.commit_group.sync.aligned;", "", {}, 0);
+  return acc;
+}
+
+/// The accumulators once at most `pending` wgmma groups are in flight: they
+/// pass through the wait, so nothing reads them earlier.
+SmallVector<Value> emitWgmmaWait(OpBuilder &b, Location loc, ValueRange acc,
+                                 unsigned pending) {
+  return emitPtx(
+      b, loc, llvm::formatv("wgmma.wait_group.sync.aligned {0};", pending).str(),
+      tiedF32Constraints(acc.size()), acc, acc.size());
+}
+
 struct DotOpWgmmaLowering : public ConvertOpToLLVMPattern<DotOp> {
   DotOpWgmmaLowering(const LLVMTypeConverter &converter)
       : ConvertOpToLLVMPattern<DotOp>(converter, /*benefit=*/2) {}
@@ -162,70 +239,76 @@ struct DotOpWgmmaLowering : public ConvertOpToLLVMPattern<DotOp> {
               bOffset);
     emitPtx(rewriter, loc, "fence.proxy.async.shared::cta;", "", {}, 0);
     emitBarrier(rewriter, loc);
-    emitPtx(rewriter, loc, "wgmma.fence.sync.aligned;", "", {}, 0);
-
-    // This warpgroup's rows of A and columns of B within the mma tile.
-    Type i32 = rewriter.getI32Type();
-    unsigned wm = mma.getWarpsPerCTA()[0], wn = mma.getWarpsPerCTA()[1];
-    unsigned n = mma.getInstrN();
-    Value tid = NVVM::ThreadIdXOp::create(rewriter, loc, i32);
-    Value group = LLVM::UDivOp::create(rewriter, loc, tid,
-                                       i32Constant(rewriter, loc, 128));
-    Value groupRow = LLVM::MulOp::create(
-        rewriter, loc,
-        LLVM::URemOp::create(rewriter, loc, group,
-                             i32Constant(rewriter, loc, wm / 4)),
-        i32Constant(rewriter, loc, 64));
-    Value groupCol = LLVM::MulOp::create(
-        rewriter, loc,
-        LLVM::URemOp::create(
-            rewriter, loc,
-            LLVM::UDivOp::create(rewriter, loc, group,
-                                 i32Constant(rewriter, loc, wm / 4)),
-            i32Constant(rewriter, loc, wn)),
-        i32Constant(rewriter, loc, n));
     Value base = LLVM::PtrToIntOp::create(
-        rewriter, loc, i32,
+        rewriter, loc, rewriter.getI32Type(),
         getScratchPointer(rewriter, loc, *bufferOffset,
                           i32Constant(rewriter, loc, 0)));
-    // The warpgroup's part of each tile: rows of A (s bytes apart), and
-    // columns of B (whole inner blocks, as the pass chose n to make them).
-    Value aBase = LLVM::AddOp::create(
-        rewriter, loc, base,
-        LLVM::MulOp::create(rewriter, loc, groupRow,
-                            i32Constant(rewriter, loc, aTile.swizzleBytes())));
-    Value bBase = LLVM::AddOp::create(
-        rewriter, loc, base,
-        LLVM::AddOp::create(
-            rewriter, loc, i32Constant(rewriter, loc, bOffset),
-            LLVM::MulOp::create(rewriter, loc, groupCol,
-                                i32Constant(rewriter, loc, 2 * K))));
-
-    SmallVector<Value> acc = unpackStruct(rewriter, loc, adaptor.getC());
-    SmallVector<int64_t> reps = mma.getReps(dType.getShape());
-    unsigned perInstr = n / 2;
-    for (int64_t k = 0; k < K; k += 16) {
-      for (int64_t rm = 0; rm < reps[0]; ++rm) {
-        Value descA = aTile.emitDescriptor(
-            rewriter, loc, aBase, aTile.linearOffset(rm * tileShape[0], k));
-        for (int64_t rn = 0; rn < reps[1]; ++rn) {
-          Value descB = bTile.emitDescriptor(
-              rewriter, loc, bBase, bTile.linearOffset(k, rn * tileShape[1]));
-          unsigned first = unsigned((rm * reps[1] + rn) * perInstr);
-          SmallVector<Value> next =
-              emitWgmma(rewriter, loc, ValueRange(acc).slice(first, perInstr),
-                        descA, descB, n, inputType);
-          std::copy(next.begin(), next.end(), acc.begin() + first);
-        }
-      }
-    }
-    emitPtx(rewriter, loc, "wgmma.commit_group.sync.aligned;", "", {}, 0);
-    // The accumulators pass through the wait: nothing reads them earlier.
-    acc = emitPtx(rewriter, loc, "wgmma.wait_group.sync.aligned 0;",
-                  tiedF32Constraints(acc.size()), acc, acc.size());
+    Value bBase = LLVM::AddOp::create(rewriter, loc, base,
+                                      i32Constant(rewriter, loc, bOffset));
+    SmallVector<Value> acc = emitWgmmaGroup(
+        rewriter, loc, mma, dType.getShape(), K, inputType, aTile, bTile, base,
+        bBase, unpackStruct(rewriter, loc, adaptor.getC()));
+    acc = emitWgmmaWait(rewriter, loc, acc, 0);
     rewriter.replaceOp(
         op,
         packStruct(rewriter, loc, getTypeConverter()->convertType(dType), acc));
+    return success();
+  }
+};
+/// warpgroup_dot: the wgmma group on one stage of each operand buffer; the
+/// copies that filled them were waited for and fenced (async_wait) and a
+/// barrier placed before this op (tilegpu-insert-barriers).
+struct WarpGroupDotOpLowering : public ConvertOpToLLVMPattern<WarpGroupDotOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult
+  matchAndRewrite(WarpGroupDotOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto mma = cast<MmaEncodingAttr>(op.getType().getEncoding());
+    auto aType = cast<MemDescType>(op.getA().getType());
+    auto bType = cast<MemDescType>(op.getB().getType());
+    int64_t M = aType.getShape()[1], K = aType.getShape()[2],
+            N = bType.getShape()[2];
+    SmallVector<int64_t> tileShape = mma.getShapePerCTATile();
+    if (M % tileShape[0] != 0 || N % tileShape[1] != 0 || K % 16 != 0)
+      return op.emitOpError("wgmma needs a result that is a whole number of "
+                            "mma tiles and K a multiple of 16");
+    unsigned elementBytes = aType.getElementType().getIntOrFloatBitWidth() / 8;
+    WgmmaOperandTile aTile{M, K, elementBytes, /*innerIsK=*/true};
+    WgmmaOperandTile bTile{K, N, elementBytes, /*innerIsK=*/false};
+    Type i32 = rewriter.getI32Type();
+    auto stageAddress = [&](Value buffer, int64_t stageBytes) -> Value {
+      return LLVM::AddOp::create(
+          rewriter, loc, LLVM::PtrToIntOp::create(rewriter, loc, i32, buffer),
+          LLVM::MulOp::create(rewriter, loc, adaptor.getStage(),
+                              i32Constant(rewriter, loc, stageBytes)));
+    };
+    SmallVector<Value> acc = emitWgmmaGroup(
+        rewriter, loc, mma, op.getType().getShape(), K,
+        aType.getElementType().isBF16() ? "bf16" : "f16", aTile, bTile,
+        stageAddress(adaptor.getA(), aType.getStageBytes()),
+        stageAddress(adaptor.getB(), bType.getStageBytes()),
+        unpackStruct(rewriter, loc, adaptor.getAcc()));
+    rewriter.replaceOp(
+        op, packStruct(rewriter, loc,
+                       getTypeConverter()->convertType(op.getType()), acc));
+    return success();
+  }
+};
+
+struct WarpGroupDotWaitOpLowering
+    : public ConvertOpToLLVMPattern<WarpGroupDotWaitOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult
+  matchAndRewrite(WarpGroupDotWaitOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    SmallVector<Value> acc = emitWgmmaWait(
+        rewriter, loc, unpackStruct(rewriter, loc, adaptor.getAcc()),
+        op.getPending());
+    rewriter.replaceOp(
+        op, packStruct(rewriter, loc,
+                       getTypeConverter()->convertType(op.getType()), acc));
     return success();
   }
 };
@@ -234,4 +317,5 @@ struct DotOpWgmmaLowering : public ConvertOpToLLVMPattern<DotOp> {
 void mlir::tilegpu::populateWgmmaDotOpToLLVMPatterns(
     LLVMTypeConverter &converter, RewritePatternSet &patterns) {
   patterns.add<DotOpWgmmaLowering>(converter);
+  patterns.add<WarpGroupDotOpLowering, WarpGroupDotWaitOpLowering>(converter);
 }

@@ -17,6 +17,8 @@ using namespace mlir::tilegpu;
 
 #define GET_ATTRDEF_CLASSES
 #include "tile/Dialect/TileGPU/IR/TileGPUAttrs.cpp.inc"
+#define GET_TYPEDEF_CLASSES
+#include "tile/Dialect/TileGPU/IR/TileGPUTypes.cpp.inc"
 
 namespace {
 /// Prints layouts as `#blocked`, `#blocked1`... aliases, as Triton does.
@@ -45,6 +47,10 @@ void TileGPUDialect::initialize() {
   addAttributes<
 #define GET_ATTRDEF_LIST
 #include "tile/Dialect/TileGPU/IR/TileGPUAttrs.cpp.inc"
+      >();
+  addTypes<
+#define GET_TYPEDEF_LIST
+#include "tile/Dialect/TileGPU/IR/TileGPUTypes.cpp.inc"
       >();
   addOperations<
 #define GET_OP_LIST
@@ -320,6 +326,87 @@ Operation *TileGPUDialect::materializeConstant(OpBuilder &builder,
                                                Attribute value, Type type,
                                                Location loc) {
   return arith::ConstantOp::materialize(builder, value, type, loc);
+}
+
+//===----------------------------------------------------------------------===//
+// MemDescType and the pipelined-dot ops
+//===----------------------------------------------------------------------===//
+
+Type MemDescType::parse(AsmParser &parser) {
+  SmallVector<int64_t> shape;
+  Type elementType;
+  if (parser.parseLess() ||
+      parser.parseDimensionList(shape, /*allowDynamic=*/false) ||
+      parser.parseType(elementType) || parser.parseGreater())
+    return {};
+  return MemDescType::getChecked(
+      [&] { return parser.emitError(parser.getNameLoc()); },
+      parser.getContext(), shape, elementType);
+}
+
+void MemDescType::print(AsmPrinter &printer) const {
+  printer << "<";
+  for (int64_t dim : getShape())
+    printer << dim << "x";
+  printer << getElementType() << ">";
+}
+
+LogicalResult MemDescType::verify(function_ref<InFlightDiagnostic()> emitError,
+                                  ArrayRef<int64_t> shape, Type elementType) {
+  if (shape.size() != 3 || llvm::any_of(shape, [](int64_t d) { return d <= 0; }))
+    return emitError() << "a memdesc is stages x rows x columns, got "
+                       << shape.size() << " dimensions";
+  if (!elementType.isF16() && !elementType.isBF16())
+    return emitError() << "a memdesc holds f16 or bf16, got " << elementType;
+  return success();
+}
+
+int64_t MemDescType::getStageBytes() const {
+  return getShape()[1] * getShape()[2] *
+         int64_t(getElementType().getIntOrFloatBitWidth() / 8);
+}
+
+int64_t MemDescType::getTotalBytes() const {
+  return getShape()[0] * getStageBytes();
+}
+
+LogicalResult AsyncCopyOp::verify() {
+  auto ptrType = cast<RankedTensorType>(getPtr().getType());
+  auto buffer = cast<MemDescType>(getBuffer().getType());
+  if (ptrType.getShape() != buffer.getShape().drop_front())
+    return emitOpError("copies a ")
+           << ptrType << " block into stages of " << buffer;
+  if (cast<tile::PointerType>(ptrType.getElementType()).getPointeeType() !=
+      buffer.getElementType())
+    return emitOpError("pointers to ")
+           << ptrType.getElementType() << " into a buffer of "
+           << buffer.getElementType();
+  if (getMask() &&
+      cast<RankedTensorType>(getMask().getType()).getShape() !=
+          ptrType.getShape())
+    return emitOpError("mask shape differs from the pointers'");
+  return success();
+}
+
+LogicalResult WarpGroupDotOp::verify() {
+  auto a = cast<MemDescType>(getA().getType());
+  auto b = cast<MemDescType>(getB().getType());
+  auto acc = cast<RankedTensorType>(getAcc().getType());
+  auto mma = dyn_cast<MmaEncodingAttr>(acc.getEncoding());
+  if (!mma || mma.getVersionMajor() != 3)
+    return emitOpError("accumulator must have an #tilegpu.mma version 3 "
+                       "layout, got ")
+           << acc;
+  if (a.getShape()[0] != b.getShape()[0] || a.getShape()[2] != b.getShape()[1] ||
+      a.getShape()[1] != acc.getDimSize(0) ||
+      b.getShape()[2] != acc.getDimSize(1))
+    return emitOpError("operand stages ")
+           << a << " and " << b << " do not multiply into " << acc;
+  if (a.getElementType() != b.getElementType() ||
+      !acc.getElementType().isF32())
+    return emitOpError("needs f16 or bf16 operands of one type and an f32 "
+                       "accumulator");
+  return success();
 }
 
 #define GET_OP_CLASSES

@@ -2,7 +2,8 @@
 //
 // tilegpu-allocate-shared-memory runs the liveness-based allocation
 // (tile/Analysis/Allocation.h) on every function and records the result:
-// `tilegpu.shared_offset` on each op with a scratch buffer, `tilegpu.shared`
+// `tilegpu.shared_offset` on each op with a scratch buffer and on each
+// tilegpu.local_alloc (the explicit buffers of !tilegpu.memdesc values), `tilegpu.shared`
 // (the largest function's total) on the module. Assumes layouts are final:
 // scratch sizes depend on them, so no pass may change a scratch op's types
 // afterwards.
@@ -10,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tile/Analysis/Allocation.h"
+#include "tile/Analysis/ScratchBuffers.h"
 #include "tile/Dialect/TileGPU/IR/TileGPUDialect.h"
 #include "tile/Dialect/TileGPU/Transforms/Passes.h"
 
@@ -27,30 +29,6 @@ using namespace mlir;
 using namespace mlir::tilegpu;
 
 namespace {
-/// The shared memory a program may opt in to on the module's target (the
-/// CUDA programming guide's table); 48 KiB, what any program may use
-/// statically, where the module names no target.
-uint64_t getTargetSharedMemoryLimit(ModuleOp module) {
-  auto target =
-      module->getAttrOfType<StringAttr>(TileGPUDialect::getTargetAttrName());
-  if (!target)
-    return kMaxStaticSharedBytes;
-  unsigned arch = 0;
-  StringRef name = target.getValue();
-  if (!name.consume_front("sm_") || name.take_while(llvm::isDigit)
-                                        .getAsInteger(10, arch))
-    return kMaxStaticSharedBytes;
-  if (arch >= 90)
-    return 227 * 1024;
-  if (arch == 80 || arch == 87)
-    return 163 * 1024;
-  if (arch >= 86)
-    return 99 * 1024;
-  if (arch >= 70)
-    return 96 * 1024;
-  return kMaxStaticSharedBytes;
-}
-
 struct AllocateSharedMemory
     : public tilegpu::impl::TileGPUAllocateSharedMemoryBase<
           AllocateSharedMemory> {
@@ -70,7 +48,7 @@ struct AllocateSharedMemory
     module.walk([](Operation *op) { op->removeAttr(kSharedOffsetAttr); });
     for (auto func : module.getOps<FunctionOpInterface>()) {
       SharedMemoryAllocation allocation(
-          func, /*explicitBuffers=*/nullptr,
+          func, getExplicitBufferSize,
           SharedMemoryAllocation::StaggerPolicy{stagger, limit});
       for (const auto &buffer : allocation.getBuffers())
         buffer.owner->setAttr(kSharedOffsetAttr,

@@ -5,11 +5,23 @@
 
 #include "tile/Dialect/Tile/IR/TileDialect.h"
 
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
 #include "tile/Dialect/TileGPU/IR/TileGPUAttrInterfaces.h.inc"
 #include "tile/Dialect/TileGPU/IR/TileGPUDialect.h.inc"
 
 #define GET_ATTRDEF_CLASSES
 #include "tile/Dialect/TileGPU/IR/TileGPUAttrs.h.inc"
+
+namespace mlir::tilegpu {
+/// The shared memory of a program, as a side-effect resource.
+struct SharedMemory : public SideEffects::Resource::Base<SharedMemory> {
+  StringRef getName() final { return "<SharedMemory>"; }
+};
+} // namespace mlir::tilegpu
+
+#define GET_TYPEDEF_CLASSES
+#include "tile/Dialect/TileGPU/IR/TileGPUTypes.h.inc"
 
 #define GET_OP_CLASSES
 #include "tile/Dialect/TileGPU/IR/TileGPUOps.h.inc"

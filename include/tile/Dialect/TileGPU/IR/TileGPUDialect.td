@@ -18,6 +18,7 @@ def TileGPU_Dialect : Dialect {
   let cppNamespace = "::mlir::tilegpu";
   let summary = "Tile programs with distributed layouts, for NVIDIA GPUs";
   let useDefaultAttributePrinterParser = 1;
+  let useDefaultTypePrinterParser = 1;
   let hasConstantMaterializer = 1;
   let dependentDialects = ["::mlir::tile::TileDialect"];
   let extraClassDeclaration = [{

@@ -4,6 +4,7 @@
 #define TILE_DIALECT_TILEGPU_IR_TILEGPUOPS_TD
 
 include "tile/Dialect/TileGPU/IR/TileGPUAttrs.td"
+include "tile/Dialect/TileGPU/IR/TileGPUTypes.td"
 include "tile/Dialect/Tile/IR/TileDialect.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 
@@ -33,6 +34,100 @@ def TileGPU_BarrierOp : TileGPU_Op<"barrier",
     different ops would otherwise race.
   }];
   let assemblyFormat = "attr-dict";
+}
+
+//===----------------------------------------------------------------------===//
+// The software-pipelined dot (tilegpu-pipeline). Each stage of a
+// !tilegpu.memdesc is filled by async copies and read by wgmma while the
+// next stages load.
+//===----------------------------------------------------------------------===//
+
+def TileGPU_SharedMemory : Resource<"::mlir::tilegpu::SharedMemory">;
+
+def TileGPU_LocalAllocOp : TileGPU_Op<"local_alloc",
+    [MemoryEffects<[MemAlloc<TileGPU_SharedMemory>]>]> {
+  let summary = "A shared-memory buffer (its offset set by the allocator)";
+  let description = [{
+    The buffer lives from here to its last use (to the end of a loop that
+    uses it); tilegpu-allocate-shared-memory records its offset on this op.
+  }];
+  let results = (outs TileGPU_MemDescType:$result);
+  let assemblyFormat = "attr-dict `:` qualified(type($result))";
+}
+
+def TileGPU_AsyncCopyOp : TileGPU_Op<"async_copy", [
+    MemoryEffects<[MemRead<DefaultResource>,
+                   MemWrite<TileGPU_SharedMemory>]>]> {
+  let summary = "Copy a block from global memory into a stage, with cp.async";
+  let description = [{
+    Each thread starts copies of the elements its registers of `ptr` would
+    hold (in runs of 4, 8 or 16 bytes, as the pointers' contiguity and the
+    mask's constancy allow) into stage `stage` of `buffer`. Masked-off
+    elements are written as zeros and read nothing. The copies belong to the
+    thread's next commit group and complete at an async_wait.
+  }];
+  let arguments = (ins Tile_PtrTensor:$ptr, TileGPU_MemDescType:$buffer,
+                       I32:$stage, Optional<RankedTensorOf<[I1]>>:$mask);
+  let assemblyFormat = [{
+    $ptr `,` $buffer `[` $stage `]` (`,` $mask^)? attr-dict `:`
+    type($ptr) `->` qualified(type($buffer)) (`,` type($mask)^)?
+  }];
+  let hasVerifier = 1;
+}
+
+def TileGPU_AsyncCommitGroupOp : TileGPU_Op<"async_commit_group",
+    [MemoryEffects<[MemRead<DefaultResource>, MemWrite<DefaultResource>]>]> {
+  let summary = "Close this thread's group of async copies (cp.async.commit_group)";
+  let assemblyFormat = "attr-dict";
+}
+
+def TileGPU_AsyncWaitOp : TileGPU_Op<"async_wait",
+    [MemoryEffects<[MemRead<DefaultResource>, MemWrite<DefaultResource>]>]> {
+  let summary = "Wait until at most `pending` copy groups are in flight";
+  let description = [{
+    cp.async.wait_group: this thread's groups but the `pending` newest are
+    complete. Their data is then made visible to wgmma (fence.proxy.async);
+    other threads see it after a barrier, which tilegpu-insert-barriers
+    places before the reader.
+  }];
+  let arguments = (ins I32Attr:$pending);
+  let assemblyFormat = "attr-dict";
+}
+
+def TileGPU_WarpGroupDotOp : TileGPU_Op<"warpgroup_dot", [
+    AllTypesMatch<["acc", "result"]>,
+    MemoryEffects<[MemRead<TileGPU_SharedMemory>, MemRead<DefaultResource>,
+                   MemWrite<DefaultResource>]>]> {
+  let summary = "acc + A * B on tensor cores, operands in shared memory";
+  let description = [{
+    Starts wgmma.mma_async on stage `stage` of `a` (M x K) and of `b`
+    (K x N), accumulating into `acc` (M x N, #tilegpu.mma version 3), and
+    commits them as one wgmma group. The result is not valid until a
+    warpgroup_dot_wait with fewer pending groups; until then the stages
+    must not be overwritten.
+  }];
+  let arguments = (ins TileGPU_MemDescType:$a, TileGPU_MemDescType:$b,
+                       I32:$stage, Tile_Tensor:$acc);
+  let results = (outs Tile_Tensor:$result);
+  let assemblyFormat = [{
+    $a `,` $b `[` $stage `]` `,` $acc attr-dict `:` qualified(type($a)) `,`
+    qualified(type($b)) `,` type($acc)
+  }];
+  let hasVerifier = 1;
+}
+
+def TileGPU_WarpGroupDotWaitOp : TileGPU_Op<"warpgroup_dot_wait", [
+    AllTypesMatch<["acc", "result"]>,
+    MemoryEffects<[MemRead<DefaultResource>, MemWrite<DefaultResource>]>]> {
+  let summary = "Wait until at most `pending` wgmma groups are in flight";
+  let description = [{
+    wgmma.wait_group: the result is `acc` once this warpgroup's wgmma
+    groups but the `pending` newest are complete. With `pending` = 0 it
+    holds the final accumulators.
+  }];
+  let arguments = (ins Tile_Tensor:$acc, I32Attr:$pending);
+  let results = (outs Tile_Tensor:$result);
+  let assemblyFormat = "$acc attr-dict `:` type($acc)";
 }
 
 #endif // TILE_DIALECT_TILEGPU_IR_TILEGPUOPS_TD

@@ -70,6 +70,26 @@ def TileGPUPrefetch : Pass<"tilegpu-prefetch", "mlir::ModuleOp"> {
                            "::mlir::arith::ArithDialect"];
 }
 
+def TileGPUPipeline : Pass<"tilegpu-pipeline", "mlir::ModuleOp"> {
+  let summary = "Pipeline a loop's wgmma dot through shared memory stages";
+  let description = [{
+    Triton's num_stages software pipeline for Hopper: the loads feeding a
+    loop's wgmma dot become cp.async copies into num-stages shared-memory
+    stages, issued num-stages - 1 iterations ahead, and the dot becomes an
+    asynchronous warpgroup_dot reading its stage, left in flight for one
+    iteration. The stage count is lowered to what fits in the target's
+    shared memory; below 2, or for loops that do not have the shape
+    described in PipelineLoops.cpp, nothing changes.
+  }];
+  let options = [
+    Option<"numStages", "num-stages", "unsigned", /*default=*/"3",
+           "Triton's num_stages: shared-memory stages per operand">,
+  ];
+  let dependentDialects = ["::mlir::tilegpu::TileGPUDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 def TileGPUAllocateSharedMemory
     : Pass<"tilegpu-allocate-shared-memory", "mlir::ModuleOp"> {
   let summary = "Give every shared-memory buffer an offset, by liveness";

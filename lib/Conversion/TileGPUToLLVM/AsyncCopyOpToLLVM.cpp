@@ -1,0 +1,153 @@
+//===- AsyncCopyOpToLLVM.cpp - shared-memory stages and cp.async ----------===//
+//
+// The lowering of the shared-memory side of a pipelined dot
+// (tilegpu-pipeline):
+//   - local_alloc: the address of its buffer in the program's shared memory
+//     (the offset tilegpu-allocate-shared-memory recorded on it);
+//   - async_copy: per run of a thread's registers (4, 8 or 16 bytes, as for
+//     a global load: planVectors), one cp.async from the element's global
+//     address to its place in the stage's swizzled wgmma tile
+//     (WgmmaOperands.h); a masked-off run has source size 0, so it reads
+//     nothing and writes zeros;
+//   - async_commit_group and async_wait: cp.async.commit_group and
+//     cp.async.wait_group, the wait followed by fence.proxy.async so that
+//     wgmma (the async proxy) sees what the copies wrote.
+//
+//===----------------------------------------------------------------------===//
+
+#include "LayoutIndexing.h"
+#include "Utility.h"
+#include "WgmmaOperands.h"
+#include "tile/Analysis/AxisInfo.h"
+#include "tile/Dialect/TileGPU/IR/TileGPUDialect.h"
+
+#include "mlir/Conversion/LLVMCommon/Pattern.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace mlir;
+using namespace mlir::tilegpu;
+
+namespace {
+/// Inline PTX with side effects and no result.
+void emitPtxStatement(OpBuilder &b, Location loc, StringRef text,
+                      StringRef constraints = "", ValueRange operands = {}) {
+  createInlinePtx(b, loc, Type(), operands, text, constraints,
+                  /*hasSideEffects=*/true);
+}
+
+struct LocalAllocOpLowering : public ConvertOpToLLVMPattern<LocalAllocOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult
+  matchAndRewrite(LocalAllocOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    std::optional<uint64_t> offset = getSharedOffset(op);
+    if (!offset)
+      return op.emitOpError("has no ")
+             << kSharedOffsetAttr
+             << "; run tilegpu-allocate-shared-memory first";
+    rewriter.replaceOp(op, getScratchPointer(rewriter, op.getLoc(), *offset,
+                                             i32Constant(rewriter, op.getLoc(),
+                                                         0)));
+    return success();
+  }
+};
+
+struct AsyncCopyOpLowering : public ConvertOpToLLVMPattern<AsyncCopyOp> {
+  AsyncCopyOpLowering(const LLVMTypeConverter &converter,
+                      const tile::ModuleAxisInfo &axisInfo)
+      : ConvertOpToLLVMPattern(converter), axisInfo(axisInfo) {}
+
+  LogicalResult
+  matchAndRewrite(AsyncCopyOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto ptrType = cast<RankedTensorType>(op.getPtr().getType());
+    auto buffer = cast<MemDescType>(op.getBuffer().getType());
+    unsigned elementBytes = buffer.getElementType().getIntOrFloatBitWidth() / 8;
+    auto layout = getDistributedLayout(ptrType);
+    VectorPlan plan =
+        planVectors(axisInfo, op.getPtr(), op.getMask(), elementBytes * 8);
+    unsigned bytes = plan.width * elementBytes;
+    if (!layout || layout.getLayoutOrder()[0] != 1 ||
+        (bytes != 4 && bytes != 8 && bytes != 16))
+      return op.emitOpError("cp.async copies 4, 8 or 16 bytes along the "
+                            "contiguous last axis; this block allows ")
+             << bytes << " bytes";
+
+    WgmmaOperandTile tile{buffer.getShape()[1], buffer.getShape()[2],
+                          elementBytes, /*innerIsK=*/false};
+    SmallVector<Value> ptrs = unpackStruct(rewriter, loc, adaptor.getPtr());
+    SmallVector<Value> masks;
+    if (adaptor.getMask())
+      masks = unpackStruct(rewriter, loc, adaptor.getMask());
+    auto indices = emitIndices(rewriter, loc, layout, ptrType.getShape());
+
+    Type i32 = rewriter.getI32Type();
+    Value stageOffset = LLVM::MulOp::create(
+        rewriter, loc, adaptor.getStage(),
+        i32Constant(rewriter, loc, buffer.getStageBytes()));
+    Value stageBase = LLVM::AddOp::create(
+        rewriter, loc,
+        LLVM::PtrToIntOp::create(rewriter, loc, i32, adaptor.getBuffer()),
+        stageOffset);
+    // .cg (L2 only) takes 16-byte copies; smaller ones go through L1 (.ca).
+    std::string text = llvm::formatv("cp.async.{0}.shared.global [$0], [$1], "
+                                     "{1}, $2;",
+                                     bytes == 16 ? "cg" : "ca", bytes);
+    Value full = i32Constant(rewriter, loc, bytes);
+    Value none = i32Constant(rewriter, loc, 0);
+    for (unsigned r = 0; r < ptrs.size(); r += plan.width) {
+      Value linear =
+          tile.emitLinearOffset(rewriter, loc, indices[r][0], indices[r][1]);
+      Value dst = LLVM::AddOp::create(rewriter, loc, stageBase,
+                                      tile.emitSwizzle(rewriter, loc, linear));
+      Value srcSize =
+          masks.empty()
+              ? full
+              : LLVM::SelectOp::create(rewriter, loc, masks[r], full, none);
+      emitPtxStatement(rewriter, loc, text, "r,l,r",
+                       ValueRange{dst, ptrs[r], srcSize});
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+
+  const tile::ModuleAxisInfo &axisInfo;
+};
+
+struct AsyncCommitGroupOpLowering
+    : public ConvertOpToLLVMPattern<AsyncCommitGroupOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult
+  matchAndRewrite(AsyncCommitGroupOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    emitPtxStatement(rewriter, op.getLoc(), "cp.async.commit_group;");
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct AsyncWaitOpLowering : public ConvertOpToLLVMPattern<AsyncWaitOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult
+  matchAndRewrite(AsyncWaitOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    emitPtxStatement(
+        rewriter, loc,
+        llvm::formatv("cp.async.wait_group {0};", op.getPending()).str());
+    emitPtxStatement(rewriter, loc, "fence.proxy.async.shared::cta;");
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+} // namespace
+
+void mlir::tilegpu::populateAsyncCopyOpToLLVMPatterns(
+    LLVMTypeConverter &converter, const tile::ModuleAxisInfo &axisInfo,
+    RewritePatternSet &patterns) {
+  patterns.add<LocalAllocOpLowering, AsyncCommitGroupOpLowering,
+               AsyncWaitOpLowering>(converter);
+  patterns.add<AsyncCopyOpLowering>(converter, axisInfo);
+}
