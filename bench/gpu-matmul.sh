@@ -6,17 +6,27 @@
 set -uo pipefail
 export TILE_CACHE_DIR=$(mktemp -d)
 K=kernels/matmul.tile
-check() { # M N K activation
-  out=$(tile-run $K --set M=$1 --set N=$2 --set K=$3 --set "ACTIVATION=$4" \
-        --seed $RANDOM$RANDOM --no-bench 2>&1)
-  echo "$1x$2x$3 act=$4: $(echo "$out" | grep -E 'check|error' | head -2 | tr '\n' ' ')"
+check() { # M N K activation [more tile-run options]
+  local m=$1 n=$2 k=$3 act=$4; shift 4
+  out=$(tile-run $K --set M=$m --set N=$n --set K=$k --set "ACTIVATION=$act" \
+        --seed $RANDOM$RANDOM --no-bench "$@" 2>&1)
+  echo "${m}x${n}x${k} act=$act $*: $(echo "$out" | grep -E 'check|error' | head -2 | tr '\n' ' ')"
 }
 echo "== correctness, small (fp16 inputs, tol 1e-2 relative)"
 for shape in "256 256 256" "512 512 512" "513 257 129" "1000 1000 1000"; do
   for act in '""' '"leaky_relu"'; do check $shape "$act"; done
 done
+echo "== correctness of other configurations and stage counts (1000^3)"
+cfg() { # BM BN BK warps stages
+  echo --set BLOCK_SIZE_M=$1 --set BLOCK_SIZE_N=$2 --set BLOCK_SIZE_K=$3 \
+    --set num_warps=$4 --set num_stages=$5
+}
+for c in "128 256 64 8 2" "128 256 64 8 4" "64 256 32 4 4" "128 128 32 4 4" \
+         "128 64 64 4 4" "128 256 128 8 3" "256 128 128 8 3" "64 128 64 4 4"; do
+  check 1000 1000 1000 '""' $(cfg $c)
+done
 echo "== SASS"
-tile-run $K --emit=ptx -o /tmp/mm.ptx && ptxas -arch=sm_90a /tmp/mm.ptx -o /tmp/mm.cubin \
+tile-run $K --emit=ptx -o /tmp/mm.ptx && ptxas -v -arch=sm_90a /tmp/mm.ptx -o /tmp/mm.cubin \
   && echo "HGMMA instructions: $(cuobjdump -sass /tmp/mm.cubin | grep -c HGMMA)"
 cuobjdump -sass /tmp/mm.cubin | grep -m2 HGMMA
 tile-run $K --info 2>&1 | grep -E "registers|spills|shared|occupancy"

@@ -251,17 +251,17 @@ void pipeline(PipelinedDot candidate, unsigned stages) {
 
   // The body: wait for this iteration's stage, start its wgmma, let the
   // previous one finish, then copy iteration i+S-1 into the stage it read.
+  Value stagesValue = constantOf(b, loc, ivType, stages);
+  Value aheadValue = constantOf(b, loc, ivType, stages - 1);
+  Value aheadSteps = arith::MulIOp::create(b, loc, step, aheadValue);
   tile::DotOp dot = candidate.dot;
   b.setInsertionPoint(dot);
   Value iv = loop.getInductionVar();
   Value count = arith::DivUIOp::create(
       b, loc, arith::SubIOp::create(b, loc, iv, lower), step);
-  Value stagesValue = constantOf(b, loc, ivType, stages);
   Value readStage = arith::RemUIOp::create(b, loc, count, stagesValue);
   Value writeStage = arith::RemUIOp::create(
-      b, loc,
-      arith::AddIOp::create(b, loc, readStage,
-                            constantOf(b, loc, ivType, stages - 1)),
+      b, loc, arith::AddIOp::create(b, loc, readStage, aheadValue),
       stagesValue);
   AsyncWaitOp::create(b, loc, stages - 2);
   Value started = WarpGroupDotOp::create(b, dot.getLoc(), dot.getType(),
@@ -269,10 +269,7 @@ void pipeline(PipelinedDot candidate, unsigned stages) {
                                          toI32(b, loc, readStage), dot.getC());
   Value waited = WarpGroupDotWaitOp::create(b, dot.getLoc(), dot.getType(),
                                             started, /*pending=*/1);
-  Value aheadIv = arith::AddIOp::create(
-      b, loc, iv,
-      arith::MulIOp::create(b, loc, step,
-                            constantOf(b, loc, ivType, stages - 1)));
+  Value aheadIv = arith::AddIOp::create(b, loc, iv, aheadSteps);
   Value inRange =
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, aheadIv, upper);
   IterationValues ahead(loop, b, aheadIv, [&](unsigned i) -> Value {
