@@ -146,11 +146,21 @@ unsigned mlir::tilegpu::getDotScratchBytes(tile::DotOp op) {
          b.getNumElements() * getSharedElementBytes(b.getElementType());
 }
 
+unsigned mlir::tilegpu::getConvertLayoutRowPadding(ConvertLayoutOp op) {
+  auto type = op.getType();
+  if (type.getRank() != 2 ||
+      !isa<MmaEncodingAttr>(op.getSrc().getType().getEncoding()))
+    return 0;
+  return std::max(1u, 16 / getSharedElementBytes(type.getElementType()));
+}
+
 unsigned mlir::tilegpu::getConvertLayoutScratchBytes(ConvertLayoutOp op) {
   if (op.getSrc().getType().getEncoding() == op.getType().getEncoding())
     return 0;
-  return getSharedElementBytes(op.getType().getElementType()) *
-         op.getType().getNumElements();
+  auto type = op.getType();
+  int64_t rows = type.getNumElements() / type.getShape().back();
+  return getSharedElementBytes(type.getElementType()) * rows *
+         (type.getShape().back() + getConvertLayoutRowPadding(op));
 }
 
 ScanGeometry mlir::tilegpu::getScanGeometry(BlockedEncodingAttr layout,

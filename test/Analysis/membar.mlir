@@ -47,3 +47,50 @@ func.func @no_offset(%x: tensor<256xf32, #a>) -> tensor<256xf32, #b> {
   %0 = tilegpu.convert_layout %x : tensor<256xf32, #a> -> tensor<256xf32, #b>
   return %0 : tensor<256xf32, #b>
 }
+
+// -----
+
+#p = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #tilegpu.mma<{version = 3, warpsPerCTA = [4, 1], instrShape = [16, 64]}>
+
+// Explicit buffers (the pipelined dot): a copy writes its buffer, a
+// warpgroup_dot reads both. Copies into different constant stages of one
+// buffer, or into different buffers, need nothing between them. In the loop
+// the dot reads what copies wrote (before it, a barrier), then copies
+// overwrite what the dot read (another).
+// expected-remark @below {{2 barriers inserted}}
+func.func @pipelined(%pa: tensor<64x32x!tile.ptr<f16>, #p>, %pb: tensor<32x64x!tile.ptr<f16>, #p>, %acc0: tensor<64x64xf32, #mma>, %n: i32) -> tensor<64x64xf32, #mma> {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %a = tilegpu.local_alloc {tilegpu.shared_offset = 0 : i32} : !tilegpu.memdesc<2x64x32xf16>
+  %b = tilegpu.local_alloc {tilegpu.shared_offset = 8192 : i32} : !tilegpu.memdesc<2x32x64xf16>
+  tilegpu.async_copy %pa, %a[%c0] : tensor<64x32x!tile.ptr<f16>, #p> -> !tilegpu.memdesc<2x64x32xf16>
+  tilegpu.async_copy %pb, %b[%c0] : tensor<32x64x!tile.ptr<f16>, #p> -> !tilegpu.memdesc<2x32x64xf16>
+  tilegpu.async_copy %pa, %a[%c1] : tensor<64x32x!tile.ptr<f16>, #p> -> !tilegpu.memdesc<2x64x32xf16>
+  tilegpu.async_commit_group
+  %r = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %acc0) -> (tensor<64x64xf32, #mma>) : i32 {
+    %s = arith.remui %k, %c1 : i32
+    tilegpu.async_wait {pending = 0 : i32}
+    // expected-remark @below {{barrier needed before this op}}
+    %d = tilegpu.warpgroup_dot %a, %b[%s], %acc : !tilegpu.memdesc<2x64x32xf16>, !tilegpu.memdesc<2x32x64xf16>, tensor<64x64xf32, #mma>
+    %w = tilegpu.warpgroup_dot_wait %d {pending = 1 : i32} : tensor<64x64xf32, #mma>
+    // expected-remark @below {{barrier needed before this op}}
+    tilegpu.async_copy %pa, %a[%s] : tensor<64x32x!tile.ptr<f16>, #p> -> !tilegpu.memdesc<2x64x32xf16>
+    tilegpu.async_copy %pb, %b[%s] : tensor<32x64x!tile.ptr<f16>, #p> -> !tilegpu.memdesc<2x32x64xf16>
+    tilegpu.async_commit_group
+    scf.yield %w : tensor<64x64xf32, #mma>
+  }
+  return %r : tensor<64x64xf32, #mma>
+}
+
+// -----
+
+#p = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+
+func.func @unplaced(%pa: tensor<64x32x!tile.ptr<f16>, #p>) {
+  %c0 = arith.constant 0 : i32
+  %a = tilegpu.local_alloc : !tilegpu.memdesc<2x64x32xf16>
+  // expected-error @below {{reads or writes a shared-memory buffer with no tilegpu.shared_offset}}
+  tilegpu.async_copy %pa, %a[%c0] : tensor<64x32x!tile.ptr<f16>, #p> -> !tilegpu.memdesc<2x64x32xf16>
+  return
+}

@@ -98,6 +98,12 @@ unsigned getScanScratchBytes(tile::ScanOp op);
 unsigned getReduceScratchBytes(tile::ReduceOp op);
 unsigned getDotScratchBytes(tile::DotOp op);
 unsigned getConvertLayoutScratchBytes(ConvertLayoutOp op);
+/// A layout conversion goes through a row-major copy of the tensor in its
+/// scratch, each row (innermost dimension) followed by this many unused
+/// elements. Converting out of an mma layout pads rows by 16 bytes: a warp
+/// writes 8 rows of 16 bytes at once, which would otherwise fall in the
+/// same banks whenever a row is a multiple of 128 bytes long.
+unsigned getConvertLayoutRowPadding(ConvertLayoutOp op);
 
 } // namespace mlir::tilegpu
 

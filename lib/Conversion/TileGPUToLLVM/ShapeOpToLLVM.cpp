@@ -114,14 +114,18 @@ struct ConvertLayoutOpLowering
     std::optional<uint64_t> bufferOffset = getSharedOffset(op);
     if (!bufferOffset)
       return rewriter.notifyMatchFailure(op, "no shared-memory offset");
+    // Row-major, rows padded (getConvertLayoutRowPadding).
+    int64_t padding = getConvertLayoutRowPadding(op);
     auto address = [&](ArrayRef<Value> index) {
       Value linear = i32Constant(rewriter, loc, 0);
-      for (unsigned d = 0; d < shape.size(); ++d)
+      for (unsigned d = 0; d < shape.size(); ++d) {
+        int64_t extent = shape[d] + (d + 1 == shape.size() ? padding : 0);
         linear = LLVM::AddOp::create(
             rewriter, loc,
             LLVM::MulOp::create(rewriter, loc, linear,
-                                i32Constant(rewriter, loc, shape[d])),
+                                i32Constant(rewriter, loc, extent)),
             index[d]);
+      }
       return getScratchPointer(
           rewriter, loc, *bufferOffset,
           LLVM::MulOp::create(rewriter, loc, linear,

@@ -24,3 +24,45 @@ func.func @shape(%x: tensor<128xf32, #a>) {
   %y = tilegpu.convert_layout %x : tensor<128xf32, #a> -> tensor<256xf32, #a>
   return
 }
+
+// -----
+
+// expected-error @+1 {{a memdesc is stages x rows x columns, got 2 dimensions}}
+func.func private @f(!tilegpu.memdesc<64x32xf16>)
+
+// -----
+
+// expected-error @+1 {{a memdesc holds f16 or bf16, got 'f32'}}
+func.func private @f(!tilegpu.memdesc<2x64x32xf32>)
+
+// -----
+
+#p = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+func.func @f(%pa: tensor<64x16x!tile.ptr<f16>, #p>, %s: i32) {
+  %a = tilegpu.local_alloc : !tilegpu.memdesc<2x64x32xf16>
+  // expected-error @below {{copies a 'tensor<64x16x!tile.ptr<f16>, #tilegpu.blocked}}
+  tilegpu.async_copy %pa, %a[%s] : tensor<64x16x!tile.ptr<f16>, #p> -> !tilegpu.memdesc<2x64x32xf16>
+  return
+}
+
+// -----
+
+#p = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+func.func @f(%acc: tensor<64x64xf32, #p>, %s: i32) -> tensor<64x64xf32, #p> {
+  %a = tilegpu.local_alloc : !tilegpu.memdesc<2x64x32xf16>
+  %b = tilegpu.local_alloc : !tilegpu.memdesc<2x32x64xf16>
+  // expected-error @below {{accumulator must have an #tilegpu.mma version 3 layout}}
+  %d = tilegpu.warpgroup_dot %a, %b[%s], %acc : !tilegpu.memdesc<2x64x32xf16>, !tilegpu.memdesc<2x32x64xf16>, tensor<64x64xf32, #p>
+  return %d : tensor<64x64xf32, #p>
+}
+
+// -----
+
+#mma = #tilegpu.mma<{version = 3, warpsPerCTA = [4, 1], instrShape = [16, 64]}>
+func.func @f(%acc: tensor<64x64xf32, #mma>, %s: i32) -> tensor<64x64xf32, #mma> {
+  %a = tilegpu.local_alloc : !tilegpu.memdesc<2x64x32xf16>
+  %b = tilegpu.local_alloc : !tilegpu.memdesc<2x16x64xf16>
+  // expected-error @below {{do not multiply into}}
+  %d = tilegpu.warpgroup_dot %a, %b[%s], %acc : !tilegpu.memdesc<2x64x32xf16>, !tilegpu.memdesc<2x16x64xf16>, tensor<64x64xf32, #mma>
+  return %d : tensor<64x64xf32, #mma>
+}

@@ -17,3 +17,25 @@ func.func @barrier() {
   tilegpu.barrier
   return
 }
+
+#p = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #tilegpu.mma<{version = 3, warpsPerCTA = [4, 1], instrShape = [16, 64]}>
+// CHECK-LABEL: func.func @pipelined_dot
+// CHECK: %[[A:.*]] = tilegpu.local_alloc : !tilegpu.memdesc<2x64x32xf16>
+// CHECK: %[[B:.*]] = tilegpu.local_alloc : !tilegpu.memdesc<2x32x64xbf16>
+// CHECK: tilegpu.async_copy %{{.*}}, %[[A]][%{{.*}}], %{{.*}} : tensor<64x32x!tile.ptr<f16>, #{{.*}}> -> !tilegpu.memdesc<2x64x32xf16>, tensor<64x32xi1, #{{.*}}>
+// CHECK: tilegpu.async_commit_group
+// CHECK: tilegpu.async_wait {pending = 0 : i32}
+// CHECK: %[[D:.*]] = tilegpu.warpgroup_dot %[[A2:.*]], %[[B2:.*]][%{{.*}}], %{{.*}} : !tilegpu.memdesc<2x64x32xbf16>, !tilegpu.memdesc<2x32x64xbf16>, tensor<64x64xf32, #{{.*}}>
+// CHECK: tilegpu.warpgroup_dot_wait %[[D]] {pending = 0 : i32}
+func.func @pipelined_dot(%pa: tensor<64x32x!tile.ptr<f16>, #p>, %m: tensor<64x32xi1, #p>, %acc: tensor<64x64xf32, #mma>, %s: i32) -> tensor<64x64xf32, #mma> {
+  %a = tilegpu.local_alloc : !tilegpu.memdesc<2x64x32xf16>
+  %b = tilegpu.local_alloc : !tilegpu.memdesc<2x32x64xbf16>
+  tilegpu.async_copy %pa, %a[%s], %m : tensor<64x32x!tile.ptr<f16>, #p> -> !tilegpu.memdesc<2x64x32xf16>, tensor<64x32xi1, #p>
+  tilegpu.async_commit_group
+  tilegpu.async_wait {pending = 0 : i32}
+  %a2 = tilegpu.local_alloc : !tilegpu.memdesc<2x64x32xbf16>
+  %d = tilegpu.warpgroup_dot %a2, %b[%s], %acc : !tilegpu.memdesc<2x64x32xbf16>, !tilegpu.memdesc<2x32x64xbf16>, tensor<64x64xf32, #mma>
+  %w = tilegpu.warpgroup_dot_wait %d {pending = 0 : i32} : tensor<64x64xf32, #mma>
+  return %w : tensor<64x64xf32, #mma>
+}

@@ -1,0 +1,148 @@
+// RUN: tile-opt %s -split-input-file -convert-tile-to-tilegpu="num-warps=4 target=sm_90a" -tilegpu-coalesce -tilegpu-accelerate-matmul -tilegpu-remove-layout-conversions -cse -tilegpu-pipeline -cse | FileCheck %s
+// RUN: tile-opt %s -split-input-file -convert-tile-to-tilegpu="num-warps=4 target=sm_90a" -tilegpu-coalesce -tilegpu-accelerate-matmul -tilegpu-remove-layout-conversions -cse -tilegpu-pipeline=num-stages=1 | FileCheck %s --check-prefix=ONE
+
+// A wgmma dot fed by two loads (A masked on the K tail, B not): three
+// stages each. The prologue copies iterations 0 and 1 into stages 0 and 1
+// (each masked by the iteration being in range) and advances the pointers
+// twice; the loop carries the pointers of iteration k + 2. Each iteration
+// waits for its stage (one group left pending), starts the dot on stage
+// k % 3 and waits for the previous one, then copies iteration k + 2 into
+// stage (k + 2) % 3. After the loop: the last dot, then the copies past the
+// end.
+// CHECK-LABEL: func.func @matmul
+// CHECK-DAG: %[[C0:.*]] = arith.constant 0 : i32
+// CHECK-DAG: %[[C1:.*]] = arith.constant 1 : i32
+// CHECK: %[[BUFA:.*]] = tilegpu.local_alloc : !tilegpu.memdesc<3x64x32xf16>
+// CHECK: %[[BUFB:.*]] = tilegpu.local_alloc : !tilegpu.memdesc<3x32x64xf16>
+// CHECK: %[[IN0:.*]] = arith.cmpi slt, %{{.*}}, %[[N:.*]] : i32
+// CHECK: %[[IN0A:.*]] = tile.splat %[[IN0]] : i1 -> tensor<64x32xi1
+// CHECK: %[[MA0:.*]] = arith.andi %{{.*}}, %[[IN0A]]
+// CHECK: tilegpu.async_copy %[[A0:.*]], %[[BUFA]][%[[C0]]], %[[MA0]]
+// CHECK: %[[IN0B:.*]] = tile.splat %[[IN0]] : i1 -> tensor<32x64xi1
+// CHECK: tilegpu.async_copy %[[B0:.*]], %[[BUFB]][%[[C0]]], %[[IN0B]]
+// CHECK-NEXT: tilegpu.async_commit_group
+// CHECK: %[[B1:.*]] = tile.addptr %[[B0]]
+// CHECK: %[[A1:.*]] = tile.addptr %[[A0]]
+// CHECK: tilegpu.async_copy %[[A1]], %[[BUFA]][%[[C1]]]
+// CHECK: tilegpu.async_copy %[[B1]], %[[BUFB]][%[[C1]]]
+// CHECK-NEXT: tilegpu.async_commit_group
+// CHECK: %[[B2:.*]] = tile.addptr %[[B1]]
+// CHECK: %[[A2:.*]] = tile.addptr %[[A1]]
+// CHECK: %[[LOOP:.*]]:3 = scf.for %[[K:.*]] = %[[C0]] to %[[N]] step %[[C1]] iter_args(%[[ACC:.*]] = %{{.*}}, %[[PA:.*]] = %[[A2]], %[[PB:.*]] = %[[B2]])
+// CHECK:   %[[READ:.*]] = arith.remui %{{.*}}, %[[C3:.*]] : i32
+// CHECK:   %[[WRITE:.*]] = arith.remui %{{.*}}, %[[C3]] : i32
+// CHECK:   tilegpu.async_wait {pending = 1 : i32}
+// CHECK:   %[[D:.*]] = tilegpu.warpgroup_dot %[[BUFA]], %[[BUFB]][%[[READ]]], %[[ACC]]
+// CHECK:   %[[W:.*]] = tilegpu.warpgroup_dot_wait %[[D]] {pending = 1 : i32}
+// CHECK:   %[[AHEAD:.*]] = arith.addi %[[K]], %{{.*}} : i32
+// CHECK:   arith.cmpi slt, %[[AHEAD]], %[[N]] : i32
+// CHECK:   tilegpu.async_copy %[[PA]], %[[BUFA]][%[[WRITE]]]
+// CHECK:   tilegpu.async_copy %[[PB]], %[[BUFB]][%[[WRITE]]]
+// CHECK:   tilegpu.async_commit_group
+// CHECK-NOT: tile.load
+// CHECK-NOT: tile.dot
+// CHECK:   %[[NA:.*]] = tile.addptr %[[PA]]
+// CHECK:   %[[NB:.*]] = tile.addptr %[[PB]]
+// CHECK:   scf.yield %[[W]], %[[NA]], %[[NB]]
+// CHECK: %[[FINAL:.*]] = tilegpu.warpgroup_dot_wait %[[LOOP]]#0 {pending = 0 : i32}
+// CHECK-NEXT: tilegpu.async_wait {pending = 0 : i32}
+// CHECK-NEXT: tilegpu.convert_layout %[[FINAL]]
+// ONE-LABEL: func.func @matmul
+// ONE-NOT: tilegpu.local_alloc
+// ONE: tile.dot
+func.func @matmul(%a: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %b: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %kTiles: i32, %kLeft: i32 {tile.divisibility = 16 : i32}) -> tensor<64x64xf32> {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c32i = arith.constant 32 : i32
+  %zero = arith.constant dense<0.0> : tensor<64x64xf32>
+  %zeroA = arith.constant dense<0.0> : tensor<64x32xf16>
+  %r32 = tile.make_range {start = 0 : i32, end = 32 : i32} : tensor<32xi32>
+  %r64 = tile.make_range {start = 0 : i32, end = 64 : i32} : tensor<64xi32>
+  %am = tile.expand_dims %r64 {axis = 1 : i32} : tensor<64xi32> -> tensor<64x1xi32>
+  %c32 = arith.constant dense<32> : tensor<64x1xi32>
+  %amr = arith.muli %am, %c32 : tensor<64x1xi32>
+  %ak = tile.expand_dims %r32 {axis = 0 : i32} : tensor<32xi32> -> tensor<1x32xi32>
+  %amb = tile.broadcast %amr : tensor<64x1xi32> -> tensor<64x32xi32>
+  %akb = tile.broadcast %ak : tensor<1x32xi32> -> tensor<64x32xi32>
+  %aoff = arith.addi %amb, %akb : tensor<64x32xi32>
+  %as = tile.splat %a : !tile.ptr<f16> -> tensor<64x32x!tile.ptr<f16>>
+  %a0 = tile.addptr %as, %aoff : tensor<64x32x!tile.ptr<f16>>, tensor<64x32xi32>
+  %bk = tile.expand_dims %r32 {axis = 1 : i32} : tensor<32xi32> -> tensor<32x1xi32>
+  %c64 = arith.constant dense<64> : tensor<32x1xi32>
+  %bkr = arith.muli %bk, %c64 : tensor<32x1xi32>
+  %bn = tile.expand_dims %r64 {axis = 0 : i32} : tensor<64xi32> -> tensor<1x64xi32>
+  %bkb = tile.broadcast %bkr : tensor<32x1xi32> -> tensor<32x64xi32>
+  %bnb = tile.broadcast %bn : tensor<1x64xi32> -> tensor<32x64xi32>
+  %boff = arith.addi %bkb, %bnb : tensor<32x64xi32>
+  %bs = tile.splat %b : !tile.ptr<f16> -> tensor<32x64x!tile.ptr<f16>>
+  %b0 = tile.addptr %bs, %boff : tensor<32x64x!tile.ptr<f16>>, tensor<32x64xi32>
+  %astep = arith.constant dense<32> : tensor<64x32xi32>
+  %bstep = arith.constant dense<2048> : tensor<32x64xi32>
+  %res:3 = scf.for %k = %c0 to %kTiles step %c1 iter_args(%acc = %zero, %pa = %a0, %pb = %b0) -> (tensor<64x64xf32>, tensor<64x32x!tile.ptr<f16>>, tensor<32x64x!tile.ptr<f16>>) : i32 {
+    %k32 = arith.muli %k, %c32i : i32
+    %left = arith.subi %kLeft, %k32 : i32
+    %lefts = tile.splat %left : i32 -> tensor<1x32xi32>
+    %m1 = arith.cmpi slt, %ak, %lefts : tensor<1x32xi32>
+    %mask = tile.broadcast %m1 : tensor<1x32xi1> -> tensor<64x32xi1>
+    %va = tile.load %pa, %mask, other %zeroA : tensor<64x32x!tile.ptr<f16>>
+    %vb = tile.load %pb : tensor<32x64x!tile.ptr<f16>>
+    %d = tile.dot %va, %vb, %acc : tensor<64x32xf16> * tensor<32x64xf16> -> tensor<64x64xf32>
+    %pan = tile.addptr %pa, %astep : tensor<64x32x!tile.ptr<f16>>, tensor<64x32xi32>
+    %pbn = tile.addptr %pb, %bstep : tensor<32x64x!tile.ptr<f16>>, tensor<32x64xi32>
+    scf.yield %d, %pan, %pbn : tensor<64x64xf32>, tensor<64x32x!tile.ptr<f16>>, tensor<32x64x!tile.ptr<f16>>
+  }
+  return %res#0 : tensor<64x64xf32>
+}
+
+// -----
+
+// The K tail's bound has no known divisibility: the mask changes every
+// element, so A could only be copied 2 bytes at a time, which cp.async
+// cannot do. The loop stays as it was.
+// CHECK-LABEL: func.func @matmul_unaligned_tail
+// CHECK-NOT: tilegpu.local_alloc
+// CHECK: tile.load
+// CHECK: tile.dot
+func.func @matmul_unaligned_tail(%a: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %b: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %kTiles: i32, %kLeft: i32) -> tensor<64x64xf32> {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c32i = arith.constant 32 : i32
+  %zero = arith.constant dense<0.0> : tensor<64x64xf32>
+  %zeroA = arith.constant dense<0.0> : tensor<64x32xf16>
+  %r32 = tile.make_range {start = 0 : i32, end = 32 : i32} : tensor<32xi32>
+  %r64 = tile.make_range {start = 0 : i32, end = 64 : i32} : tensor<64xi32>
+  %am = tile.expand_dims %r64 {axis = 1 : i32} : tensor<64xi32> -> tensor<64x1xi32>
+  %c32 = arith.constant dense<32> : tensor<64x1xi32>
+  %amr = arith.muli %am, %c32 : tensor<64x1xi32>
+  %ak = tile.expand_dims %r32 {axis = 0 : i32} : tensor<32xi32> -> tensor<1x32xi32>
+  %amb = tile.broadcast %amr : tensor<64x1xi32> -> tensor<64x32xi32>
+  %akb = tile.broadcast %ak : tensor<1x32xi32> -> tensor<64x32xi32>
+  %aoff = arith.addi %amb, %akb : tensor<64x32xi32>
+  %as = tile.splat %a : !tile.ptr<f16> -> tensor<64x32x!tile.ptr<f16>>
+  %a0 = tile.addptr %as, %aoff : tensor<64x32x!tile.ptr<f16>>, tensor<64x32xi32>
+  %bk = tile.expand_dims %r32 {axis = 1 : i32} : tensor<32xi32> -> tensor<32x1xi32>
+  %c64 = arith.constant dense<64> : tensor<32x1xi32>
+  %bkr = arith.muli %bk, %c64 : tensor<32x1xi32>
+  %bn = tile.expand_dims %r64 {axis = 0 : i32} : tensor<64xi32> -> tensor<1x64xi32>
+  %bkb = tile.broadcast %bkr : tensor<32x1xi32> -> tensor<32x64xi32>
+  %bnb = tile.broadcast %bn : tensor<1x64xi32> -> tensor<32x64xi32>
+  %boff = arith.addi %bkb, %bnb : tensor<32x64xi32>
+  %bs = tile.splat %b : !tile.ptr<f16> -> tensor<32x64x!tile.ptr<f16>>
+  %b0 = tile.addptr %bs, %boff : tensor<32x64x!tile.ptr<f16>>, tensor<32x64xi32>
+  %astep = arith.constant dense<32> : tensor<64x32xi32>
+  %bstep = arith.constant dense<2048> : tensor<32x64xi32>
+  %res:3 = scf.for %k = %c0 to %kTiles step %c1 iter_args(%acc = %zero, %pa = %a0, %pb = %b0) -> (tensor<64x64xf32>, tensor<64x32x!tile.ptr<f16>>, tensor<32x64x!tile.ptr<f16>>) : i32 {
+    %k32 = arith.muli %k, %c32i : i32
+    %left = arith.subi %kLeft, %k32 : i32
+    %lefts = tile.splat %left : i32 -> tensor<1x32xi32>
+    %m1 = arith.cmpi slt, %ak, %lefts : tensor<1x32xi32>
+    %mask = tile.broadcast %m1 : tensor<1x32xi1> -> tensor<64x32xi1>
+    %va = tile.load %pa, %mask, other %zeroA : tensor<64x32x!tile.ptr<f16>>
+    %vb = tile.load %pb : tensor<32x64x!tile.ptr<f16>>
+    %d = tile.dot %va, %vb, %acc : tensor<64x32xf16> * tensor<32x64xf16> -> tensor<64x64xf32>
+    %pan = tile.addptr %pa, %astep : tensor<64x32x!tile.ptr<f16>>, tensor<64x32xi32>
+    %pbn = tile.addptr %pb, %bstep : tensor<32x64x!tile.ptr<f16>>, tensor<32x64xi32>
+    scf.yield %d, %pan, %pbn : tensor<64x64xf32>, tensor<64x32x!tile.ptr<f16>>, tensor<32x64x!tile.ptr<f16>>
+  }
+  return %res#0 : tensor<64x64xf32>
+}
