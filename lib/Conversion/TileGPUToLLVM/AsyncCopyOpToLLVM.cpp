@@ -91,17 +91,44 @@ struct AsyncCopyOpLowering : public ConvertOpToLLVMPattern<AsyncCopyOp> {
         rewriter, loc,
         LLVM::PtrToIntOp::create(rewriter, loc, i32, adaptor.getBuffer()),
         stageOffset);
-    // .cg (L2 only) takes 16-byte copies; smaller ones go through L1 (.ca).
-    std::string text = llvm::formatv("cp.async.{0}.shared.global [$0], [$1], "
-                                     "{1}, $2;",
-                                     bytes == 16 ? "cg" : "ca", bytes);
     Value full = i32Constant(rewriter, loc, bytes);
     Value none = i32Constant(rewriter, loc, 0);
+    // A run whose tile offset differs from the first run's by a constant
+    // multiple of 1024 bytes has the same swizzle: it is addressed from the
+    // first run's address with an immediate offset.
+    std::optional<SmallVector<int64_t>> first =
+        getRegisterOffsets(layout, ptrType.getShape(), 0);
+    Value firstDst;
     for (unsigned r = 0; r < ptrs.size(); r += plan.width) {
-      Value linear =
-          tile.emitLinearOffset(rewriter, loc, indices[r][0], indices[r][1]);
-      Value dst = LLVM::AddOp::create(rewriter, loc, stageBase,
-                                      tile.emitSwizzle(rewriter, loc, linear));
+      std::optional<SmallVector<int64_t>> here =
+          getRegisterOffsets(layout, ptrType.getShape(), r);
+      Value dst;
+      int64_t immediate = 0;
+      if (first && here && firstDst) {
+        int64_t delta = tile.linearOffset((*here)[0], (*here)[1]) -
+                        tile.linearOffset((*first)[0], (*first)[1]);
+        bool sameBlockPhase =
+            ((*here)[1] - (*first)[1]) * int64_t(elementBytes) %
+                tile.swizzleBytes() ==
+            0;
+        if (sameBlockPhase && delta % 1024 == 0) {
+          dst = firstDst;
+          immediate = delta;
+        }
+      }
+      if (!dst) {
+        Value linear =
+            tile.emitLinearOffset(rewriter, loc, indices[r][0], indices[r][1]);
+        dst = LLVM::AddOp::create(rewriter, loc, stageBase,
+                                  tile.emitSwizzle(rewriter, loc, linear));
+        if (r == 0)
+          firstDst = dst;
+      }
+      // .cg (L2 only) takes 16-byte copies; smaller ones go through L1
+      // (.ca).
+      std::string text =
+          llvm::formatv("cp.async.{0}.shared.global [$0 + {1}], [$1], {2}, $2;",
+                        bytes == 16 ? "cg" : "ca", immediate, bytes);
       Value srcSize =
           masks.empty()
               ? full

@@ -48,6 +48,32 @@ mlir::tilegpu::getRegisterCoords(DistributedLayoutInterface layout,
 
 /// Splits `linear` into per-axis coordinates of extents `counts`, the axes
 /// taken in `order` (fastest first).
+/// Where register coordinate `coord` lies from the thread's first element
+/// along an axis of a blocked layout: whole tiles, then within its run.
+static int64_t blockedRegisterOffset(unsigned coord, unsigned spt,
+                                     int64_t tile) {
+  return (coord / spt) * tile + coord % spt;
+}
+
+std::optional<SmallVector<int64_t>>
+mlir::tilegpu::getRegisterOffsets(DistributedLayoutInterface layout,
+                                  ArrayRef<int64_t> shape, unsigned reg) {
+  auto blocked = dyn_cast<BlockedEncodingAttr>(layout);
+  if (!blocked)
+    return std::nullopt;
+  SmallVector<unsigned> coords = getRegisterCoords(layout, shape, reg);
+  SmallVector<int64_t> offsets;
+  for (unsigned d = 0; d < shape.size(); ++d) {
+    unsigned spt = blocked.getSizePerThread()[d];
+    int64_t tile = int64_t(spt) * blocked.getThreadsPerWarp()[d] *
+                   blocked.getWarpsPerCTA()[d];
+    if (shape[d] < tile)
+      return std::nullopt;
+    offsets.push_back(blockedRegisterOffset(coords[d], spt, tile));
+  }
+  return offsets;
+}
+
 static SmallVector<Value> delinearize(OpBuilder &b, Location loc, Value linear,
                                       ArrayRef<unsigned> counts,
                                       ArrayRef<unsigned> order) {
@@ -152,7 +178,7 @@ mlir::tilegpu::emitIndices(OpBuilder &b, Location loc,
     SmallVector<Value> index;
     for (unsigned d = 0; d < rank; ++d) {
       int64_t tile = int64_t(spt[d]) * tpw[d] * wpc[d];
-      int64_t offset = (coords[d] / spt[d]) * tile + coords[d] % spt[d];
+      int64_t offset = blockedRegisterOffset(coords[d], spt[d], tile);
       Value value = LLVM::AddOp::create(b, loc, base[d], constant(offset));
       if (shape[d] < tile) // replicated: shapes and tiles are powers of two
         value = LLVM::AndOp::create(b, loc, value, constant(shape[d] - 1));

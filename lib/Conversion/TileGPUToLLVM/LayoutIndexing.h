@@ -13,12 +13,21 @@
 
 #include "mlir/IR/Builders.h"
 
+#include <optional>
+
 namespace mlir::tilegpu {
 
 /// Per-axis register coordinates of register `reg` of a thread: registers
 /// are numbered along the layout's order, fastest axis first.
 SmallVector<unsigned> getRegisterCoords(DistributedLayoutInterface layout,
                                         ArrayRef<int64_t> shape, unsigned reg);
+
+/// For a blocked layout that `shape` does not replicate, the constant part
+/// of register `reg`'s coordinates: emitIndices gives the thread's base plus
+/// this. Nullopt for other layouts.
+std::optional<SmallVector<int64_t>>
+getRegisterOffsets(DistributedLayoutInterface layout, ArrayRef<int64_t> shape,
+                   unsigned reg);
 
 /// For each register of the calling thread (in the order above), the i32
 /// tensor coordinate along each axis.
