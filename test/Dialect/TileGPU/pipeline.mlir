@@ -146,3 +146,53 @@ func.func @matmul_unaligned_tail(%a: !tile.ptr<f16> {tile.divisibility = 16 : i3
   }
   return %res#0 : tensor<64x64xf32>
 }
+
+// -----
+
+// tl.range(..., num_stages=2) on the loop overrides the pass option.
+// CHECK-LABEL: func.func @matmul_two_stages
+// CHECK: tilegpu.local_alloc : !tilegpu.memdesc<2x64x32xf16>
+// CHECK: tilegpu.async_wait {pending = 0 : i32}
+func.func @matmul_two_stages(%a: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %b: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %kTiles: i32, %kLeft: i32 {tile.divisibility = 16 : i32}) -> tensor<64x64xf32> {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c32i = arith.constant 32 : i32
+  %zero = arith.constant dense<0.0> : tensor<64x64xf32>
+  %zeroA = arith.constant dense<0.0> : tensor<64x32xf16>
+  %r32 = tile.make_range {start = 0 : i32, end = 32 : i32} : tensor<32xi32>
+  %r64 = tile.make_range {start = 0 : i32, end = 64 : i32} : tensor<64xi32>
+  %am = tile.expand_dims %r64 {axis = 1 : i32} : tensor<64xi32> -> tensor<64x1xi32>
+  %c32 = arith.constant dense<32> : tensor<64x1xi32>
+  %amr = arith.muli %am, %c32 : tensor<64x1xi32>
+  %ak = tile.expand_dims %r32 {axis = 0 : i32} : tensor<32xi32> -> tensor<1x32xi32>
+  %amb = tile.broadcast %amr : tensor<64x1xi32> -> tensor<64x32xi32>
+  %akb = tile.broadcast %ak : tensor<1x32xi32> -> tensor<64x32xi32>
+  %aoff = arith.addi %amb, %akb : tensor<64x32xi32>
+  %as = tile.splat %a : !tile.ptr<f16> -> tensor<64x32x!tile.ptr<f16>>
+  %a0 = tile.addptr %as, %aoff : tensor<64x32x!tile.ptr<f16>>, tensor<64x32xi32>
+  %bk = tile.expand_dims %r32 {axis = 1 : i32} : tensor<32xi32> -> tensor<32x1xi32>
+  %c64 = arith.constant dense<64> : tensor<32x1xi32>
+  %bkr = arith.muli %bk, %c64 : tensor<32x1xi32>
+  %bn = tile.expand_dims %r64 {axis = 0 : i32} : tensor<64xi32> -> tensor<1x64xi32>
+  %bkb = tile.broadcast %bkr : tensor<32x1xi32> -> tensor<32x64xi32>
+  %bnb = tile.broadcast %bn : tensor<1x64xi32> -> tensor<32x64xi32>
+  %boff = arith.addi %bkb, %bnb : tensor<32x64xi32>
+  %bs = tile.splat %b : !tile.ptr<f16> -> tensor<32x64x!tile.ptr<f16>>
+  %b0 = tile.addptr %bs, %boff : tensor<32x64x!tile.ptr<f16>>, tensor<32x64xi32>
+  %astep = arith.constant dense<32> : tensor<64x32xi32>
+  %bstep = arith.constant dense<2048> : tensor<32x64xi32>
+  %res:3 = scf.for %k = %c0 to %kTiles step %c1 iter_args(%acc = %zero, %pa = %a0, %pb = %b0) -> (tensor<64x64xf32>, tensor<64x32x!tile.ptr<f16>>, tensor<32x64x!tile.ptr<f16>>) : i32 {
+    %k32 = arith.muli %k, %c32i : i32
+    %left = arith.subi %kLeft, %k32 : i32
+    %lefts = tile.splat %left : i32 -> tensor<1x32xi32>
+    %m1 = arith.cmpi slt, %ak, %lefts : tensor<1x32xi32>
+    %mask = tile.broadcast %m1 : tensor<1x32xi1> -> tensor<64x32xi1>
+    %va = tile.load %pa, %mask, other %zeroA : tensor<64x32x!tile.ptr<f16>>
+    %vb = tile.load %pb : tensor<32x64x!tile.ptr<f16>>
+    %d = tile.dot %va, %vb, %acc : tensor<64x32xf16> * tensor<32x64xf16> -> tensor<64x64xf32>
+    %pan = tile.addptr %pa, %astep : tensor<64x32x!tile.ptr<f16>>, tensor<64x32xi32>
+    %pbn = tile.addptr %pb, %bstep : tensor<32x64x!tile.ptr<f16>>, tensor<32x64xi32>
+    scf.yield %d, %pan, %pbn : tensor<64x64xf32>, tensor<64x32x!tile.ptr<f16>>, tensor<32x64x!tile.ptr<f16>>
+  } {tile.num_stages = 2 : i32}
+  return %res#0 : tensor<64x64xf32>
+}

@@ -31,8 +31,9 @@
 // pieces; the load operands are recomputable for another iteration
 // (LoopIteration.h); the accumulator iter_arg is used only by the dot and
 // the dot only by the yield; and the iter_args the loads need are used by
-// nothing else, nor are their loop results. S is num-stages, lowered to
-// what fits in the target's shared memory; below 2 nothing changes.
+// nothing else, nor are their loop results. S is the loop's tile.num_stages
+// (tl.range's num_stages) or else num-stages, lowered to what fits in the
+// target's shared memory; below 2 nothing changes.
 //
 //===----------------------------------------------------------------------===//
 
@@ -309,8 +310,6 @@ struct Pipeline : public tilegpu::impl::TileGPUPipelineBase<Pipeline> {
   using TileGPUPipelineBase::TileGPUPipelineBase;
 
   void runOnOperation() override {
-    if (numStages < 2)
-      return;
     ModuleOp module = getOperation();
     tile::ModuleAxisInfo axisInfo(module);
     SmallVector<PipelinedDot> candidates;
@@ -325,8 +324,12 @@ struct Pipeline : public tilegpu::impl::TileGPUPipelineBase<Pipeline> {
       for (tile::LoadOp load : candidate.loads)
         stageBytes +=
             cast<RankedTensorType>(load.getType()).getNumElements() * 2;
-      unsigned stages =
-          unsigned(std::min<uint64_t>(numStages, limit / stageBytes));
+      // tl.range(..., num_stages=) sets the loop's own depth.
+      uint64_t wanted = numStages;
+      if (auto attr = candidate.loop->getAttrOfType<IntegerAttr>(
+              "tile.num_stages"))
+        wanted = attr.getValue().getZExtValue();
+      unsigned stages = unsigned(std::min<uint64_t>(wanted, limit / stageBytes));
       if (stages >= 2)
         pipeline(candidate, stages);
     }
