@@ -78,9 +78,8 @@ void SharedMemoryAllocation::staggerScratch(StaggerPolicy policy) {
     return;
   SmallVector<Buffer> packed = buffers;
   uint64_t packedTotal = totalBytes;
-  for (auto [i, next] :
-       llvm::zip(ArrayRef(scratchInOrder).drop_back(),
-                 ArrayRef(scratchInOrder).drop_front())) {
+  for (auto [i, next] : llvm::zip(ArrayRef(scratchInOrder).drop_back(),
+                                  ArrayRef(scratchInOrder).drop_front())) {
     Interval &live = buffers[i].live;
     live.end = std::max(live.end, buffers[next].live.start + 1);
   }
@@ -182,8 +181,8 @@ uint64_t mlir::tilegpu::getTargetSharedMemoryLimit(ModuleOp module) {
     return kMaxStaticSharedBytes;
   unsigned arch = 0;
   StringRef name = target.getValue();
-  if (!name.consume_front("sm_") || name.take_while(llvm::isDigit)
-                                        .getAsInteger(10, arch))
+  if (!name.consume_front("sm_") ||
+      name.take_while(llvm::isDigit).getAsInteger(10, arch))
     return kMaxStaticSharedBytes;
   if (arch >= 90)
     return 227 * 1024;

@@ -125,12 +125,14 @@ LogicalResult MembarAnalysis::visitOp(Operation *op, PendingAccesses &pending,
     auto addInterval = [&](Value buffer,
                            SmallVector<Interval> &into) -> LogicalResult {
       Operation *def = buffer.getDefiningOp();
-      std::optional<uint64_t> offset = def ? getSharedOffset(def) : std::nullopt;
+      std::optional<uint64_t> offset =
+          def ? getSharedOffset(def) : std::nullopt;
       if (!offset)
         return op->emitError("reads or writes a shared-memory buffer with no ")
                << kSharedOffsetAttr
                << "; run tilegpu-allocate-shared-memory first";
-      uint64_t start = *offset, end = start + getExplicitBufferSize(buffer)->first;
+      uint64_t start = *offset,
+               end = start + getExplicitBufferSize(buffer)->first;
       // A copy into a constant stage touches only that stage.
       APInt stage;
       if (auto copy = dyn_cast<AsyncCopyOp>(op);

@@ -107,9 +107,9 @@ bool mlir::tilegpu::isWgmmaDot(tile::DotOp op) {
 
 int64_t mlir::tilegpu::getDotScratchBOffset(tile::DotOp op) {
   auto a = op.getA().getType();
-  return llvm::alignTo(
-      a.getNumElements() * getSharedElementBytes(a.getElementType()),
-      getScratchAlignment(op));
+  return llvm::alignTo(a.getNumElements() *
+                           getSharedElementBytes(a.getElementType()),
+                       getScratchAlignment(op));
 }
 
 std::optional<std::pair<uint64_t, uint64_t>>

@@ -8,9 +8,9 @@
 // in it); a buffer is alive over a half-open interval of those numbers.
 //   - A scratch buffer (getScratchBytes) belongs to one op and is alive only
 //     while that op runs, nested ops included.
-//   - An explicit buffer holds the contents of an SSA value (none of today's
-//     ops makes one; tensor-core dot operands will): it is alive from the
-//     value's definition to its last use, and a use inside a loop (or any
+//   - An explicit buffer holds the contents of an SSA value (a
+//     !tilegpu.memdesc from tilegpu.local_alloc, the stages of a pipelined
+//     dot): it is alive from the value's definition to its last use, and a use inside a loop (or any
 //     region that may run repeatedly) that does not contain the definition
 //     keeps it alive to the end of that loop. Values carried through loop
 //     iter_args or yields would need an alias analysis, which is not done.

@@ -13,7 +13,11 @@
 // scratch buffer writes all of it, synchronizes the program itself, then
 // reads it (every scratch lowering has that shape). So only its writes can
 // race with what is pending, and after it only its reads are pending: its
-// own barrier orders everything before. tilegpu.barrier and
+// own barrier orders everything before. An op on an explicit buffer (a
+// memdesc operand: async_copy writes it, warpgroup_dot reads it) accesses
+// the whole buffer, or one stage for a copy into a constant stage, where
+// the op is; their asynchronous completion is ordered by the pipeline's own
+// waits (ScratchBuffers.h, getExplicitBufferAccesses). tilegpu.barrier and
 // tile.debug_barrier clear what is pending.
 //
 // Control flow: nothing is pending at function entry; scf.if joins what its

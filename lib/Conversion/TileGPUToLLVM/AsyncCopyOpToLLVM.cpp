@@ -46,9 +46,9 @@ struct LocalAllocOpLowering : public ConvertOpToLLVMPattern<LocalAllocOp> {
       return op.emitOpError("has no ")
              << kSharedOffsetAttr
              << "; run tilegpu-allocate-shared-memory first";
-    rewriter.replaceOp(op, getScratchPointer(rewriter, op.getLoc(), *offset,
-                                             i32Constant(rewriter, op.getLoc(),
-                                                         0)));
+    rewriter.replaceOp(
+        op, getScratchPointer(rewriter, op.getLoc(), *offset,
+                              i32Constant(rewriter, op.getLoc(), 0)));
     return success();
   }
 };
@@ -84,9 +84,9 @@ struct AsyncCopyOpLowering : public ConvertOpToLLVMPattern<AsyncCopyOp> {
     auto indices = emitIndices(rewriter, loc, layout, ptrType.getShape());
 
     Type i32 = rewriter.getI32Type();
-    Value stageOffset = LLVM::MulOp::create(
-        rewriter, loc, adaptor.getStage(),
-        i32Constant(rewriter, loc, buffer.getStageBytes()));
+    Value stageOffset =
+        LLVM::MulOp::create(rewriter, loc, adaptor.getStage(),
+                            i32Constant(rewriter, loc, buffer.getStageBytes()));
     Value stageBase = LLVM::AddOp::create(
         rewriter, loc,
         LLVM::PtrToIntOp::create(rewriter, loc, i32, adaptor.getBuffer()),
@@ -107,10 +107,9 @@ struct AsyncCopyOpLowering : public ConvertOpToLLVMPattern<AsyncCopyOp> {
       if (first && here && firstDst) {
         int64_t delta = tile.linearOffset((*here)[0], (*here)[1]) -
                         tile.linearOffset((*first)[0], (*first)[1]);
-        bool sameBlockPhase =
-            ((*here)[1] - (*first)[1]) * int64_t(elementBytes) %
-                tile.swizzleBytes() ==
-            0;
+        bool sameBlockPhase = ((*here)[1] - (*first)[1]) *
+                                  int64_t(elementBytes) % tile.swizzleBytes() ==
+                              0;
         if (sameBlockPhase && delta % 1024 == 0) {
           dst = firstDst;
           immediate = delta;

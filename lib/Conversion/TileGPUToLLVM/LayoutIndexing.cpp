@@ -22,8 +22,8 @@ mlir::tilegpu::getRegisterCoords(DistributedLayoutInterface layout,
                                  ArrayRef<int64_t> shape, unsigned reg) {
   // A slice holds what its parent holds at coordinate 0 along `dim`.
   if (auto slice = dyn_cast<SliceEncodingAttr>(layout)) {
-    SmallVector<unsigned> coords = getRegisterCoords(
-        slice.getParent(), slice.getParentShape(shape), reg);
+    SmallVector<unsigned> coords =
+        getRegisterCoords(slice.getParent(), slice.getParentShape(shape), reg);
     coords.erase(coords.begin() + slice.getDim());
     return coords;
   }
@@ -90,9 +90,10 @@ static SmallVector<Value> delinearize(OpBuilder &b, Location loc, Value linear,
 /// The mma layout's mapping (see its description): lane l of warp w holds
 /// row 16 * (w % WM) + l / 4 (+ 8) and column n * (w / WM % WN) + 2 * (l % 4)
 /// (+ 1) of each 8, in every repetition of the tile.
-static SmallVector<SmallVector<Value>>
-emitMmaIndices(OpBuilder &b, Location loc, MmaEncodingAttr mma,
-               ArrayRef<int64_t> shape) {
+static SmallVector<SmallVector<Value>> emitMmaIndices(OpBuilder &b,
+                                                      Location loc,
+                                                      MmaEncodingAttr mma,
+                                                      ArrayRef<int64_t> shape) {
   Type i32 = b.getI32Type();
   auto constant = [&](int64_t v) -> Value {
     return LLVM::ConstantOp::create(b, loc, i32, v);
@@ -134,8 +135,8 @@ mlir::tilegpu::emitIndices(OpBuilder &b, Location loc,
                            DistributedLayoutInterface layout,
                            ArrayRef<int64_t> shape) {
   if (auto slice = dyn_cast<SliceEncodingAttr>(layout)) {
-    auto indices = emitIndices(b, loc, slice.getParent(),
-                               slice.getParentShape(shape));
+    auto indices =
+        emitIndices(b, loc, slice.getParent(), slice.getParentShape(shape));
     for (auto &index : indices)
       index.erase(index.begin() + slice.getDim());
     return indices;

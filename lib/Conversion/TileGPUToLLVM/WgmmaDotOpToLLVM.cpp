@@ -100,9 +100,8 @@ SmallVector<Value> emitWgmma(OpBuilder &b, Location loc, ValueRange acc,
 /// wgmma.commit_group. Returns the accumulators, valid only after a
 /// wgmma.wait_group that covers the group.
 SmallVector<Value> emitWgmmaGroup(OpBuilder &b, Location loc,
-                                  MmaEncodingAttr mma,
-                                  ArrayRef<int64_t> dShape, int64_t K,
-                                  StringRef inputType,
+                                  MmaEncodingAttr mma, ArrayRef<int64_t> dShape,
+                                  int64_t K, StringRef inputType,
                                   const WgmmaOperandTile &aTile,
                                   const WgmmaOperandTile &bTile, Value aAddr,
                                   Value bAddr, SmallVector<Value> acc) {
@@ -116,8 +115,7 @@ SmallVector<Value> emitWgmmaGroup(OpBuilder &b, Location loc,
   Value tid = NVVM::ThreadIdXOp::create(b, loc, i32);
   Value group = LLVM::UDivOp::create(b, loc, tid, i32Constant(b, loc, 128));
   Value groupRow = LLVM::MulOp::create(
-      b, loc,
-      LLVM::URemOp::create(b, loc, group, i32Constant(b, loc, wm / 4)),
+      b, loc, LLVM::URemOp::create(b, loc, group, i32Constant(b, loc, wm / 4)),
       i32Constant(b, loc, 64));
   Value groupCol = LLVM::MulOp::create(
       b, loc,
@@ -163,7 +161,8 @@ SmallVector<Value> emitWgmmaGroup(OpBuilder &b, Location loc,
 SmallVector<Value> emitWgmmaWait(OpBuilder &b, Location loc, ValueRange acc,
                                  unsigned pending) {
   return emitPtx(
-      b, loc, llvm::formatv("wgmma.wait_group.sync.aligned {0};", pending).str(),
+      b, loc,
+      llvm::formatv("wgmma.wait_group.sync.aligned {0};", pending).str(),
       tiedF32Constraints(acc.size()), acc, acc.size());
 }
 

@@ -353,7 +353,8 @@ void MemDescType::print(AsmPrinter &printer) const {
 
 LogicalResult MemDescType::verify(function_ref<InFlightDiagnostic()> emitError,
                                   ArrayRef<int64_t> shape, Type elementType) {
-  if (shape.size() != 3 || llvm::any_of(shape, [](int64_t d) { return d <= 0; }))
+  if (shape.size() != 3 ||
+      llvm::any_of(shape, [](int64_t d) { return d <= 0; }))
     return emitError() << "a memdesc is stages x rows x columns, got "
                        << shape.size() << " dimensions";
   if (!elementType.isF16() && !elementType.isBF16())
@@ -381,9 +382,8 @@ LogicalResult AsyncCopyOp::verify() {
     return emitOpError("pointers to ")
            << ptrType.getElementType() << " into a buffer of "
            << buffer.getElementType();
-  if (getMask() &&
-      cast<RankedTensorType>(getMask().getType()).getShape() !=
-          ptrType.getShape())
+  if (getMask() && cast<RankedTensorType>(getMask().getType()).getShape() !=
+                       ptrType.getShape())
     return emitOpError("mask shape differs from the pointers'");
   return success();
 }
@@ -397,13 +397,13 @@ LogicalResult WarpGroupDotOp::verify() {
     return emitOpError("accumulator must have an #tilegpu.mma version 3 "
                        "layout, got ")
            << acc;
-  if (a.getShape()[0] != b.getShape()[0] || a.getShape()[2] != b.getShape()[1] ||
+  if (a.getShape()[0] != b.getShape()[0] ||
+      a.getShape()[2] != b.getShape()[1] ||
       a.getShape()[1] != acc.getDimSize(0) ||
       b.getShape()[2] != acc.getDimSize(1))
     return emitOpError("operand stages ")
            << a << " and " << b << " do not multiply into " << acc;
-  if (a.getElementType() != b.getElementType() ||
-      !acc.getElementType().isF32())
+  if (a.getElementType() != b.getElementType() || !acc.getElementType().isF32())
     return emitOpError("needs f16 or bf16 operands of one type and an f32 "
                        "accumulator");
   return success();

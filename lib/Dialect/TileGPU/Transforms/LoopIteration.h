@@ -1,4 +1,5 @@
-//===- LoopIteration.h - recompute a loop body for another iteration -*- C++ -*-===//
+//===- LoopIteration.h - recompute a loop body for another iteration -*- C++
+//-*-===//
 //
 // Shared by the passes that issue a loop's loads ahead of their iteration
 // (tilegpu-prefetch, tilegpu-pipeline): which body values can be computed

@@ -222,7 +222,8 @@ void pipeline(PipelinedDot candidate, unsigned stages) {
   for (unsigned i = 0; i < 2; ++i) {
     auto type = cast<RankedTensorType>(candidate.loads[i].getType());
     auto memdesc = MemDescType::get(
-        b.getContext(), {int64_t(stages), type.getDimSize(0), type.getDimSize(1)},
+        b.getContext(),
+        {int64_t(stages), type.getDimSize(0), type.getDimSize(1)},
         type.getElementType());
     buffers[i] = LocalAllocOp::create(b, loc, memdesc);
   }
@@ -236,8 +237,7 @@ void pipeline(PipelinedDot candidate, unsigned stages) {
         arith::MulIOp::create(b, loc, step, constantOf(b, loc, ivType, s)));
     Value inRange =
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, iv, upper);
-    IterationValues values(loop, b, iv,
-                           [&](unsigned i) { return current[i]; });
+    IterationValues values(loop, b, iv, [&](unsigned i) { return current[i]; });
     Value stage = arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(s));
     for (unsigned i = 0; i < 2; ++i)
       emitCopy(b, candidate.loads[i], values, buffers[i], stage, inRange);
@@ -265,9 +265,9 @@ void pipeline(PipelinedDot candidate, unsigned stages) {
       b, loc, arith::AddIOp::create(b, loc, readStage, aheadValue),
       stagesValue);
   AsyncWaitOp::create(b, loc, stages - 2);
-  Value started = WarpGroupDotOp::create(b, dot.getLoc(), dot.getType(),
-                                         buffers[0], buffers[1],
-                                         toI32(b, loc, readStage), dot.getC());
+  Value started =
+      WarpGroupDotOp::create(b, dot.getLoc(), dot.getType(), buffers[0],
+                             buffers[1], toI32(b, loc, readStage), dot.getC());
   Value waited = WarpGroupDotWaitOp::create(b, dot.getLoc(), dot.getType(),
                                             started, /*pending=*/1);
   Value aheadIv = arith::AddIOp::create(b, loc, iv, aheadSteps);
@@ -326,10 +326,11 @@ struct Pipeline : public tilegpu::impl::TileGPUPipelineBase<Pipeline> {
             cast<RankedTensorType>(load.getType()).getNumElements() * 2;
       // tl.range(..., num_stages=) sets the loop's own depth.
       uint64_t wanted = numStages;
-      if (auto attr = candidate.loop->getAttrOfType<IntegerAttr>(
-              "tile.num_stages"))
+      if (auto attr =
+              candidate.loop->getAttrOfType<IntegerAttr>("tile.num_stages"))
         wanted = attr.getValue().getZExtValue();
-      unsigned stages = unsigned(std::min<uint64_t>(wanted, limit / stageBytes));
+      unsigned stages =
+          unsigned(std::min<uint64_t>(wanted, limit / stageBytes));
       if (stages >= 2)
         pipeline(candidate, stages);
     }
