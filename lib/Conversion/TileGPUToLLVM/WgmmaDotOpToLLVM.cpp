@@ -113,7 +113,11 @@ SmallVector<Value> emitWgmmaGroup(OpBuilder &b, Location loc,
   unsigned n = mma.getInstrN();
   SmallVector<int64_t> tileShape = mma.getShapePerCTATile();
   Value tid = NVVM::ThreadIdXOp::create(b, loc, i32);
-  Value group = LLVM::UDivOp::create(b, loc, tid, i32Constant(b, loc, 128));
+  // Lane 0's warpgroup, broadcast: ptxas then knows it is warp-uniform and
+  // keeps the descriptor arithmetic in uniform registers.
+  Value group = shuffleIdx(
+      b, loc, LLVM::UDivOp::create(b, loc, tid, i32Constant(b, loc, 128)),
+      i32Constant(b, loc, 0));
   Value groupRow = LLVM::MulOp::create(
       b, loc, LLVM::URemOp::create(b, loc, group, i32Constant(b, loc, wm / 4)),
       i32Constant(b, loc, 64));
