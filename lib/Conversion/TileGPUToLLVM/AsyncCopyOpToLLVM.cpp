@@ -83,14 +83,9 @@ struct AsyncCopyOpLowering : public ConvertOpToLLVMPattern<AsyncCopyOp> {
       masks = unpackStruct(rewriter, loc, adaptor.getMask());
     auto indices = emitIndices(rewriter, loc, layout, ptrType.getShape());
 
-    Type i32 = rewriter.getI32Type();
-    Value stageOffset =
-        LLVM::MulOp::create(rewriter, loc, adaptor.getStage(),
-                            i32Constant(rewriter, loc, buffer.getStageBytes()));
-    Value stageBase = LLVM::AddOp::create(
-        rewriter, loc,
-        LLVM::PtrToIntOp::create(rewriter, loc, i32, adaptor.getBuffer()),
-        stageOffset);
+    Value stageBase =
+        emitStageAddress(rewriter, loc, adaptor.getBuffer(), adaptor.getStage(),
+                         buffer.getStageBytes());
     Value full = i32Constant(rewriter, loc, bytes);
     Value none = i32Constant(rewriter, loc, 0);
     // A run whose tile offset differs from the first run's by a constant

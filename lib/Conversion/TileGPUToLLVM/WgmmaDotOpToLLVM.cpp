@@ -279,12 +279,9 @@ struct WarpGroupDotOpLowering : public ConvertOpToLLVMPattern<WarpGroupDotOp> {
     unsigned elementBytes = aType.getElementType().getIntOrFloatBitWidth() / 8;
     WgmmaOperandTile aTile{M, K, elementBytes, /*innerIsK=*/true};
     WgmmaOperandTile bTile{K, N, elementBytes, /*innerIsK=*/false};
-    Type i32 = rewriter.getI32Type();
-    auto stageAddress = [&](Value buffer, int64_t stageBytes) -> Value {
-      return LLVM::AddOp::create(
-          rewriter, loc, LLVM::PtrToIntOp::create(rewriter, loc, i32, buffer),
-          LLVM::MulOp::create(rewriter, loc, adaptor.getStage(),
-                              i32Constant(rewriter, loc, stageBytes)));
+    auto stageAddress = [&](Value buffer, int64_t stageBytes) {
+      return emitStageAddress(rewriter, loc, buffer, adaptor.getStage(),
+                              stageBytes);
     };
     SmallVector<Value> acc = emitWgmmaGroup(
         rewriter, loc, mma, op.getType().getShape(), K,

@@ -78,3 +78,13 @@ Value WgmmaOperandTile::emitDescriptor(OpBuilder &b, Location loc, Value base,
       b, loc, LLVM::ZExtOp::create(b, loc, i64, field),
       LLVM::ConstantOp::create(b, loc, i64, int64_t(fixed)));
 }
+
+Value mlir::tilegpu::emitStageAddress(OpBuilder &b, Location loc, Value buffer,
+                                      Value stage, int64_t stageBytes) {
+  Type i32 = b.getI32Type();
+  return LLVM::AddOp::create(
+      b, loc, LLVM::PtrToIntOp::create(b, loc, i32, buffer),
+      LLVM::MulOp::create(b, loc, stage,
+                          LLVM::ConstantOp::create(
+                              b, loc, i32, b.getI32IntegerAttr(stageBytes))));
+}

@@ -47,6 +47,11 @@ struct WgmmaOperandTile {
                        int64_t startLinearOffset) const;
 };
 
+/// The i32 shared address of stage `stage` (an i32) of the buffer at
+/// `buffer` (an LLVM shared pointer) whose stages are `stageBytes` long.
+Value emitStageAddress(OpBuilder &b, Location loc, Value buffer, Value stage,
+                       int64_t stageBytes);
+
 } // namespace mlir::tilegpu
 
 #endif // TILE_CONVERSION_TILEGPUTOLLVM_WGMMAOPERANDS_H
