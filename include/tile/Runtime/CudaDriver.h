@@ -187,7 +187,7 @@ public:
                    std::string &error);
   bool funcAttributes(Function func, FuncInfo &out, std::string &error);
   /// Allows launches of `func` with up to `bytes` of dynamic shared memory,
-  /// needed for more than 48 KiB.
+  /// needed for more than 48 KiB, and prefers shared memory over L1 for it.
   bool setMaxDynamicShared(Function func, int bytes, std::string &error);
   /// How many blocks of `func` fit on one multiprocessor at once, with
   /// `blockSize` threads and `dynamicShared` bytes of dynamic shared memory

@@ -10,8 +10,13 @@
 //     (WgmmaOperands.h); a masked-off run has source size 0, so it reads
 //     nothing and writes zeros;
 //   - async_commit_group and async_wait: cp.async.commit_group and
-//     cp.async.wait_group, the wait followed by fence.proxy.async so that
-//     wgmma (the async proxy) sees what the copies wrote.
+//     cp.async.wait_group, with no proxy fence after the wait. cp.async
+//     into a stage that wgmma then reads is the pattern of CUTLASS's
+//     MainloopSm90CpAsyncGmma and of Triton's Hopper matmul, neither of
+//     which fences there; on the H100 the fence (MEMBAR.ALL.CTA plus
+//     FENCE.VIEW.ASYNC.S per iteration) cost 1-3% at 2048^3 (bench/NOTES.md,
+//     session 6). Stores from registers (st.shared) before a wgmma still get
+//     the fence (WgmmaDotOpToLLVM.cpp).
 //
 //===----------------------------------------------------------------------===//
 
@@ -158,7 +163,6 @@ struct AsyncWaitOpLowering : public ConvertOpToLLVMPattern<AsyncWaitOp> {
     emitPtxStatement(
         rewriter, loc,
         llvm::formatv("cp.async.wait_group {0};", op.getPending()).str());
-    emitPtxStatement(rewriter, loc, "fence.proxy.async.shared::cta;");
     rewriter.eraseOp(op);
     return success();
   }

@@ -259,8 +259,8 @@ struct DotOpWgmmaLowering : public ConvertOpToLLVMPattern<DotOp> {
   }
 };
 /// warpgroup_dot: the wgmma group on one stage of each operand buffer; the
-/// copies that filled them were waited for and fenced (async_wait) and a
-/// barrier placed before this op (tilegpu-insert-barriers).
+/// copies that filled them were waited for (async_wait) and a barrier
+/// placed before this op (tilegpu-insert-barriers).
 struct WarpGroupDotOpLowering : public ConvertOpToLLVMPattern<WarpGroupDotOp> {
   using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
   LogicalResult

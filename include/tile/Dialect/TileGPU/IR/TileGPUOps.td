@@ -86,9 +86,9 @@ def TileGPU_AsyncWaitOp : TileGPU_Op<"async_wait",
   let summary = "Wait until at most `pending` copy groups are in flight";
   let description = [{
     cp.async.wait_group: this thread's groups but the `pending` newest are
-    complete. Their data is then made visible to wgmma (fence.proxy.async);
-    other threads see it after a barrier, which tilegpu-insert-barriers
-    places before the reader.
+    complete. Other threads, and the wgmma that reads the stage, see their
+    data after a barrier, which tilegpu-insert-barriers places before the
+    reader.
   }];
   let arguments = (ins I32Attr:$pending);
   let assemblyFormat = "attr-dict";

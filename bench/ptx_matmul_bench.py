@@ -1,0 +1,75 @@
+# Times Tile's compiled matmul (PTX files, loaded through the CUDA driver
+# with ctypes) and Triton's tutorial matmul with the same harness
+# (triton.testing.do_bench), alternating, so that a difference between the
+# kernels is not a difference between timing tools. Each PTX file is one
+# variant (for instance the compiled kernel and a hand-edited copy);
+# each is checked against torch's fp32 matmul before it is timed.
+# Usage: python3 ptx_matmul_bench.py S SHARED_BYTES A.ptx [B.ptx ...]
+import ctypes, os, statistics, sys
+src = open(os.path.join(os.path.dirname(__file__), "../.gpu/triton_ref.py")).read()
+src = src[: src.rindex("main()")]
+open("/tmp/triton_ref_lib.py", "w").write(src)
+sys.path.insert(0, "/tmp")
+import triton_ref_lib
+import torch, triton
+
+S, shared = int(sys.argv[1]), int(sys.argv[2])
+files = sys.argv[3:]
+rounds = int(os.environ.get("ROUNDS", "5"))
+cuda = ctypes.CDLL("libcuda.so.1")
+def check(r, what):
+    if r != 0:
+        raise RuntimeError(f"{what} failed with CUresult {r}")
+
+torch.cuda.init()
+a = torch.randn(S, S, device="cuda", dtype=torch.float16)
+b = torch.randn(S, S, device="cuda", dtype=torch.float16)
+ref = (a.float() @ b.float())
+stream = ctypes.c_void_p(torch.cuda.current_stream().cuda_stream)
+
+def load(path, prefer_shared):
+    module, func = ctypes.c_void_p(), ctypes.c_void_p()
+    ptx = open(path, "rb").read() + b"\0"
+    check(cuda.cuModuleLoadData(ctypes.byref(module), ptx), "cuModuleLoadData")
+    check(cuda.cuModuleGetFunction(ctypes.byref(func), module, b"matmul_kernel"), "cuModuleGetFunction")
+    check(cuda.cuFuncSetAttribute(func, 8, shared), "cuFuncSetAttribute")
+    if prefer_shared:
+        check(cuda.cuFuncSetCacheConfig(func, 1), "cuFuncSetCacheConfig")
+    c = torch.empty(S, S, device="cuda", dtype=torch.float16)
+    values = [ctypes.c_uint64(a.data_ptr()), ctypes.c_uint64(b.data_ptr()),
+              ctypes.c_uint64(c.data_ptr())] + [ctypes.c_int32(v) for v in (S, S, S, S, S, S)]
+    params = (ctypes.c_void_p * len(values))(*[ctypes.cast(ctypes.byref(v), ctypes.c_void_p) for v in values])
+    grid = triton.cdiv(S, 128) * triton.cdiv(S, 256)
+    def run():
+        check(cuda.cuLaunchKernel(func, grid, 1, 1, 256, 1, 1, shared, stream, params, None), "cuLaunchKernel")
+    run(); torch.cuda.synchronize()
+    err = ((c.float() - ref).norm() / ref.norm()).item()
+    return run, err, (values, params, c)
+
+kernel = triton_ref_lib.matmul_kernel.fn
+ct = torch.empty(S, S, device="cuda", dtype=torch.float16)
+def triton_run():
+    kernel[(triton.cdiv(S, 128) * triton.cdiv(S, 256),)](
+        a, b, ct, S, S, S, S, 1, S, 1, S, 1, BM=128, BN=256, BK=64, G=8,
+        num_warps=8, num_stages=3)
+triton_run(); torch.cuda.synchronize()
+print(f"triton rel err {((ct.float() - ref).norm() / ref.norm()).item():.2e}")
+variants = [("triton", triton_run)]
+keep = []
+for f in files:
+    mode = os.environ.get("PREFER_SHARED", "")  # "", "1" (only), "both"
+    for prefer in {"": (False,), "1": (True,), "both": (False, True)}[mode]:
+        run, err, k = load(f, prefer)
+        keep.append(k)
+        name = os.path.basename(f) + (" +prefer-shared" if prefer else "")
+        print(f"{name}: rel err {err:.2e} {'PASS' if err < 1e-2 else 'FAIL'}")
+        variants.append((name, run))
+times = {n: [] for n, _ in variants}
+for r in range(rounds):
+    for n, run in variants:
+        times[n].append(triton.testing.do_bench(run, return_mode="median"))
+flops = 2 * S**3
+print(f"S={S}, do_bench median over {rounds} alternating rounds (TFLOP/s per round, then median):")
+for n, t in times.items():
+    tf = [flops / x * 1e-9 for x in t]
+    print(f"  {n:40s} {' '.join(f'{x:6.1f}' for x in tf)}  median {statistics.median(tf):6.1f}")
