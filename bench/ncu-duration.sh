@@ -15,8 +15,8 @@ import csv, statistics, sys
 S = int(sys.argv[5])
 for f in sys.argv[1:4]:
     rows = [r for r in csv.reader(open(f)) if len(r) > 5 and r[-3] == "gpu__time_duration.sum"]
-    us = [float(r[-1].replace(",", "")) / (1000 if r[-2] == "nsecond" else 1) for r in rows]
-    if rows and rows[0][-2] == "msecond": us = [x * 1000 for x in us]
+    scale = {"ns": 1e-3, "nsecond": 1e-3, "us": 1, "usecond": 1, "ms": 1e3, "msecond": 1e3}
+    us = [float(r[-1].replace(",", "")) * scale[r[-2]] for r in rows]
     print(f"{sys.argv[4]:4s} clocks {f.split('/')[-1]:22s} n={len(us)} median {statistics.median(us):.2f} us "
           f"({2*S**3/statistics.median(us)*1e-6:.1f} TFLOP/s) min {min(us):.2f} max {max(us):.2f}")
 PY

@@ -61,58 +61,70 @@ namespace cl = llvm::cl;
 namespace interp = mlir::tile::interp;
 
 namespace {
+cl::OptionCategory tileRunOptions("tile-run options");
+
 enum class Emit { None, Tile, GPU, LLVM, PTX };
 
 cl::opt<std::string> inputFile(cl::Positional,
-                               cl::desc("<kernel.tile or kernel.mlir>"));
+                               cl::desc("<kernel.tile or kernel.mlir>"),
+                               cl::cat(tileRunOptions));
 cl::opt<Emit>
     emit("emit", cl::desc("Print one stage and exit (no GPU needed)"),
          cl::init(Emit::None),
          cl::values(clEnumValN(Emit::Tile, "tile", "the tile dialect"),
                     clEnumValN(Emit::GPU, "gpu", "tilegpu, with layouts"),
                     clEnumValN(Emit::LLVM, "llvm", "optimized LLVM IR"),
-                    clEnumValN(Emit::PTX, "ptx", "PTX assembly")));
+                    clEnumValN(Emit::PTX, "ptx", "PTX assembly")),
+         cl::cat(tileRunOptions));
 cl::list<std::string>
     overrides("set",
               cl::desc("Override a launch-description variable: --set n=2**20"),
-              cl::value_desc("name=expr"));
+              cl::value_desc("name=expr"), cl::cat(tileRunOptions));
 cl::opt<std::string> target("target", cl::desc("GPU architecture"),
-                            cl::init("sm_90a"));
+                            cl::init("sm_90a"), cl::cat(tileRunOptions));
 cl::opt<std::string> outputFile("o", cl::desc("Output file for --emit"),
-                                cl::init("-"));
+                                cl::init("-"), cl::cat(tileRunOptions));
 cl::opt<uint64_t> seed("seed", cl::desc("Seed of the random inputs"),
-                       cl::init(0x7113));
-cl::opt<bool> noBench("no-bench", cl::desc("Run and check, do not time"));
+                       cl::init(0x7113), cl::cat(tileRunOptions));
+cl::opt<bool> noBench("no-bench", cl::desc("Run and check, do not time"),
+                      cl::cat(tileRunOptions));
 cl::opt<bool> noCheck("no-check",
                       cl::desc("Run and time, skip the launch's checks (and "
-                               "their CPU references)"));
-cl::opt<int> warmupMs("warmup-ms", cl::desc("Warm-up time"), cl::init(25));
+                               "their CPU references)"),
+                      cl::cat(tileRunOptions));
+cl::opt<int> warmupMs("warmup-ms", cl::desc("Warm-up time"), cl::init(25),
+                      cl::cat(tileRunOptions));
 cl::opt<int> repMs("rep-ms", cl::desc("Timed repetitions, in ms"),
-                   cl::init(100));
+                   cl::init(100), cl::cat(tileRunOptions));
 cl::opt<bool> printAutotune(
     "print-autotune",
-    cl::desc("Print the kernel's @triton.autotune configurations and exit"));
+    cl::desc("Print the kernel's @triton.autotune configurations and exit"),
+    cl::cat(tileRunOptions));
 cl::opt<bool> interpret("interpret",
-                        cl::desc("Run the kernel on the CPU interpreter"));
+                        cl::desc("Run the kernel on the CPU interpreter"),
+                        cl::cat(tileRunOptions));
 cl::opt<bool>
     compareRuns("compare",
                 cl::desc("Run on the GPU and in the interpreter on the same "
-                         "inputs; report the largest differences"));
+                         "inputs; report the largest differences"),
+                cl::cat(tileRunOptions));
 cl::list<std::string> npyInputs("input",
                                 cl::desc("Read a buffer from a .npy file"),
-                                cl::value_desc("name=file.npy"));
+                                cl::value_desc("name=file.npy"),
+                                cl::cat(tileRunOptions));
 cl::list<std::string> npySaves("save",
                                cl::desc("Write a buffer after the run to a "
                                         ".npy file"),
-                               cl::value_desc("name=file.npy"));
+                               cl::value_desc("name=file.npy"),
+                               cl::cat(tileRunOptions));
 cl::opt<std::string> saveDir("save-dir",
                              cl::desc("Write every buffer after the run to "
                                       "DIR/<name>.npy"),
-                             cl::value_desc("dir"));
+                             cl::value_desc("dir"), cl::cat(tileRunOptions));
 cl::list<std::string>
     printBuffers("print-buffer",
                  cl::desc("Print a buffer's elements after the run"),
-                 cl::value_desc("name"));
+                 cl::value_desc("name"), cl::cat(tileRunOptions));
 enum class InfoFormat { None, Text, JSON };
 cl::opt<InfoFormat>
     info("info",
@@ -122,77 +134,88 @@ cl::opt<InfoFormat>
          cl::init(InfoFormat::None), cl::ValueOptional,
          cl::values(clEnumValN(InfoFormat::Text, "", "as text"),
                     clEnumValN(InfoFormat::Text, "text", "as text"),
-                    clEnumValN(InfoFormat::JSON, "json", "as JSON")));
+                    clEnumValN(InfoFormat::JSON, "json", "as JSON")),
+         cl::cat(tileRunOptions));
 cl::opt<std::string> infoFixture(
     "info-fixture", cl::Hidden,
     cl::desc("Print the --info report from a key = value file (tests)"),
-    cl::value_desc("file"));
+    cl::value_desc("file"), cl::cat(tileRunOptions));
 cl::opt<bool> noCeiling("no-ceiling",
                         cl::desc("Do not measure the copy bandwidth that "
-                                 "GB/s is compared with"));
+                                 "GB/s is compared with"),
+                        cl::cat(tileRunOptions));
 cl::opt<std::string>
     sweep("sweep",
           cl::desc("Run once per value of a launch variable: NAME=V1,V2,... "
                    "or NAME=A..B:STEP or NAME=A..B*FACTOR"),
-          cl::value_desc("name=values"));
+          cl::value_desc("name=values"), cl::cat(tileRunOptions));
 cl::opt<std::string> csvFile("csv", cl::desc("Write the sweep's table here"),
-                             cl::value_desc("file.csv"));
+                             cl::value_desc("file.csv"),
+                             cl::cat(tileRunOptions));
 cl::opt<std::string> plotFile("plot",
                               cl::desc("Plot the sweep with gnuplot (PNG)"),
-                              cl::value_desc("file.png"));
+                              cl::value_desc("file.png"),
+                              cl::cat(tileRunOptions));
 cl::opt<std::string>
     plotOnly("plot-only",
              cl::desc("Plot a CSV file an earlier --sweep --csv wrote; run "
                       "nothing"),
-             cl::value_desc("file.csv"));
+             cl::value_desc("file.csv"), cl::cat(tileRunOptions));
 cl::list<std::string>
     plotRefs("plot-ref",
              cl::desc("Add a CSV file's columns to the plot (FILE: every "
                       "numeric column against the first; FILE:COL,COL: those)"),
-             cl::value_desc("file.csv[:columns]"));
+             cl::value_desc("file.csv[:columns]"), cl::cat(tileRunOptions));
 cl::opt<std::string>
     plotY("plot-y",
           cl::desc("The sweep's column to plot: GB/s (default where bytes is "
                    "declared), TFLOP/s (where flops is), ms, "
                    "ceiling_fraction"),
-          cl::value_desc("column"));
-cl::opt<std::string> plotTitle("plot-title", cl::desc("The plot's title"));
+          cl::value_desc("column"), cl::cat(tileRunOptions));
+cl::opt<std::string> plotTitle("plot-title", cl::desc("The plot's title"),
+                               cl::cat(tileRunOptions));
 cl::opt<std::string> plotSeries("plot-name",
                                 cl::desc("The sweep's series on the plot"),
-                                cl::init("Tile"));
+                                cl::init("Tile"), cl::cat(tileRunOptions));
 cl::opt<bool> noCache("no-cache",
                       cl::desc("Neither read nor write the kernel cache "
-                               "(also TILE_CACHE_DISABLE=1)"));
+                               "(also TILE_CACHE_DISABLE=1)"),
+                      cl::cat(tileRunOptions));
 cl::opt<bool> verboseCache("verbose-cache",
                            cl::desc("Say on stderr what the kernel cache "
-                                    "finds and writes"));
+                                    "finds and writes"),
+                           cl::cat(tileRunOptions));
 cl::opt<bool> cacheInfo("cache-info",
                         cl::desc("Print the cache directory, whether it is "
-                                 "on, and the compiler version, and exit"));
+                                 "on, and the compiler version, and exit"),
+                        cl::cat(tileRunOptions));
 cl::opt<bool>
     forceAutotune("autotune",
                   cl::desc("Tune the kernel's @triton.autotune "
                            "configurations even where the launch sets "
-                           "their constexprs"));
+                           "their constexprs"),
+                  cl::cat(tileRunOptions));
 cl::opt<bool> retune("retune",
                      cl::desc("Tune again instead of using the cached "
-                              "choice"));
+                              "choice"),
+                     cl::cat(tileRunOptions));
 cl::opt<int> tuneWarmupMs("tune-warmup-ms",
                           cl::desc("Warm-up time per configuration while "
                                    "tuning"),
-                          cl::init(5));
+                          cl::init(5), cl::cat(tileRunOptions));
 cl::opt<int> tuneRepMs("tune-rep-ms",
                        cl::desc("Timed repetitions per configuration while "
                                 "tuning, in ms"),
-                       cl::init(20));
+                       cl::init(20), cl::cat(tileRunOptions));
 cl::opt<std::string> autotuneFixture(
     "autotune-fixture", cl::Hidden,
     cl::desc("Tune with fake timings from a file instead of the GPU (tests)"),
-    cl::value_desc("file"));
+    cl::value_desc("file"), cl::cat(tileRunOptions));
 cl::opt<bool> listInterpreterOps(
     "list-interpreter-ops",
     cl::desc("Print the ops the interpreter executes; fail if a tile-dialect "
-             "op is not among them"));
+             "op is not among them"),
+    cl::cat(tileRunOptions));
 
 using Clock = std::chrono::steady_clock;
 double msSince(Clock::time_point start) {
@@ -1513,6 +1536,9 @@ int runSweep(Session &session, std::vector<launch::Override> overrides) {
 int main(int argc, char **argv) {
   auto processStart = Clock::now();
   llvm::InitLLVM initLLVM(argc, argv);
+  // --help lists tile-run's options, not every option LLVM and MLIR
+  // register (those still parse; --help-hidden lists them).
+  cl::HideUnrelatedOptions(tileRunOptions);
   cl::ParseCommandLineOptions(argc, argv,
                               "Tile: compile, run, check and time a kernel\n");
 
