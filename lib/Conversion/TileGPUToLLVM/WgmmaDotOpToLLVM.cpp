@@ -4,12 +4,13 @@
 // layout (tilegpu-accelerate-matmul chose it) to wgmma.mma_async:
 //   1. each thread stores its A and B registers into the op's scratch
 //      buffer, as the swizzled tiles of WgmmaOperands.h (16-byte vector
-//      stores where the layout gives a thread 8 consecutive elements);
+//      stores where the layout gives a thread 16 consecutive bytes; fp32
+//      operands, multiplied as tf32, have B stored transposed, K-major);
 //   2. fence.proxy.async (the generic stores become visible to wgmma's
 //      async proxy), bar.sync, wgmma.fence;
-//   3. each warpgroup issues, per k16 step and per repetition of the mma
-//      tile, one wgmma m64nNk16 on its accumulator registers, A and B read
-//      through descriptors;
+//   3. each warpgroup issues, per K step (16, or 8 for tf32) and per
+//      repetition of the mma tile, one wgmma m64nNk16 (k8) on its
+//      accumulator registers, A and B read through descriptors;
 //   4. wgmma.commit_group and wgmma.wait_group 0, the accumulators passed
 //      through the wait so that nothing reads them before it.
 // Earlier shared-memory accesses are ordered by tilegpu-insert-barriers, as
@@ -73,19 +74,28 @@ std::string registerList(unsigned first, unsigned count) {
   return list + "}";
 }
 
-/// One wgmma m64nNk16 with fp32 accumulators `acc` (N/2 of them), A and B
-/// from shared memory; B is read transposed (MN-major). Operands number
-/// outputs, then inputs (the tied accumulators first).
+/// wgmma's name for the operands' element type, and the K of one
+/// instruction (32 bytes of each operand row).
+StringRef getWgmmaInputType(Type element) {
+  return element.isBF16() ? "bf16" : element.isF32() ? "tf32" : "f16";
+}
+int64_t getWgmmaK(StringRef inputType) { return inputType == "tf32" ? 8 : 16; }
+
+/// One wgmma m64nNk16 (k8 for tf32) with fp32 accumulators `acc` (N/2 of
+/// them), A and B from shared memory. A 16-bit B is read transposed
+/// (MN-major); tf32 takes no transpose operands (both K-major). Operands
+/// number outputs, then inputs (the tied accumulators first).
 SmallVector<Value> emitWgmma(OpBuilder &b, Location loc, ValueRange acc,
                              Value descA, Value descB, unsigned n,
                              StringRef inputType) {
   unsigned count = acc.size();
   std::string text = llvm::formatv(
       "{ .reg .pred p; setp.ne.b32 p, ${0}, 0; "
-      "wgmma.mma_async.sync.aligned.m64n{1}k16.f32.{2}.{2} {3}, ${4}, ${5}, "
-      "p, 1, 1, 0, 1; }",
+      "wgmma.mma_async.sync.aligned.m64n{1}k{6}.f32.{2}.{2} {3}, ${4}, ${5}, "
+      "p, 1, 1{7}; }",
       2 * count + 2, n, inputType, registerList(0, count), 2 * count,
-      2 * count + 1);
+      2 * count + 1, getWgmmaK(inputType),
+      inputType == "tf32" ? "" : ", 0, 1");
   std::string constraints = tiedF32Constraints(count) + ",l,l,r";
   SmallVector<Value> operands(acc.begin(), acc.end());
   operands.push_back(descA);
@@ -94,7 +104,7 @@ SmallVector<Value> emitWgmma(OpBuilder &b, Location loc, ValueRange acc,
   return emitPtx(b, loc, text, constraints, operands, count);
 }
 
-/// wgmma.fence, then one wgmma per k16 step and repetition of the mma tile
+/// wgmma.fence, then one wgmma per K step and repetition of the mma tile
 /// on this warpgroup's accumulators `acc`, A and B read from the swizzled
 /// tiles at shared addresses `aAddr` and `bAddr` (i32), then
 /// wgmma.commit_group. Returns the accumulators, valid only after a
@@ -129,25 +139,31 @@ SmallVector<Value> emitWgmmaGroup(OpBuilder &b, Location loc,
           i32Constant(b, loc, wn)),
       i32Constant(b, loc, n));
   // The warpgroup's part of each tile: rows of A (s bytes apart), and
-  // columns of B (whole inner blocks, as the pass chose n to make them).
+  // columns of B: rows too when B is K-major, else whole inner blocks (as
+  // the pass chose n to make them).
   Value aBase = LLVM::AddOp::create(
       b, loc, aAddr,
       LLVM::MulOp::create(b, loc, groupRow,
                           i32Constant(b, loc, aTile.swizzleBytes())));
+  int64_t bytesPerColumn =
+      bTile.innerIsK ? bTile.swizzleBytes() : bTile.elementBytes * K;
   Value bBase = LLVM::AddOp::create(
       b, loc, bAddr,
       LLVM::MulOp::create(b, loc, groupCol,
-                          i32Constant(b, loc, bTile.elementBytes * K)));
+                          i32Constant(b, loc, bytesPerColumn)));
 
   SmallVector<int64_t> reps = mma.getReps(dShape);
   unsigned perInstr = n / 2;
-  for (int64_t k = 0; k < K; k += 16) {
+  for (int64_t k = 0; k < K; k += getWgmmaK(inputType)) {
     for (int64_t rm = 0; rm < reps[0]; ++rm) {
       Value descA = aTile.emitDescriptor(
           b, loc, aBase, aTile.linearOffset(rm * tileShape[0], k));
       for (int64_t rn = 0; rn < reps[1]; ++rn) {
+        int64_t column = rn * tileShape[1];
         Value descB = bTile.emitDescriptor(
-            b, loc, bBase, bTile.linearOffset(k, rn * tileShape[1]));
+            b, loc, bBase,
+            bTile.innerIsK ? bTile.linearOffset(column, k)
+                           : bTile.linearOffset(k, column));
         unsigned first = unsigned((rm * reps[1] + rn) * perInstr);
         SmallVector<Value> next =
             emitWgmma(b, loc, ValueRange(acc).slice(first, perInstr), descA,
@@ -175,25 +191,27 @@ struct DotOpWgmmaLowering : public ConvertOpToLLVMPattern<DotOp> {
       : ConvertOpToLLVMPattern<DotOp>(converter, /*benefit=*/2) {}
 
   /// Stores a tensor's registers into its swizzled tile at byte `tileOffset`
-  /// of the buffer.
+  /// of the buffer. `transposed`: the tensor's dimension 1 is the tile's
+  /// outer one (B as a K-major N x K tile).
   void storeTile(ConversionPatternRewriter &rewriter, Location loc,
                  RankedTensorType type, Value converted,
                  const WgmmaOperandTile &tile, uint64_t bufferOffset,
-                 int64_t tileOffset) const {
+                 int64_t tileOffset, bool transposed = false) const {
     auto layout = getDistributedLayout(type);
     SmallVector<Value> values = unpackStruct(rewriter, loc, converted);
     auto indices = emitIndices(rewriter, loc, layout, type.getShape());
+    unsigned outerDim = transposed ? 1 : 0, innerDim = 1 - outerDim;
     // Runs of consecutive inner elements a thread holds, up to 16 bytes.
     unsigned width = 1;
     if (auto blocked = dyn_cast<BlockedEncodingAttr>(layout);
-        blocked && blocked.getOrder()[0] == 1)
-      width = std::min<unsigned>(blocked.getSizePerThread()[1],
+        blocked && blocked.getOrder()[0] == innerDim)
+      width = std::min<unsigned>(blocked.getSizePerThread()[innerDim],
                                  16 / tile.elementBytes);
     width = std::max(1u, std::min<unsigned>(width, tile.cols));
     Type elementType = values[0].getType();
     for (unsigned r = 0; r < values.size(); r += width) {
-      Value linear =
-          tile.emitLinearOffset(rewriter, loc, indices[r][0], indices[r][1]);
+      Value linear = tile.emitLinearOffset(
+          rewriter, loc, indices[r][outerDim], indices[r][innerDim]);
       Value offset = LLVM::AddOp::create(
           rewriter, loc, i32Constant(rewriter, loc, tileOffset),
           tile.emitSwizzle(rewriter, loc, linear));
@@ -223,23 +241,27 @@ struct DotOpWgmmaLowering : public ConvertOpToLLVMPattern<DotOp> {
     int64_t M = dType.getDimSize(0), N = dType.getDimSize(1),
             K = aType.getDimSize(1);
     SmallVector<int64_t> tileShape = mma.getShapePerCTATile();
-    if (M % tileShape[0] != 0 || N % tileShape[1] != 0 || K % 16 != 0 ||
-        !getDistributedLayout(aType) || !getDistributedLayout(bType))
+    StringRef inputType = getWgmmaInputType(aType.getElementType());
+    if (M % tileShape[0] != 0 || N % tileShape[1] != 0 ||
+        K % getWgmmaK(inputType) != 0 || !getDistributedLayout(aType) ||
+        !getDistributedLayout(bType))
       return op.emitOpError("wgmma needs distributed operands and a result "
                             "that is a whole number of mma tiles, got ")
              << aType << ", " << bType << " -> " << dType;
-    Type element = aType.getElementType();
-    StringRef inputType = element.isBF16() ? "bf16" : "f16";
     std::optional<uint64_t> bufferOffset = getSharedOffset(op);
     if (!bufferOffset)
       return rewriter.notifyMatchFailure(op, "no shared-memory offset");
 
-    WgmmaOperandTile aTile{M, K, 2, /*innerIsK=*/true};
-    WgmmaOperandTile bTile{K, N, 2, /*innerIsK=*/false};
+    // tf32 operands must both be K-major, so B is stored transposed (N x K).
+    bool tf32 = inputType == "tf32";
+    unsigned elementBytes = tf32 ? 4 : 2;
+    WgmmaOperandTile aTile{M, K, elementBytes, /*innerIsK=*/true};
+    WgmmaOperandTile bTile = tf32 ? WgmmaOperandTile{N, K, 4, true}
+                                  : WgmmaOperandTile{K, N, 2, false};
     int64_t bOffset = getDotScratchBOffset(op);
     storeTile(rewriter, loc, aType, adaptor.getA(), aTile, *bufferOffset, 0);
     storeTile(rewriter, loc, bType, adaptor.getB(), bTile, *bufferOffset,
-              bOffset);
+              bOffset, /*transposed=*/tf32);
     emitPtx(rewriter, loc, "fence.proxy.async.shared::cta;", "", {}, 0);
     emitBarrier(rewriter, loc);
     Value base = LLVM::PtrToIntOp::create(
@@ -285,7 +307,7 @@ struct WarpGroupDotOpLowering : public ConvertOpToLLVMPattern<WarpGroupDotOp> {
     };
     SmallVector<Value> acc = emitWgmmaGroup(
         rewriter, loc, mma, op.getType().getShape(), K,
-        aType.getElementType().isBF16() ? "bf16" : "f16", aTile, bTile,
+        getWgmmaInputType(aType.getElementType()), aTile, bTile,
         stageAddress(adaptor.getA(), aType.getStageBytes()),
         stageAddress(adaptor.getB(), bType.getStageBytes()),
         unpackStruct(rewriter, loc, adaptor.getAcc()));

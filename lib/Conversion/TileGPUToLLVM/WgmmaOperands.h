@@ -3,7 +3,8 @@
 // How a wgmma operand tile lies in shared memory, and the matrix
 // descriptors that tell wgmma so. A tile has an outer dimension (rows) and
 // a contiguous inner one: A is M x K with K inner ("K-major"), B is K x N
-// with N inner ("MN-major", read with wgmma's transpose-B). The inner
+// with N inner ("MN-major", read with wgmma's transpose-B), except for
+// tf32, which wgmma reads K-major only: then B is N x K. The inner
 // dimension is cut into blocks of `swizzleBytes` (128 when a row has that
 // many bytes, else 64 or 32); a block holds every row, `swizzleBytes`
 // apart, so element (o, i) lies at the linear byte offset
@@ -27,8 +28,8 @@ namespace mlir::tilegpu {
 struct WgmmaOperandTile {
   int64_t rows;          // extent of the outer dimension
   int64_t cols;          // extent of the inner (contiguous) dimension
-  unsigned elementBytes; // 2 for fp16 and bf16
-  bool innerIsK;         // A (K-major) rather than B (MN-major)
+  unsigned elementBytes; // 2 for fp16 and bf16, 4 for tf32
+  bool innerIsK;         // K-major (A, and tf32's B) rather than MN-major
 
   /// 128, 64 or 32: the widest swizzle a row's bytes fill.
   unsigned swizzleBytes() const;

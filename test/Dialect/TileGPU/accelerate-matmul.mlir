@@ -42,7 +42,8 @@ func.func @straight(%a: tensor<64x32xbf16>, %b: tensor<32x256xbf16>, %c: tensor<
 // -----
 
 // What wgmma cannot run keeps its layout: 32 rows (less than a warpgroup),
-// fp32 operands, and an f16 accumulator.
+// fp32 operands multiplied exactly (ieee; tf32x3 likewise), and an f16
+// accumulator.
 // CHECK-LABEL: func.func @unsuitable
 // CHECK-NOT: tilegpu.mma
 func.func @unsuitable(%a: tensor<32x32xf16>, %b: tensor<32x64xf16>, %c: tensor<32x64xf32>,
@@ -50,7 +51,21 @@ func.func @unsuitable(%a: tensor<32x32xf16>, %b: tensor<32x64xf16>, %c: tensor<3
                       %p: tensor<64x32xf16>, %q: tensor<32x64xf16>, %h: tensor<64x64xf16>)
     -> (tensor<32x64xf32>, tensor<64x64xf32>, tensor<64x64xf16>) {
   %d0 = tile.dot %a, %b, %c : tensor<32x32xf16> * tensor<32x64xf16> -> tensor<32x64xf32>
-  %d1 = tile.dot %x, %y, %z : tensor<64x32xf32> * tensor<32x64xf32> -> tensor<64x64xf32>
+  %d1 = tile.dot %x, %y, %z {inputPrecision = 2 : i32} : tensor<64x32xf32> * tensor<32x64xf32> -> tensor<64x64xf32>
   %d2 = tile.dot %p, %q, %h : tensor<64x32xf16> * tensor<32x64xf16> -> tensor<64x64xf16>
   return %d0, %d1, %d2 : tensor<32x64xf32>, tensor<64x64xf32>, tensor<64x64xf16>
+}
+
+// -----
+
+// fp32 operands with input_precision tf32 (the default) run on wgmma as
+// tf32, K a multiple of 8; warps side by side along N need no swizzle-block
+// alignment (tf32's B is K-major): 8 warps over 64 rows are one warpgroup
+// tall and two wide, 32 columns each.
+// CHECK-DAG: #[[TF32:.*]] = #tilegpu.mma<{version = 3, warpsPerCTA = [4, 2], instrShape = [16, 32]}>
+// CHECK-LABEL: func.func @tf32
+// CHECK: tile.dot {{.*}} : tensor<64x8xf32, #blocked{{[0-9]*}}> * tensor<8x64xf32, #blocked{{[0-9]*}}> -> tensor<64x64xf32, #[[TF32]]>
+func.func @tf32(%x: tensor<64x8xf32>, %y: tensor<8x64xf32>, %z: tensor<64x64xf32>) -> tensor<64x64xf32> {
+  %d = tile.dot %x, %y, %z : tensor<64x8xf32> * tensor<8x64xf32> -> tensor<64x64xf32>
+  return %d : tensor<64x64xf32>
 }

@@ -1,8 +1,9 @@
 //===- AccelerateMatmul.cpp - tensor-core layouts for dots ----------------===//
 //
 // tilegpu-accelerate-matmul gives each tile.dot that wgmma can run (sm_90a;
-// fp16 or bf16 operands, fp32 accumulator; M a multiple of 64, N of 8, K of
-// 16; num-warps a multiple of 4) an #tilegpu.mma version 3 result. Warps
+// fp16 or bf16 operands, or fp32 ones with input_precision tf32; fp32
+// accumulator; M a multiple of 64, N of 8, K of 16 (8 for tf32); num-warps
+// a multiple of 4) an #tilegpu.mma version 3 result. Warps
 // are stacked along M as far as M has 16-row slices for them (a warpgroup
 // needs 64 rows), the rest go along N; each warp's wgmma is as wide in N as
 // its share of the tile, up to 256. The accumulator is converted into the
@@ -37,10 +38,13 @@ MmaEncodingAttr chooseWgmmaLayout(tile::DotOp dot, unsigned numWarps) {
   if (a.getRank() != 2 || !d.getElementType().isF32())
     return {};
   Type element = a.getElementType();
-  if (!(element.isF16() || element.isBF16()) || b.getElementType() != element)
+  bool tf32 = element.isF32() &&
+              dot.getInputPrecision() == tile::InputPrecision::tf32;
+  if (!(element.isF16() || element.isBF16() || tf32) ||
+      b.getElementType() != element)
     return {};
   int64_t m = d.getDimSize(0), n = d.getDimSize(1), k = a.getDimSize(1);
-  if (numWarps % 4 != 0 || m % 64 != 0 || n % 8 != 0 || k % 16 != 0)
+  if (numWarps % 4 != 0 || m % 64 != 0 || n % 8 != 0 || k % (tf32 ? 8 : 16))
     return {};
   // Warps along M while each gets 16 rows of its own, in whole warpgroups.
   unsigned warpsM = 4;
@@ -55,8 +59,9 @@ MmaEncodingAttr chooseWgmmaLayout(tile::DotOp dot, unsigned numWarps) {
     instrN -= 8;
   if (instrN % 8 != 0 || perWarpN % instrN != 0)
     return {};
-  // Warps side by side along N must start at whole swizzle blocks of B.
-  if (warpsN > 1 && (instrN * 2) % std::min<int64_t>(128, n * 2) != 0)
+  // Warps side by side along N must start at whole swizzle blocks of an
+  // MN-major B (16-bit types); a K-major B (tf32) has them in rows.
+  if (!tf32 && warpsN > 1 && (instrN * 2) % std::min<int64_t>(128, n * 2) != 0)
     return {};
   // The warps' tile must fit in the result (no replication).
   if (m % (16 * warpsM) != 0)
