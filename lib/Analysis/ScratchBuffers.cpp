@@ -101,14 +101,27 @@ unsigned mlir::tilegpu::getReduceScratchBytes(tile::ReduceOp op) {
   return getReduceScratchLayout(op).totalBytes;
 }
 
-bool mlir::tilegpu::isWgmmaDot(tile::DotOp op) {
-  return isa_and_nonnull<MmaEncodingAttr>(op.getType().getEncoding());
+static bool isMmaVersion(tile::DotOp op, unsigned version) {
+  auto mma = dyn_cast_or_null<MmaEncodingAttr>(op.getType().getEncoding());
+  return mma && mma.getVersionMajor() == version;
+}
+
+bool mlir::tilegpu::isWgmmaDot(tile::DotOp op) { return isMmaVersion(op, 3); }
+
+bool mlir::tilegpu::isMmaSyncDot(tile::DotOp op) { return isMmaVersion(op, 2); }
+
+int64_t mlir::tilegpu::getDotScratchRowBytes(tile::DotOp op, unsigned operand) {
+  auto type = operand == 0 ? op.getA().getType() : op.getB().getType();
+  int64_t bytes =
+      type.getDimSize(1) * getSharedElementBytes(type.getElementType());
+  // ldmatrix reads 8 rows of 16 bytes at once: rows an odd number of
+  // 16-byte chunks apart fall in different banks.
+  return isMmaSyncDot(op) ? bytes + 16 : bytes;
 }
 
 int64_t mlir::tilegpu::getDotScratchBOffset(tile::DotOp op) {
   auto a = op.getA().getType();
-  return llvm::alignTo(a.getNumElements() *
-                           getSharedElementBytes(a.getElementType()),
+  return llvm::alignTo(a.getDimSize(0) * getDotScratchRowBytes(op, 0),
                        getScratchAlignment(op));
 }
 
@@ -143,7 +156,7 @@ unsigned mlir::tilegpu::getScratchAlignment(Operation *op) {
 unsigned mlir::tilegpu::getDotScratchBytes(tile::DotOp op) {
   auto b = op.getB().getType();
   return getDotScratchBOffset(op) +
-         b.getNumElements() * getSharedElementBytes(b.getElementType());
+         b.getDimSize(0) * getDotScratchRowBytes(op, 1);
 }
 
 unsigned mlir::tilegpu::getConvertLayoutRowPadding(ConvertLayoutOp op) {

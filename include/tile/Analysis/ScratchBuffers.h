@@ -51,11 +51,17 @@ struct ReduceScratchLayout {
 ReduceScratchLayout getReduceScratchLayout(tile::ReduceOp op);
 
 /// The dot's scratch: A at 0 and B after it at this offset. The CUDA-core
-/// dot stores both row-major (16-byte aligned); a wgmma dot (mma result)
-/// stores them in wgmma's swizzled tiles (1024-byte aligned).
+/// dot stores both row-major (16-byte aligned); an mma.sync dot (mma
+/// version 2) row-major with rows padded by 16 bytes; a wgmma dot (mma
+/// version 3) in wgmma's swizzled tiles (1024-byte aligned).
 int64_t getDotScratchBOffset(tile::DotOp op);
-/// Whether `op`'s result has an mma layout (its lowering is wgmma).
+/// The bytes between consecutive rows of operand 0 (A) or 1 (B) in the
+/// scratch of a row-major (CUDA-core or mma.sync) dot.
+int64_t getDotScratchRowBytes(tile::DotOp op, unsigned operand);
+/// Whether `op`'s result has an mma version 3 layout (its lowering is
+/// wgmma), or version 2 (mma.sync).
 bool isWgmmaDot(tile::DotOp op);
+bool isMmaSyncDot(tile::DotOp op);
 /// The alignment `op`'s scratch buffer needs.
 unsigned getScratchAlignment(Operation *op);
 

@@ -639,6 +639,7 @@ struct ConvertTileGPUToLLVM
     populateScanOpToLLVMPatterns(converter, patterns);
     populateDotOpToLLVMPatterns(converter, patterns);
     populateWgmmaDotOpToLLVMPatterns(converter, patterns);
+    populateMmaSyncDotOpToLLVMPatterns(converter, patterns);
     populateShapeOpToLLVMPatterns(converter, patterns);
     populateMathOpToLLVMPatterns(converter, patterns);
     populateAsyncCopyOpToLLVMPatterns(converter, axisInfo, patterns);

@@ -85,6 +85,8 @@ void populateDotOpToLLVMPatterns(LLVMTypeConverter &converter,
                                  RewritePatternSet &patterns);
 void populateWgmmaDotOpToLLVMPatterns(LLVMTypeConverter &converter,
                                       RewritePatternSet &patterns);
+void populateMmaSyncDotOpToLLVMPatterns(LLVMTypeConverter &converter,
+                                        RewritePatternSet &patterns);
 void populateReduceOpToLLVMPatterns(LLVMTypeConverter &converter,
                                     RewritePatternSet &patterns);
 void populateScanOpToLLVMPatterns(LLVMTypeConverter &converter,

@@ -233,7 +233,7 @@ struct DotOpWgmmaLowering : public ConvertOpToLLVMPattern<DotOp> {
   matchAndRewrite(DotOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     auto mma = dyn_cast<MmaEncodingAttr>(op.getType().getEncoding());
-    if (!mma)
+    if (!mma || mma.getVersionMajor() != 3)
       return failure();
     Location loc = op.getLoc();
     auto aType = op.getA().getType(), bType = op.getB().getType();

@@ -12,7 +12,10 @@
 // CHECK:   scf.yield %[[D]] : tensor<128x256xf32, #[[MMA]]>
 // CHECK: %[[OUT:.*]] = tilegpu.convert_layout %[[LOOP]] : tensor<128x256xf32, #[[MMA]]> -> tensor<128x256xf32, #blocked>
 // CHECK: return %[[OUT]]
-// SM80-NOT: tilegpu.mma
+// sm_80 has no wgmma: mma.sync, warps doubled along whichever of M (16-row
+// slices) and N (8-column slices) has more left per warp: N, N, then M.
+// SM80: #[[MMA2:.*]] = #tilegpu.mma<{version = 2, warpsPerCTA = [2, 4], instrShape = [16, 64]}>
+// SM80: tile.dot {{.*}} -> tensor<128x256xf32, #[[MMA2]]>
 func.func @loop(%a: tensor<128x64xf16>, %b: tensor<64x256xf16>, %n: index) -> tensor<128x256xf32> {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -41,11 +44,16 @@ func.func @straight(%a: tensor<64x32xbf16>, %b: tensor<32x256xbf16>, %c: tensor<
 
 // -----
 
-// What wgmma cannot run keeps its layout: 32 rows (less than a warpgroup),
-// fp32 operands multiplied exactly (ieee; tf32x3 likewise), and an f16
-// accumulator.
+// 32 rows (less than a warpgroup) go to mma.sync on sm_90a too; fp32
+// operands multiplied exactly (ieee; tf32x3 likewise) and an f16
+// accumulator keep their layouts (the CUDA-core dot).
+// CHECK: #[[SYNC:.*]] = #tilegpu.mma<{version = 2, warpsPerCTA = [2, 4], instrShape = [16, 16]}>
 // CHECK-LABEL: func.func @unsuitable
+// CHECK: tile.dot {{.*}} -> tensor<32x64xf32, #[[SYNC]]>
 // CHECK-NOT: tilegpu.mma
+// CHECK: tile.dot {{.*}} -> tensor<64x64xf32, #blocked{{[0-9]*}}>
+// CHECK-NOT: tilegpu.mma
+// CHECK: tile.dot {{.*}} -> tensor<64x64xf16, #blocked{{[0-9]*}}>
 func.func @unsuitable(%a: tensor<32x32xf16>, %b: tensor<32x64xf16>, %c: tensor<32x64xf32>,
                       %x: tensor<64x32xf32>, %y: tensor<32x64xf32>, %z: tensor<64x64xf32>,
                       %p: tensor<64x32xf16>, %q: tensor<32x64xf16>, %h: tensor<64x64xf16>)

@@ -139,16 +139,16 @@ LogicalResult
 MmaEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                         unsigned versionMajor, ArrayRef<unsigned> warpsPerCTA,
                         ArrayRef<unsigned> instrShape) {
-  if (versionMajor != 3)
+  if (versionMajor != 2 && versionMajor != 3)
     return emitError() << "mma layout version " << versionMajor
-                       << " is not supported (3: wgmma)";
+                       << " is not supported (2: mma.sync, 3: wgmma)";
   if (warpsPerCTA.size() != 2 || instrShape.size() != 2)
     return emitError() << "mma layout needs two warpsPerCTA and two "
                           "instrShape entries";
   for (unsigned w : warpsPerCTA)
     if (w == 0 || !llvm::isPowerOf2_32(w))
       return emitError() << "warpsPerCTA entries must be powers of two";
-  if (warpsPerCTA[0] % 4 != 0)
+  if (versionMajor == 3 && warpsPerCTA[0] % 4 != 0)
     return emitError() << "version 3 stacks the four warps of a warpgroup "
                           "along the rows: warpsPerCTA[0] must be a "
                           "multiple of 4, got "

@@ -12,6 +12,13 @@
 // loop's yield at the same position, the loop carries the mma layout and
 // the conversions sit before and after the loop. The operands keep their
 // layouts: the dot's lowering stages them through shared memory.
+//
+// On sm_80 and later, a dot wgmma cannot run (other targets, fewer than
+// four warps, fewer than 64 rows) with fp16 or bf16 operands, an fp32
+// accumulator, M a multiple of 16, N of 8 and K of 16 gets an
+// #tilegpu.mma version 2 result instead (mma.sync m16n8k16): warps are
+// doubled along whichever of M (16-row slices) and N (8-column slices) has
+// more slices per warp left, as Triton's warpsPerTile does.
 // Assumes convert-tile-to-tilegpu ran (every tensor has a layout).
 //
 //===----------------------------------------------------------------------===//
@@ -38,8 +45,8 @@ MmaEncodingAttr chooseWgmmaLayout(tile::DotOp dot, unsigned numWarps) {
   if (a.getRank() != 2 || !d.getElementType().isF32())
     return {};
   Type element = a.getElementType();
-  bool tf32 = element.isF32() &&
-              dot.getInputPrecision() == tile::InputPrecision::tf32;
+  bool tf32 =
+      element.isF32() && dot.getInputPrecision() == tile::InputPrecision::tf32;
   if (!(element.isF16() || element.isBF16() || tf32) ||
       b.getElementType() != element)
     return {};
@@ -68,6 +75,45 @@ MmaEncodingAttr chooseWgmmaLayout(tile::DotOp dot, unsigned numWarps) {
     return {};
   return MmaEncodingAttr::get(dot.getContext(), 3, {warpsM, warpsN},
                               {16, unsigned(instrN)});
+}
+
+/// The mma.sync layout for `dot`, or null when mma.sync cannot run it.
+MmaEncodingAttr chooseMmaSyncLayout(tile::DotOp dot, unsigned numWarps) {
+  auto a = dot.getA().getType(), b = dot.getB().getType();
+  auto d = dot.getType();
+  if (a.getRank() != 2 || !d.getElementType().isF32())
+    return {};
+  Type element = a.getElementType();
+  if (!(element.isF16() || element.isBF16()) || b.getElementType() != element)
+    return {};
+  int64_t m = d.getDimSize(0), n = d.getDimSize(1), k = a.getDimSize(1);
+  if (m % 16 != 0 || n % 8 != 0 || k % 16 != 0)
+    return {};
+  unsigned warpsM = 1, warpsN = 1;
+  while (warpsM * warpsN < numWarps) {
+    int64_t leftM = m / (16 * warpsM), leftN = n / (8 * warpsN);
+    bool splitM = leftM % 2 == 0, splitN = leftN % 2 == 0;
+    if (splitM && (leftM >= leftN || !splitN))
+      warpsM *= 2;
+    else if (splitN)
+      warpsN *= 2;
+    else
+      return {}; // the slices do not divide among the warps
+  }
+  return MmaEncodingAttr::get(dot.getContext(), 2, {warpsM, warpsN},
+                              {16, unsigned(n / warpsN)});
+}
+
+/// The compute capability of a target such as "sm_80" or "sm_90a" (0 when
+/// it is not of that form).
+unsigned getComputeCapability(StringRef target) {
+  unsigned capability = 0;
+  if (!target.consume_front("sm_"))
+    return 0;
+  target.consume_back("a");
+  if (target.getAsInteger(10, capability))
+    return 0;
+  return capability;
 }
 
 /// If `dot`'s accumulator is carried by an enclosing scf.for (see the file
@@ -126,15 +172,22 @@ struct AccelerateMatmul
     ModuleOp module = getOperation();
     auto target =
         module->getAttrOfType<StringAttr>(TileGPUDialect::getTargetAttrName());
-    // wgmma exists only in the architecture-specific sm_90a.
-    if (!target || target.getValue() != "sm_90a")
+    if (!target || getComputeCapability(target.getValue()) < 80)
       return;
+    // wgmma exists only in the architecture-specific sm_90a.
+    bool wgmma = target.getValue() == "sm_90a";
     unsigned numWarps = getNumWarps(module);
     SmallVector<tile::DotOp> dots;
     module.walk([&](tile::DotOp dot) { dots.push_back(dot); });
-    for (tile::DotOp dot : dots)
-      if (MmaEncodingAttr mma = chooseWgmmaLayout(dot, numWarps))
+    for (tile::DotOp dot : dots) {
+      MmaEncodingAttr mma;
+      if (wgmma)
+        mma = chooseWgmmaLayout(dot, numWarps);
+      if (!mma)
+        mma = chooseMmaSyncLayout(dot, numWarps);
+      if (mma)
         accelerate(dot, mma);
+    }
   }
 };
 } // namespace

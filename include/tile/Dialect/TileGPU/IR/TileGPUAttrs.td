@@ -109,8 +109,10 @@ def TileGPU_MmaEncodingAttr : AttrDef<TileGPU_Dialect, "MmaEncoding",
     columns, columns 2*(l%4) and 2*(l%4) + 1. Warps are numbered along
     the rows first (warpsPerCTA = [WM, WN]; warp w has row index w % WM),
     so with version 3 (wgmma, sm_90a) four consecutive warps form a
-    warpgroup holding 64 rows. The 16*WM x n*WN tile repeats over the
-    tensor, whose shape must be a multiple of it.
+    warpgroup holding 64 rows; with version 2 (mma.sync m16n8k16, sm_80 and
+    later) a warp's n columns are n/8 instructions side by side. The
+    16*WM x n*WN tile repeats over the tensor, whose shape must be a
+    multiple of it.
 
     A thread's registers are numbered tile repetition by repetition (rows
     outer, columns inner), then as wgmma numbers its accumulators: in

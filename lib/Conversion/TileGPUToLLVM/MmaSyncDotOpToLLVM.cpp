@@ -1,0 +1,253 @@
+//===- MmaSyncDotOpToLLVM.cpp - tile.dot on mma.sync tensor cores ---------===//
+//
+// The lowering of a tile.dot whose result has an #tilegpu.mma version 2
+// layout (tilegpu-accelerate-matmul chose it; sm_80 and later) to
+// mma.sync.aligned.m16n8k16 with fp16 or bf16 operands and fp32
+// accumulators:
+//   1. each thread stores its A and B registers into the op's scratch
+//      buffer, row-major with rows padded by 16 bytes (ScratchBuffers.h:
+//      then ldmatrix's eight row reads fall in different banks), in runs of
+//      up to 16 bytes; earlier accesses are ordered by
+//      tilegpu-insert-barriers, and a barrier follows the stores;
+//   2. per 16 of K, each warp loads its A fragment of each 16-row slice
+//      with ldmatrix.x4 and its B fragment of each pair of 8-column slices
+//      with ldmatrix.x4.trans (x2 for a lone slice): lane l reads the row
+//      at (l % 8) + 8 * ((l / 8) % 2) and the 8 columns at 8 * (l / 16) of
+//      the 16 x 16 block (for B, k rows and n columns);
+//   3. one mma.sync per 16 x 8 block of the warp's accumulator, whose
+//      registers are the layout's (c0, c1 at row l/4, c2, c3 at row l/4 + 8,
+//      columns 2 * (l % 4) + {0, 1}).
+//
+//===----------------------------------------------------------------------===//
+
+#include "LayoutIndexing.h"
+#include "Utility.h"
+#include "tile/Dialect/TileGPU/IR/TileGPUDialect.h"
+
+#include "mlir/Conversion/LLVMCommon/Pattern.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+using namespace mlir::tilegpu;
+
+namespace {
+/// The registers an inline-PTX statement writes, of type `type` each.
+SmallVector<Value> emitPtxResults(OpBuilder &b, Location loc, StringRef text,
+                                  StringRef constraints, ValueRange operands,
+                                  unsigned numResults, Type type) {
+  Type result = LLVM::LLVMStructType::getLiteral(
+      b.getContext(), SmallVector<Type>(numResults, type));
+  auto op = createInlinePtx(b, loc, result, operands, text, constraints,
+                            /*hasSideEffects=*/false);
+  return unpackStruct(b, loc, op.getResult(0));
+}
+
+/// ldmatrix of `count` 8x8 b16 matrices (transposed if `trans`) from the
+/// shared address `address` (i32) this lane supplies.
+SmallVector<Value> emitLdmatrix(OpBuilder &b, Location loc, Value address,
+                                unsigned count, bool trans) {
+  std::string outs, regs;
+  for (unsigned i = 0; i < count; ++i) {
+    outs += "=r,";
+    regs += (i ? ", $" : "$") + std::to_string(i);
+  }
+  std::string text = llvm::formatv(
+      "ldmatrix.sync.aligned.m8n8.x{0}{1}.shared.b16 {{{2}}, [${3}];", count,
+      trans ? ".trans" : "", regs, count);
+  return emitPtxResults(b, loc, text, outs + "r", {address}, count,
+                        b.getI32Type());
+}
+
+/// One mma.sync m16n8k16 with fp32 accumulators `acc` (4), A fragment `a`
+/// (4 registers of two 16-bit values) and B fragment `b` (2).
+SmallVector<Value> emitMmaSync(OpBuilder &builder, Location loc, ValueRange acc,
+                               ValueRange a, ValueRange b,
+                               StringRef inputType) {
+  std::string text = llvm::formatv(
+      "mma.sync.aligned.m16n8k16.row.col.f32.{0}.{0}.f32 {{$0, $1, $2, $3}, "
+      "{{$4, $5, $6, $7}, {{$8, $9}, {{$10, $11, $12, $13};",
+      inputType);
+  SmallVector<Value> operands(a.begin(), a.end());
+  operands.append(b.begin(), b.end());
+  operands.append(acc.begin(), acc.end());
+  return emitPtxResults(builder, loc, text, "=f,=f,=f,=f,r,r,r,r,r,r,0,1,2,3",
+                        operands, 4, builder.getF32Type());
+}
+
+struct DotOpMmaSyncLowering : public ConvertOpToLLVMPattern<DotOp> {
+  DotOpMmaSyncLowering(const LLVMTypeConverter &converter)
+      : ConvertOpToLLVMPattern<DotOp>(converter, /*benefit=*/2) {}
+
+  /// Stores a tensor's registers row-major into the scratch buffer at byte
+  /// `base`, rows `rowBytes` apart, in runs of up to 16 bytes along the
+  /// rows.
+  void storeOperand(ConversionPatternRewriter &rewriter, Location loc,
+                    RankedTensorType type, Value converted,
+                    uint64_t bufferOffset, int64_t base,
+                    int64_t rowBytes) const {
+    auto layout = getDistributedLayout(type);
+    SmallVector<Value> values = unpackStruct(rewriter, loc, converted);
+    auto indices = emitIndices(rewriter, loc, layout, type.getShape());
+    unsigned elementBytes = getSharedElementBytes(type.getElementType());
+    unsigned width = 1;
+    if (auto blocked = dyn_cast<BlockedEncodingAttr>(layout);
+        blocked && blocked.getOrder()[0] == 1)
+      width =
+          std::min<unsigned>(blocked.getSizePerThread()[1], 16 / elementBytes);
+    width = std::max<unsigned>(
+        1, std::min<unsigned>(width, unsigned(type.getDimSize(1))));
+    for (unsigned r = 0; r < values.size(); r += width) {
+      Value offset = LLVM::AddOp::create(
+          rewriter, loc,
+          LLVM::MulOp::create(rewriter, loc, indices[r][0],
+                              i32Constant(rewriter, loc, rowBytes)),
+          LLVM::MulOp::create(rewriter, loc, indices[r][1],
+                              i32Constant(rewriter, loc, elementBytes)));
+      offset = LLVM::AddOp::create(rewriter, loc, offset,
+                                   i32Constant(rewriter, loc, base));
+      Value ptr = getScratchPointer(rewriter, loc, bufferOffset, offset);
+      if (width == 1) {
+        LLVM::StoreOp::create(rewriter, loc, values[r], ptr, elementBytes);
+        continue;
+      }
+      auto vecType = VectorType::get({int64_t(width)}, values[r].getType());
+      Value vec = LLVM::UndefOp::create(rewriter, loc, vecType);
+      for (unsigned i = 0; i < width; ++i)
+        vec = LLVM::InsertElementOp::create(rewriter, loc, vec, values[r + i],
+                                            i32Constant(rewriter, loc, i));
+      LLVM::StoreOp::create(rewriter, loc, vec, ptr, width * elementBytes);
+    }
+  }
+
+  LogicalResult
+  matchAndRewrite(DotOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto mma = dyn_cast<MmaEncodingAttr>(op.getType().getEncoding());
+    if (!mma || mma.getVersionMajor() != 2)
+      return failure();
+    Location loc = op.getLoc();
+    auto aType = op.getA().getType(), bType = op.getB().getType();
+    auto dType = op.getType();
+    int64_t M = dType.getDimSize(0), N = dType.getDimSize(1),
+            K = aType.getDimSize(1);
+    SmallVector<int64_t> tileShape = mma.getShapePerCTATile();
+    Type element = aType.getElementType();
+    if (M % tileShape[0] != 0 || N % tileShape[1] != 0 || K % 16 != 0 ||
+        !(element.isF16() || element.isBF16()) ||
+        !getDistributedLayout(aType) || !getDistributedLayout(bType))
+      return op.emitOpError("mma.sync needs fp16 or bf16 distributed "
+                            "operands and a result that is a whole number "
+                            "of mma tiles, got ")
+             << aType << ", " << bType << " -> " << dType;
+    std::optional<uint64_t> bufferOffset = getSharedOffset(op);
+    if (!bufferOffset)
+      return rewriter.notifyMatchFailure(op, "no shared-memory offset");
+    StringRef inputType = element.isBF16() ? "bf16" : "f16";
+
+    int64_t aRowBytes = getDotScratchRowBytes(op, 0);
+    int64_t bRowBytes = getDotScratchRowBytes(op, 1);
+    int64_t bBase = getDotScratchBOffset(op);
+    storeOperand(rewriter, loc, aType, adaptor.getA(), *bufferOffset, 0,
+                 aRowBytes);
+    storeOperand(rewriter, loc, bType, adaptor.getB(), *bufferOffset, bBase,
+                 bRowBytes);
+    emitBarrier(rewriter, loc);
+
+    // This warp's 16-row and n-column slice of each tile repetition, and
+    // the row and 8-column block this lane supplies to ldmatrix.
+    Type i32 = rewriter.getI32Type();
+    auto constant = [&](int64_t v) { return i32Constant(rewriter, loc, v); };
+    auto add = [&](Value x, Value y) {
+      return LLVM::AddOp::create(rewriter, loc, x, y).getResult();
+    };
+    auto mul = [&](Value x, int64_t y) {
+      return LLVM::MulOp::create(rewriter, loc, x, constant(y)).getResult();
+    };
+    Value tid = NVVM::ThreadIdXOp::create(rewriter, loc, i32);
+    Value warp = shuffleIdx(
+        rewriter, loc, LLVM::UDivOp::create(rewriter, loc, tid, constant(32)),
+        constant(0));
+    Value lane = LLVM::URemOp::create(rewriter, loc, tid, constant(32));
+    unsigned wm = mma.getWarpsPerCTA()[0], wn = mma.getWarpsPerCTA()[1];
+    unsigned n = mma.getInstrN();
+    Value warpRow =
+        mul(LLVM::URemOp::create(rewriter, loc, warp, constant(wm)), 16);
+    Value warpCol =
+        mul(LLVM::URemOp::create(
+                rewriter, loc,
+                LLVM::UDivOp::create(rewriter, loc, warp, constant(wm)),
+                constant(wn)),
+            n);
+    Value laneRow =
+        add(LLVM::URemOp::create(rewriter, loc, lane, constant(8)),
+            mul(LLVM::URemOp::create(
+                    rewriter, loc,
+                    LLVM::UDivOp::create(rewriter, loc, lane, constant(8)),
+                    constant(2)),
+                8));
+    Value laneBlock =
+        mul(LLVM::UDivOp::create(rewriter, loc, lane, constant(16)), 8);
+    Value scratch = LLVM::PtrToIntOp::create(
+        rewriter, loc, i32,
+        getScratchPointer(rewriter, loc, *bufferOffset, constant(0)));
+    // Shared address of (row, col) of A (at 0) or B (at bBase).
+    auto address = [&](int64_t base, int64_t rowBytes, Value row, Value col) {
+      Value offset = add(mul(row, rowBytes), mul(col, 2));
+      return add(scratch, add(offset, constant(base)));
+    };
+    // A: lane rows of each 16-row slice, from this warp's first row.
+    Value aRow = add(warpRow, laneRow);
+    // B: lane's k row, and column block from this warp's first column.
+    Value bCol = add(warpCol, laneBlock);
+
+    SmallVector<int64_t> reps = mma.getReps(dType.getShape());
+    unsigned blocksN = n / 8;
+    SmallVector<Value> acc = unpackStruct(rewriter, loc, adaptor.getC());
+    for (int64_t k = 0; k < K; k += 16) {
+      // B fragments of every 8-column block of every repetition.
+      SmallVector<SmallVector<Value>> bFrags(reps[1] * blocksN);
+      Value bRow = add(laneRow, constant(k));
+      for (int64_t rn = 0; rn < reps[1]; ++rn)
+        for (unsigned j = 0; j < blocksN; j += 2) {
+          int64_t col = rn * tileShape[1] + 8 * j;
+          bool pair = j + 1 < blocksN;
+          SmallVector<Value> regs =
+              emitLdmatrix(rewriter, loc,
+                           address(bBase, bRowBytes, bRow,
+                                   add(pair ? bCol : warpCol, constant(col))),
+                           pair ? 4 : 2, /*trans=*/true);
+          bFrags[rn * blocksN + j] = {regs[0], regs[1]};
+          if (pair)
+            bFrags[rn * blocksN + j + 1] = {regs[2], regs[3]};
+        }
+      for (int64_t rm = 0; rm < reps[0]; ++rm) {
+        SmallVector<Value> aFrag = emitLdmatrix(
+            rewriter, loc,
+            address(0, aRowBytes, add(aRow, constant(rm * tileShape[0])),
+                    add(laneBlock, constant(k))),
+            4, /*trans=*/false);
+        for (int64_t rn = 0; rn < reps[1]; ++rn)
+          for (unsigned j = 0; j < blocksN; ++j) {
+            unsigned first = unsigned(((rm * reps[1] + rn) * blocksN + j) * 4);
+            SmallVector<Value> next =
+                emitMmaSync(rewriter, loc, ValueRange(acc).slice(first, 4),
+                            aFrag, bFrags[rn * blocksN + j], inputType);
+            std::copy(next.begin(), next.end(), acc.begin() + first);
+          }
+      }
+    }
+    rewriter.replaceOp(
+        op,
+        packStruct(rewriter, loc, getTypeConverter()->convertType(dType), acc));
+    return success();
+  }
+};
+} // namespace
+
+void mlir::tilegpu::populateMmaSyncDotOpToLLVMPatterns(
+    LLVMTypeConverter &converter, RewritePatternSet &patterns) {
+  patterns.add<DotOpMmaSyncLowering>(converter);
+}
