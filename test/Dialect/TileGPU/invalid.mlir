@@ -66,3 +66,20 @@ func.func @f(%acc: tensor<64x64xf32, #mma>, %s: i32) -> tensor<64x64xf32, #mma> 
   %d = tilegpu.warpgroup_dot %a, %b[%s], %acc : !tilegpu.memdesc<2x64x32xf16>, !tilegpu.memdesc<2x16x64xf16>, tensor<64x64xf32, #mma>
   return %d : tensor<64x64xf32, #mma>
 }
+
+// -----
+
+// expected-error @+1 {{mma layout version 4 is not supported (2: mma.sync, 3: wgmma)}}
+func.func @f(%x: tensor<64x64xf32, #tilegpu.mma<{version = 4, warpsPerCTA = [4, 1], instrShape = [16, 64]}>>) {
+  return
+}
+
+// -----
+
+// mma.sync (version 2) places warps freely; wgmma (version 3) stacks whole
+// warpgroups along the rows.
+// expected-error @+2 {{warpsPerCTA[0] must be a multiple of 4, got 2}}
+func.func @f(%x: tensor<32x64xf32, #tilegpu.mma<{version = 2, warpsPerCTA = [2, 1], instrShape = [16, 64]}>>,
+             %y: tensor<32x64xf32, #tilegpu.mma<{version = 3, warpsPerCTA = [2, 1], instrShape = [16, 64]}>>) {
+  return
+}
