@@ -12,6 +12,8 @@
 #include "tile/Frontend/AST.h"
 #include "tile/Frontend/Parser.h"
 
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/CheckedArithmetic.h"
 #include "llvm/Support/MathExtras.h"
@@ -188,8 +190,12 @@ public:
       : spec(spec), diag(diag), device(device) {}
 
   std::optional<Value> eval(const ast::Expr &expr);
+  /// Runs the description's statements. An assignment to a name in
+  /// `preset` is skipped (the command line gave its value); one to a name
+  /// in `deferred` evaluates that command-line expression instead.
   bool run(const ast::StmtList &statements,
-           const llvm::StringMap<Value> &preset);
+           const llvm::StringMap<Value> &preset,
+           const llvm::StringMap<const ast::Expr *> &deferred);
 
 private:
   std::optional<Value> error(const ast::Expr &expr, const llvm::Twine &msg) {
@@ -606,7 +612,8 @@ std::optional<Value> Evaluator::eval(const ast::Expr &expr) {
 }
 
 bool Evaluator::run(const ast::StmtList &statements,
-                    const llvm::StringMap<Value> &preset) {
+                    const llvm::StringMap<Value> &preset,
+                    const llvm::StringMap<const ast::Expr *> &deferred) {
   for (const auto &statement : statements) {
     if (const auto *assign = dyn_cast<ast::AssignStmt>(statement.get())) {
       if (assign->getTargets().size() != 1 ||
@@ -620,7 +627,9 @@ bool Evaluator::run(const ast::StmtList &statements,
       spec.assigned.insert(name);
       if (preset.count(name))
         continue; // the command line wins
-      std::optional<Value> value = eval(assign->getValue());
+      auto override = deferred.find(name);
+      std::optional<Value> value = eval(
+          override != deferred.end() ? *override->second : assign->getValue());
       if (!value)
         return false;
       if (value->kind == Value::Kind::Buffer &&
@@ -796,6 +805,37 @@ std::string tile::launch::findKernelName(llvm::StringRef text,
   return text.slice(markerPos + marker.size(), lineEnd).trim().str();
 }
 
+/// Whether the Python expression `text` uses one of `names` as an
+/// identifier (outside string literals).
+static bool mentionsAny(llvm::StringRef text, const llvm::StringSet<> &names) {
+  for (size_t i = 0; i < text.size();) {
+    char c = text[i];
+    if (c == '"' || c == '\'') {
+      size_t end = text.find(c, i + 1);
+      i = end == llvm::StringRef::npos ? text.size() : end + 1;
+      continue;
+    }
+    if (llvm::isAlpha(c) || c == '_') {
+      size_t end = i;
+      while (end < text.size() &&
+             (llvm::isAlnum(text[end]) || text[end] == '_'))
+        ++end;
+      if (names.contains(text.slice(i, end)))
+        return true;
+      i = end;
+      continue;
+    }
+    // Digits of a number (1e5, 0x1f) are not the start of a name.
+    if (llvm::isDigit(c)) {
+      while (i < text.size() && (llvm::isAlnum(text[i]) || text[i] == '.'))
+        ++i;
+      continue;
+    }
+    ++i;
+  }
+  return false;
+}
+
 std::optional<LaunchSpec> tile::launch::parseLaunchSpec(
     llvm::SourceMgr &sourceMgr, unsigned bufferId, DiagEmitter &diag,
     llvm::ArrayRef<Override> overrides, llvm::StringRef commentPrefix,
@@ -838,9 +878,28 @@ std::optional<LaunchSpec> tile::launch::parseLaunchSpec(
       std::min(blockStart + commentPrefix.size(), blockEnd), blockEnd);
   fragment.linePrefix = commentPrefix;
 
-  // Command-line values are evaluated first, each in its own buffer so that
-  // errors quote them.
+  std::optional<ast::StmtList> statements;
+  llvm::StringSet<> described;
+  if (!fragment.range.empty()) {
+    statements = parseStatements(sourceMgr, bufferId, diag, fragment);
+    if (!statements)
+      return std::nullopt;
+    for (const auto &statement : *statements)
+      if (const auto *assign = dyn_cast<ast::AssignStmt>(statement.get()))
+        if (assign->getTargets().size() == 1)
+          if (const auto *target =
+                  dyn_cast<ast::NameExpr>(assign->getTargets()[0].get()))
+            described.insert(target->getName());
+  }
+
+  // Command-line values, each parsed in its own buffer so that errors quote
+  // them. One that names none of the description's variables is evaluated
+  // first, so that the description sees it (--set n=2**20); one that does
+  // (--set 'x=randn(fp32, n)') takes the place of the description's
+  // assignment to its name, or comes after the description if it has none.
   llvm::StringMap<Value> preset;
+  llvm::StringMap<const ast::Expr *> deferred;
+  std::vector<std::pair<std::string, std::unique_ptr<ast::Expr>>> parsed;
   Evaluator evaluator(spec, diag, device);
   for (const Override &override : overrides) {
     unsigned id = sourceMgr.AddNewSourceBuffer(
@@ -850,17 +909,26 @@ std::optional<LaunchSpec> tile::launch::parseLaunchSpec(
     std::unique_ptr<ast::Expr> expr = parseExpression(sourceMgr, id, diag);
     if (!expr)
       return std::nullopt;
+    if (mentionsAny(override.expression, described)) {
+      deferred[override.name] = expr.get();
+      parsed.emplace_back(override.name, std::move(expr));
+      continue;
+    }
     std::optional<Value> value = evaluator.eval(*expr);
     if (!value)
       return std::nullopt;
     spec.variables[override.name] = *value;
     preset[override.name] = *value;
   }
-  if (!fragment.range.empty()) {
-    std::optional<ast::StmtList> statements =
-        parseStatements(sourceMgr, bufferId, diag, fragment);
-    if (!statements || !evaluator.run(*statements, preset))
+  if (statements && !evaluator.run(*statements, preset, deferred))
+    return std::nullopt;
+  for (const auto &[name, expr] : parsed) {
+    if (described.contains(name))
+      continue;
+    std::optional<Value> value = evaluator.eval(*expr);
+    if (!value)
       return std::nullopt;
+    spec.variables[name] = *value;
   }
   if (!readLaunchVariables(spec, diag))
     return std::nullopt;
