@@ -92,13 +92,8 @@ struct DotOpMmaSyncLowering : public ConvertOpToLLVMPattern<DotOp> {
     SmallVector<Value> values = unpackStruct(rewriter, loc, converted);
     auto indices = emitIndices(rewriter, loc, layout, type.getShape());
     unsigned elementBytes = getSharedElementBytes(type.getElementType());
-    unsigned width = 1;
-    if (auto blocked = dyn_cast<BlockedEncodingAttr>(layout);
-        blocked && blocked.getOrder()[0] == 1)
-      width =
-          std::min<unsigned>(blocked.getSizePerThread()[1], 16 / elementBytes);
-    width = std::max<unsigned>(
-        1, std::min<unsigned>(width, unsigned(type.getDimSize(1))));
+    unsigned width = std::min<unsigned>(
+        getThreadRunLength(layout, 1, 16 / elementBytes), type.getDimSize(1));
     for (unsigned r = 0; r < values.size(); r += width) {
       Value offset = LLVM::AddOp::create(
           rewriter, loc,
@@ -108,17 +103,9 @@ struct DotOpMmaSyncLowering : public ConvertOpToLLVMPattern<DotOp> {
                               i32Constant(rewriter, loc, elementBytes)));
       offset = LLVM::AddOp::create(rewriter, loc, offset,
                                    i32Constant(rewriter, loc, base));
-      Value ptr = getScratchPointer(rewriter, loc, bufferOffset, offset);
-      if (width == 1) {
-        LLVM::StoreOp::create(rewriter, loc, values[r], ptr, elementBytes);
-        continue;
-      }
-      auto vecType = VectorType::get({int64_t(width)}, values[r].getType());
-      Value vec = LLVM::UndefOp::create(rewriter, loc, vecType);
-      for (unsigned i = 0; i < width; ++i)
-        vec = LLVM::InsertElementOp::create(rewriter, loc, vec, values[r + i],
-                                            i32Constant(rewriter, loc, i));
-      LLVM::StoreOp::create(rewriter, loc, vec, ptr, width * elementBytes);
+      storeRun(rewriter, loc, ArrayRef<Value>(values).slice(r, width),
+               getScratchPointer(rewriter, loc, bufferOffset, offset),
+               elementBytes);
     }
   }
 

@@ -46,6 +46,28 @@ Value mlir::tilegpu::i32Constant(OpBuilder &b, Location loc, int64_t value) {
   return LLVM::ConstantOp::create(b, loc, b.getI32Type(), value);
 }
 
+unsigned mlir::tilegpu::getThreadRunLength(Attribute layout, unsigned dim,
+                                           unsigned limit) {
+  auto blocked = dyn_cast<BlockedEncodingAttr>(layout);
+  if (!blocked || blocked.getOrder()[0] != dim)
+    return 1;
+  return std::max(1u, std::min(blocked.getSizePerThread()[dim], limit));
+}
+
+void mlir::tilegpu::storeRun(OpBuilder &b, Location loc, ValueRange values,
+                             Value ptr, unsigned elementBytes) {
+  if (values.size() == 1) {
+    LLVM::StoreOp::create(b, loc, values[0], ptr, elementBytes);
+    return;
+  }
+  auto vecType = VectorType::get({int64_t(values.size())}, values[0].getType());
+  Value vec = LLVM::UndefOp::create(b, loc, vecType);
+  for (auto [i, value] : llvm::enumerate(values))
+    vec = LLVM::InsertElementOp::create(b, loc, vec, value,
+                                        i32Constant(b, loc, i));
+  LLVM::StoreOp::create(b, loc, vec, ptr, values.size() * elementBytes);
+}
+
 Value mlir::tilegpu::getScratchPointer(OpBuilder &b, Location loc,
                                        uint64_t bufferOffset,
                                        Value byteOffset) {

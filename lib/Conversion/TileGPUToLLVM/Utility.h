@@ -68,6 +68,15 @@ LLVM::InlineAsmOp createInlinePtx(OpBuilder &b, Location loc, Type result,
 /// An i32 constant.
 Value i32Constant(OpBuilder &b, Location loc, int64_t value);
 
+/// How many consecutive elements along `dim` a thread's registers hold in a
+/// run under `layout` (a blocked layout with `dim` fastest; 1 otherwise),
+/// at most `limit`.
+unsigned getThreadRunLength(Attribute layout, unsigned dim, unsigned limit);
+/// Stores `values`, consecutive elements of `elementBytes` each, at `ptr`:
+/// one scalar or vector store.
+void storeRun(OpBuilder &b, Location loc, ValueRange values, Value ptr,
+              unsigned elementBytes);
+
 /// How one thread's registers of a block access group into vectors.
 struct VectorPlan {
   unsigned width = 1; // elements per access

@@ -94,8 +94,7 @@ SmallVector<Value> emitWgmma(OpBuilder &b, Location loc, ValueRange acc,
       "wgmma.mma_async.sync.aligned.m64n{1}k{6}.f32.{2}.{2} {3}, ${4}, ${5}, "
       "p, 1, 1{7}; }",
       2 * count + 2, n, inputType, registerList(0, count), 2 * count,
-      2 * count + 1, getWgmmaK(inputType),
-      inputType == "tf32" ? "" : ", 0, 1");
+      2 * count + 1, getWgmmaK(inputType), inputType == "tf32" ? "" : ", 0, 1");
   std::string constraints = tiedF32Constraints(count) + ",l,l,r";
   SmallVector<Value> operands(acc.begin(), acc.end());
   operands.push_back(descA);
@@ -160,10 +159,10 @@ SmallVector<Value> emitWgmmaGroup(OpBuilder &b, Location loc,
           b, loc, aBase, aTile.linearOffset(rm * tileShape[0], k));
       for (int64_t rn = 0; rn < reps[1]; ++rn) {
         int64_t column = rn * tileShape[1];
-        Value descB = bTile.emitDescriptor(
-            b, loc, bBase,
-            bTile.innerIsK ? bTile.linearOffset(column, k)
-                           : bTile.linearOffset(k, column));
+        Value descB = bTile.emitDescriptor(b, loc, bBase,
+                                           bTile.innerIsK
+                                               ? bTile.linearOffset(column, k)
+                                               : bTile.linearOffset(k, column));
         unsigned first = unsigned((rm * reps[1] + rn) * perInstr);
         SmallVector<Value> next =
             emitWgmma(b, loc, ValueRange(acc).slice(first, perInstr), descA,
@@ -202,30 +201,18 @@ struct DotOpWgmmaLowering : public ConvertOpToLLVMPattern<DotOp> {
     auto indices = emitIndices(rewriter, loc, layout, type.getShape());
     unsigned outerDim = transposed ? 1 : 0, innerDim = 1 - outerDim;
     // Runs of consecutive inner elements a thread holds, up to 16 bytes.
-    unsigned width = 1;
-    if (auto blocked = dyn_cast<BlockedEncodingAttr>(layout);
-        blocked && blocked.getOrder()[0] == innerDim)
-      width = std::min<unsigned>(blocked.getSizePerThread()[innerDim],
-                                 16 / tile.elementBytes);
-    width = std::max(1u, std::min<unsigned>(width, tile.cols));
-    Type elementType = values[0].getType();
+    unsigned width = std::min<unsigned>(
+        getThreadRunLength(layout, innerDim, 16 / tile.elementBytes),
+        tile.cols);
     for (unsigned r = 0; r < values.size(); r += width) {
-      Value linear = tile.emitLinearOffset(
-          rewriter, loc, indices[r][outerDim], indices[r][innerDim]);
+      Value linear = tile.emitLinearOffset(rewriter, loc, indices[r][outerDim],
+                                           indices[r][innerDim]);
       Value offset = LLVM::AddOp::create(
           rewriter, loc, i32Constant(rewriter, loc, tileOffset),
           tile.emitSwizzle(rewriter, loc, linear));
-      Value ptr = getScratchPointer(rewriter, loc, bufferOffset, offset);
-      if (width == 1) {
-        LLVM::StoreOp::create(rewriter, loc, values[r], ptr, tile.elementBytes);
-        continue;
-      }
-      auto vecType = VectorType::get({int64_t(width)}, elementType);
-      Value vec = LLVM::UndefOp::create(rewriter, loc, vecType);
-      for (unsigned i = 0; i < width; ++i)
-        vec = LLVM::InsertElementOp::create(rewriter, loc, vec, values[r + i],
-                                            i32Constant(rewriter, loc, i));
-      LLVM::StoreOp::create(rewriter, loc, vec, ptr, width * tile.elementBytes);
+      storeRun(rewriter, loc, ArrayRef<Value>(values).slice(r, width),
+               getScratchPointer(rewriter, loc, bufferOffset, offset),
+               tile.elementBytes);
     }
   }
 
@@ -305,12 +292,12 @@ struct WarpGroupDotOpLowering : public ConvertOpToLLVMPattern<WarpGroupDotOp> {
       return emitStageAddress(rewriter, loc, buffer, adaptor.getStage(),
                               stageBytes);
     };
-    SmallVector<Value> acc = emitWgmmaGroup(
-        rewriter, loc, mma, op.getType().getShape(), K,
-        getWgmmaInputType(aType.getElementType()), aTile, bTile,
-        stageAddress(adaptor.getA(), aType.getStageBytes()),
-        stageAddress(adaptor.getB(), bType.getStageBytes()),
-        unpackStruct(rewriter, loc, adaptor.getAcc()));
+    SmallVector<Value> acc =
+        emitWgmmaGroup(rewriter, loc, mma, op.getType().getShape(), K,
+                       getWgmmaInputType(aType.getElementType()), aTile, bTile,
+                       stageAddress(adaptor.getA(), aType.getStageBytes()),
+                       stageAddress(adaptor.getB(), bType.getStageBytes()),
+                       unpackStruct(rewriter, loc, adaptor.getAcc()));
     rewriter.replaceOp(
         op, packStruct(rewriter, loc,
                        getTypeConverter()->convertType(op.getType()), acc));
