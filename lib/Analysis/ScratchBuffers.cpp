@@ -144,6 +144,10 @@ void mlir::tilegpu::getExplicitBufferAccesses(Operation *op,
     reads.push_back(dot.getA());
     reads.push_back(dot.getB());
   }
+  if (auto dot = dyn_cast<SharedDotOp>(op)) {
+    reads.push_back(dot.getA());
+    reads.push_back(dot.getB());
+  }
 }
 
 unsigned mlir::tilegpu::getScratchAlignment(Operation *op) {

@@ -86,6 +86,36 @@ func.func @pipelined(%pa: tensor<64x32x!tile.ptr<f16>, #p>, %pb: tensor<32x64x!t
 // -----
 
 #p = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #tilegpu.mma<{version = 2, warpsPerCTA = [2, 2], instrShape = [16, 32]}>
+
+// shared_dot (mma.sync on a stage) reads both buffers like warpgroup_dot:
+// a barrier before it and another before the copies that overwrite them.
+// expected-remark @below {{2 barriers inserted}}
+func.func @pipelined_sync(%pa: tensor<64x32x!tile.ptr<f16>, #p>, %pb: tensor<32x64x!tile.ptr<f16>, #p>, %acc0: tensor<64x64xf32, #mma>, %n: i32) -> tensor<64x64xf32, #mma> {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %a = tilegpu.local_alloc {tilegpu.shared_offset = 0 : i32} : !tilegpu.memdesc<2x64x32xf16>
+  %b = tilegpu.local_alloc {tilegpu.shared_offset = 8192 : i32} : !tilegpu.memdesc<2x32x64xf16>
+  tilegpu.async_copy %pa, %a[%c0] : tensor<64x32x!tile.ptr<f16>, #p> -> !tilegpu.memdesc<2x64x32xf16>
+  tilegpu.async_copy %pb, %b[%c0] : tensor<32x64x!tile.ptr<f16>, #p> -> !tilegpu.memdesc<2x32x64xf16>
+  tilegpu.async_commit_group
+  %r = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %acc0) -> (tensor<64x64xf32, #mma>) : i32 {
+    %s = arith.remui %k, %c1 : i32
+    tilegpu.async_wait {pending = 0 : i32}
+    // expected-remark @below {{barrier needed before this op}}
+    %d = tilegpu.shared_dot %a, %b[%s], %acc : !tilegpu.memdesc<2x64x32xf16>, !tilegpu.memdesc<2x32x64xf16>, tensor<64x64xf32, #mma>
+    // expected-remark @below {{barrier needed before this op}}
+    tilegpu.async_copy %pa, %a[%s] : tensor<64x32x!tile.ptr<f16>, #p> -> !tilegpu.memdesc<2x64x32xf16>
+    tilegpu.async_copy %pb, %b[%s] : tensor<32x64x!tile.ptr<f16>, #p> -> !tilegpu.memdesc<2x32x64xf16>
+    tilegpu.async_commit_group
+    scf.yield %d : tensor<64x64xf32, #mma>
+  }
+  return %r : tensor<64x64xf32, #mma>
+}
+
+// -----
+
+#p = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
 
 func.func @unplaced(%pa: tensor<64x32x!tile.ptr<f16>, #p>) {
   %c0 = arith.constant 0 : i32

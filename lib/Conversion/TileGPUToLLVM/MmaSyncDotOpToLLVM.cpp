@@ -17,11 +17,17 @@
 //   3. one mma.sync per 16 x 8 block of the warp's accumulator, whose
 //      registers are the layout's (c0, c1 at row l/4, c2, c3 at row l/4 + 8,
 //      columns 2 * (l % 4) + {0, 1}).
+// shared_dot, the pipelined form (tilegpu-pipeline), does 2 and 3 on one
+// stage of local_alloc buffers, whose swizzled tiles (WgmmaOperands.h)
+// keep each 16-byte chunk whole and put a chunk column's 8 rows in
+// different banks; the copies were waited for and a barrier placed before
+// it (tilegpu-insert-barriers).
 //
 //===----------------------------------------------------------------------===//
 
 #include "LayoutIndexing.h"
 #include "Utility.h"
+#include "WgmmaOperands.h"
 #include "tile/Dialect/TileGPU/IR/TileGPUDialect.h"
 
 #include "mlir/Conversion/LLVMCommon/Pattern.h"
@@ -75,6 +81,85 @@ SmallVector<Value> emitMmaSync(OpBuilder &builder, Location loc, ValueRange acc,
   operands.append(acc.begin(), acc.end());
   return emitPtxResults(builder, loc, text, "=f,=f,=f,=f,r,r,r,r,r,r,0,1,2,3",
                         operands, 4, builder.getF32Type());
+}
+
+/// The shared address (i32) of the 16 bytes of an operand tile at (row,
+/// col .. col + 7): rows of A are M, of B are K.
+using ChunkAddress = llvm::function_ref<Value(OpBuilder &, Value, Value)>;
+
+/// Per 16 of K, this warp's ldmatrix fragments of A and B and one mma.sync
+/// per 16 x 8 block of its accumulators `acc` (the layout's registers).
+SmallVector<Value> emitMmaSyncTiles(OpBuilder &b, Location loc,
+                                    MmaEncodingAttr mma,
+                                    ArrayRef<int64_t> dShape, int64_t K,
+                                    StringRef inputType, ChunkAddress aChunk,
+                                    ChunkAddress bChunk,
+                                    SmallVector<Value> acc) {
+  Type i32 = b.getI32Type();
+  auto constant = [&](int64_t v) { return i32Constant(b, loc, v); };
+  auto add = [&](Value x, Value y) {
+    return LLVM::AddOp::create(b, loc, x, y).getResult();
+  };
+  auto mul = [&](Value x, int64_t y) {
+    return LLVM::MulOp::create(b, loc, x, constant(y)).getResult();
+  };
+  auto udiv = [&](Value x, int64_t y) {
+    return LLVM::UDivOp::create(b, loc, x, constant(y)).getResult();
+  };
+  auto urem = [&](Value x, int64_t y) {
+    return LLVM::URemOp::create(b, loc, x, constant(y)).getResult();
+  };
+  // This warp's 16-row and n-column slice of each tile repetition, and the
+  // row and 8-column block this lane supplies to ldmatrix.
+  Value tid = NVVM::ThreadIdXOp::create(b, loc, i32);
+  Value warp = shuffleIdx(b, loc, udiv(tid, 32), constant(0));
+  Value lane = urem(tid, 32);
+  unsigned wm = mma.getWarpsPerCTA()[0], wn = mma.getWarpsPerCTA()[1];
+  unsigned n = mma.getInstrN();
+  SmallVector<int64_t> tileShape = mma.getShapePerCTATile();
+  Value warpRow = mul(urem(warp, wm), 16);
+  Value warpCol = mul(urem(udiv(warp, wm), wn), n);
+  Value laneRow = add(urem(lane, 8), mul(urem(udiv(lane, 8), 2), 8));
+  Value laneBlock = mul(udiv(lane, 16), 8);
+  // A: lane rows of each 16-row slice, from this warp's first row.
+  Value aRow = add(warpRow, laneRow);
+  // B: lane's column block from this warp's first column.
+  Value bCol = add(warpCol, laneBlock);
+
+  SmallVector<int64_t> reps = mma.getReps(dShape);
+  unsigned blocksN = n / 8;
+  for (int64_t k = 0; k < K; k += 16) {
+    // B fragments of every 8-column block of every repetition.
+    SmallVector<SmallVector<Value>> bFrags(reps[1] * blocksN);
+    Value bRow = add(laneRow, constant(k));
+    for (int64_t rn = 0; rn < reps[1]; ++rn)
+      for (unsigned j = 0; j < blocksN; j += 2) {
+        int64_t col = rn * tileShape[1] + 8 * j;
+        bool pair = j + 1 < blocksN;
+        SmallVector<Value> regs = emitLdmatrix(
+            b, loc, bChunk(b, bRow, add(pair ? bCol : warpCol, constant(col))),
+            pair ? 4 : 2, /*trans=*/true);
+        bFrags[rn * blocksN + j] = {regs[0], regs[1]};
+        if (pair)
+          bFrags[rn * blocksN + j + 1] = {regs[2], regs[3]};
+      }
+    for (int64_t rm = 0; rm < reps[0]; ++rm) {
+      SmallVector<Value> aFrag =
+          emitLdmatrix(b, loc,
+                       aChunk(b, add(aRow, constant(rm * tileShape[0])),
+                              add(laneBlock, constant(k))),
+                       4, /*trans=*/false);
+      for (int64_t rn = 0; rn < reps[1]; ++rn)
+        for (unsigned j = 0; j < blocksN; ++j) {
+          unsigned first = unsigned(((rm * reps[1] + rn) * blocksN + j) * 4);
+          SmallVector<Value> next =
+              emitMmaSync(b, loc, ValueRange(acc).slice(first, 4), aFrag,
+                          bFrags[rn * blocksN + j], inputType);
+          std::copy(next.begin(), next.end(), acc.begin() + first);
+        }
+    }
+  }
+  return acc;
 }
 
 struct DotOpMmaSyncLowering : public ConvertOpToLLVMPattern<DotOp> {
@@ -143,92 +228,72 @@ struct DotOpMmaSyncLowering : public ConvertOpToLLVMPattern<DotOp> {
                  bRowBytes);
     emitBarrier(rewriter, loc);
 
-    // This warp's 16-row and n-column slice of each tile repetition, and
-    // the row and 8-column block this lane supplies to ldmatrix.
-    Type i32 = rewriter.getI32Type();
-    auto constant = [&](int64_t v) { return i32Constant(rewriter, loc, v); };
-    auto add = [&](Value x, Value y) {
-      return LLVM::AddOp::create(rewriter, loc, x, y).getResult();
-    };
-    auto mul = [&](Value x, int64_t y) {
-      return LLVM::MulOp::create(rewriter, loc, x, constant(y)).getResult();
-    };
-    Value tid = NVVM::ThreadIdXOp::create(rewriter, loc, i32);
-    Value warp = shuffleIdx(
-        rewriter, loc, LLVM::UDivOp::create(rewriter, loc, tid, constant(32)),
-        constant(0));
-    Value lane = LLVM::URemOp::create(rewriter, loc, tid, constant(32));
-    unsigned wm = mma.getWarpsPerCTA()[0], wn = mma.getWarpsPerCTA()[1];
-    unsigned n = mma.getInstrN();
-    Value warpRow =
-        mul(LLVM::URemOp::create(rewriter, loc, warp, constant(wm)), 16);
-    Value warpCol =
-        mul(LLVM::URemOp::create(
-                rewriter, loc,
-                LLVM::UDivOp::create(rewriter, loc, warp, constant(wm)),
-                constant(wn)),
-            n);
-    Value laneRow =
-        add(LLVM::URemOp::create(rewriter, loc, lane, constant(8)),
-            mul(LLVM::URemOp::create(
-                    rewriter, loc,
-                    LLVM::UDivOp::create(rewriter, loc, lane, constant(8)),
-                    constant(2)),
-                8));
-    Value laneBlock =
-        mul(LLVM::UDivOp::create(rewriter, loc, lane, constant(16)), 8);
     Value scratch = LLVM::PtrToIntOp::create(
-        rewriter, loc, i32,
-        getScratchPointer(rewriter, loc, *bufferOffset, constant(0)));
-    // Shared address of (row, col) of A (at 0) or B (at bBase).
-    auto address = [&](int64_t base, int64_t rowBytes, Value row, Value col) {
-      Value offset = add(mul(row, rowBytes), mul(col, 2));
-      return add(scratch, add(offset, constant(base)));
+        rewriter, loc, rewriter.getI32Type(),
+        getScratchPointer(rewriter, loc, *bufferOffset,
+                          i32Constant(rewriter, loc, 0)));
+    // The 16 bytes at (row, col) of A (at 0) or B (at bBase), row-major.
+    auto rowMajor = [&](int64_t base, int64_t rowBytes) {
+      return [&, base, rowBytes](OpBuilder &b, Value row, Value col) -> Value {
+        Value offset = LLVM::AddOp::create(
+            b, loc,
+            LLVM::MulOp::create(b, loc, row, i32Constant(b, loc, rowBytes)),
+            LLVM::MulOp::create(b, loc, col, i32Constant(b, loc, 2)));
+        return LLVM::AddOp::create(
+            b, loc, scratch,
+            LLVM::AddOp::create(b, loc, offset, i32Constant(b, loc, base)));
+      };
     };
-    // A: lane rows of each 16-row slice, from this warp's first row.
-    Value aRow = add(warpRow, laneRow);
-    // B: lane's k row, and column block from this warp's first column.
-    Value bCol = add(warpCol, laneBlock);
-
-    SmallVector<int64_t> reps = mma.getReps(dType.getShape());
-    unsigned blocksN = n / 8;
-    SmallVector<Value> acc = unpackStruct(rewriter, loc, adaptor.getC());
-    for (int64_t k = 0; k < K; k += 16) {
-      // B fragments of every 8-column block of every repetition.
-      SmallVector<SmallVector<Value>> bFrags(reps[1] * blocksN);
-      Value bRow = add(laneRow, constant(k));
-      for (int64_t rn = 0; rn < reps[1]; ++rn)
-        for (unsigned j = 0; j < blocksN; j += 2) {
-          int64_t col = rn * tileShape[1] + 8 * j;
-          bool pair = j + 1 < blocksN;
-          SmallVector<Value> regs =
-              emitLdmatrix(rewriter, loc,
-                           address(bBase, bRowBytes, bRow,
-                                   add(pair ? bCol : warpCol, constant(col))),
-                           pair ? 4 : 2, /*trans=*/true);
-          bFrags[rn * blocksN + j] = {regs[0], regs[1]};
-          if (pair)
-            bFrags[rn * blocksN + j + 1] = {regs[2], regs[3]};
-        }
-      for (int64_t rm = 0; rm < reps[0]; ++rm) {
-        SmallVector<Value> aFrag = emitLdmatrix(
-            rewriter, loc,
-            address(0, aRowBytes, add(aRow, constant(rm * tileShape[0])),
-                    add(laneBlock, constant(k))),
-            4, /*trans=*/false);
-        for (int64_t rn = 0; rn < reps[1]; ++rn)
-          for (unsigned j = 0; j < blocksN; ++j) {
-            unsigned first = unsigned(((rm * reps[1] + rn) * blocksN + j) * 4);
-            SmallVector<Value> next =
-                emitMmaSync(rewriter, loc, ValueRange(acc).slice(first, 4),
-                            aFrag, bFrags[rn * blocksN + j], inputType);
-            std::copy(next.begin(), next.end(), acc.begin() + first);
-          }
-      }
-    }
+    SmallVector<Value> acc =
+        emitMmaSyncTiles(rewriter, loc, mma, dType.getShape(), K, inputType,
+                         rowMajor(0, aRowBytes), rowMajor(bBase, bRowBytes),
+                         unpackStruct(rewriter, loc, adaptor.getC()));
     rewriter.replaceOp(
         op,
         packStruct(rewriter, loc, getTypeConverter()->convertType(dType), acc));
+    return success();
+  }
+};
+
+/// shared_dot: the same fragments and mma.sync, read from one stage of the
+/// pipelined buffers, which hold local_alloc's swizzled tiles (A K-major,
+/// B MN-major; WgmmaOperands.h): each 16-byte chunk stays whole there.
+struct SharedDotOpLowering : public ConvertOpToLLVMPattern<SharedDotOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult
+  matchAndRewrite(SharedDotOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto mma = cast<MmaEncodingAttr>(op.getType().getEncoding());
+    auto aType = cast<MemDescType>(op.getA().getType());
+    auto bType = cast<MemDescType>(op.getB().getType());
+    int64_t M = aType.getShape()[1], K = aType.getShape()[2],
+            N = bType.getShape()[2];
+    SmallVector<int64_t> tileShape = mma.getShapePerCTATile();
+    if (M % tileShape[0] != 0 || N % tileShape[1] != 0 || K % 16 != 0)
+      return op.emitOpError("mma.sync needs a result that is a whole number "
+                            "of mma tiles and K a multiple of 16");
+    WgmmaOperandTile aTile{M, K, 2, /*innerIsK=*/true};
+    WgmmaOperandTile bTile{K, N, 2, /*innerIsK=*/false};
+    Value aBase = emitStageAddress(rewriter, loc, adaptor.getA(),
+                                   adaptor.getStage(), aType.getStageBytes());
+    Value bBase = emitStageAddress(rewriter, loc, adaptor.getB(),
+                                   adaptor.getStage(), bType.getStageBytes());
+    auto swizzled = [&](const WgmmaOperandTile &tile, Value base) {
+      return [&tile, base, loc](OpBuilder &b, Value row, Value col) -> Value {
+        Value linear = tile.emitLinearOffset(b, loc, row, col);
+        return LLVM::AddOp::create(b, loc, base,
+                                   tile.emitSwizzle(b, loc, linear));
+      };
+    };
+    SmallVector<Value> acc =
+        emitMmaSyncTiles(rewriter, loc, mma, op.getType().getShape(), K,
+                         aType.getElementType().isBF16() ? "bf16" : "f16",
+                         swizzled(aTile, aBase), swizzled(bTile, bBase),
+                         unpackStruct(rewriter, loc, adaptor.getAcc()));
+    rewriter.replaceOp(
+        op, packStruct(rewriter, loc,
+                       getTypeConverter()->convertType(op.getType()), acc));
     return success();
   }
 };
@@ -236,5 +301,5 @@ struct DotOpMmaSyncLowering : public ConvertOpToLLVMPattern<DotOp> {
 
 void mlir::tilegpu::populateMmaSyncDotOpToLLVMPatterns(
     LLVMTypeConverter &converter, RewritePatternSet &patterns) {
-  patterns.add<DotOpMmaSyncLowering>(converter);
+  patterns.add<DotOpMmaSyncLowering, SharedDotOpLowering>(converter);
 }

@@ -83,3 +83,15 @@ func.func @f(%x: tensor<32x64xf32, #tilegpu.mma<{version = 2, warpsPerCTA = [2, 
              %y: tensor<32x64xf32, #tilegpu.mma<{version = 3, warpsPerCTA = [2, 1], instrShape = [16, 64]}>>) {
   return
 }
+
+// -----
+
+// shared_dot is mma.sync: its accumulator has the version 2 layout.
+#mma = #tilegpu.mma<{version = 3, warpsPerCTA = [4, 1], instrShape = [16, 64]}>
+func.func @f(%acc: tensor<64x64xf32, #mma>, %s: i32) -> tensor<64x64xf32, #mma> {
+  %a = tilegpu.local_alloc : !tilegpu.memdesc<2x64x32xf16>
+  %b = tilegpu.local_alloc : !tilegpu.memdesc<2x32x64xf16>
+  // expected-error @below {{accumulator must have an #tilegpu.mma version 2 layout}}
+  %d = tilegpu.shared_dot %a, %b[%s], %acc : !tilegpu.memdesc<2x64x32xf16>, !tilegpu.memdesc<2x32x64xf16>, tensor<64x64xf32, #mma>
+  return %d : tensor<64x64xf32, #mma>
+}

@@ -39,3 +39,15 @@ func.func @pipelined_dot(%pa: tensor<64x32x!tile.ptr<f16>, #p>, %m: tensor<64x32
   %w = tilegpu.warpgroup_dot_wait %d {pending = 0 : i32} : tensor<64x64xf32, #mma>
   return %w : tensor<64x64xf32, #mma>
 }
+
+// -----
+
+#sync = #tilegpu.mma<{version = 2, warpsPerCTA = [2, 2], instrShape = [16, 32]}>
+// CHECK-LABEL: func.func @shared_dot
+// CHECK: tilegpu.shared_dot %{{.*}}, %{{.*}}[%{{.*}}], %{{.*}} : !tilegpu.memdesc<3x64x32xf16>, !tilegpu.memdesc<3x32x64xf16>, tensor<64x64xf32, #{{.*}}>
+func.func @shared_dot(%acc: tensor<64x64xf32, #sync>, %s: i32) -> tensor<64x64xf32, #sync> {
+  %a = tilegpu.local_alloc : !tilegpu.memdesc<3x64x32xf16>
+  %b = tilegpu.local_alloc : !tilegpu.memdesc<3x32x64xf16>
+  %d = tilegpu.shared_dot %a, %b[%s], %acc : !tilegpu.memdesc<3x64x32xf16>, !tilegpu.memdesc<3x32x64xf16>, tensor<64x64xf32, #sync>
+  return %d : tensor<64x64xf32, #sync>
+}

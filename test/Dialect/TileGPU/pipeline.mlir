@@ -1,5 +1,6 @@
 // RUN: tile-opt %s -split-input-file -convert-tile-to-tilegpu="num-warps=4 target=sm_90a" -tilegpu-coalesce -tilegpu-accelerate-matmul -tilegpu-remove-layout-conversions -cse -tilegpu-pipeline -cse | FileCheck %s
 // RUN: tile-opt %s -split-input-file -convert-tile-to-tilegpu="num-warps=4 target=sm_90a" -tilegpu-coalesce -tilegpu-accelerate-matmul -tilegpu-remove-layout-conversions -cse -tilegpu-pipeline=num-stages=1 | FileCheck %s --check-prefix=ONE
+// RUN: tile-opt %s -split-input-file -convert-tile-to-tilegpu="num-warps=4 target=sm_80" -tilegpu-coalesce -tilegpu-accelerate-matmul -tilegpu-remove-layout-conversions -cse -tilegpu-pipeline -cse | FileCheck %s --check-prefix=SYNC
 
 // A wgmma dot fed by two loads (A masked on the K tail, B not): three
 // stages each. The prologue copies iterations 0 and 1 into stages 0 and 1
@@ -50,6 +51,17 @@
 // ONE-LABEL: func.func @matmul
 // ONE-NOT: tilegpu.local_alloc
 // ONE: tile.dot
+// On sm_80 the dot is mma.sync: the same stages and copies, and the
+// synchronous shared_dot on the stage, with no waits for it.
+// SYNC-LABEL: func.func @matmul
+// SYNC: tilegpu.local_alloc : !tilegpu.memdesc<3x64x32xf16>
+// SYNC: scf.for
+// SYNC:   tilegpu.async_wait {pending = 1 : i32}
+// SYNC-NEXT: %[[D:.*]] = tilegpu.shared_dot {{.*}}, tensor<64x64xf32, #mma>
+// SYNC-NOT: warpgroup_dot
+// SYNC:   scf.yield %[[D]]
+// SYNC-NEXT: }
+// SYNC-NEXT: tilegpu.async_wait {pending = 0 : i32}
 func.func @matmul(%a: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %b: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %kTiles: i32, %kLeft: i32 {tile.divisibility = 16 : i32}) -> tensor<64x64xf32> {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32

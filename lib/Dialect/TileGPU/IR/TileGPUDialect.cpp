@@ -388,25 +388,35 @@ LogicalResult AsyncCopyOp::verify() {
   return success();
 }
 
-LogicalResult WarpGroupDotOp::verify() {
-  auto a = cast<MemDescType>(getA().getType());
-  auto b = cast<MemDescType>(getB().getType());
-  auto acc = cast<RankedTensorType>(getAcc().getType());
+/// The checks warpgroup_dot and shared_dot share: stage operands that
+/// multiply into an f32 accumulator with an mma layout of `version`.
+static LogicalResult verifyStagedDot(Operation *op, Value aValue, Value bValue,
+                                     Value accValue, unsigned version) {
+  auto a = cast<MemDescType>(aValue.getType());
+  auto b = cast<MemDescType>(bValue.getType());
+  auto acc = cast<RankedTensorType>(accValue.getType());
   auto mma = dyn_cast<MmaEncodingAttr>(acc.getEncoding());
-  if (!mma || mma.getVersionMajor() != 3)
-    return emitOpError("accumulator must have an #tilegpu.mma version 3 "
-                       "layout, got ")
-           << acc;
+  if (!mma || mma.getVersionMajor() != version)
+    return op->emitOpError("accumulator must have an #tilegpu.mma version ")
+           << version << " layout, got " << acc;
   if (a.getShape()[0] != b.getShape()[0] ||
       a.getShape()[2] != b.getShape()[1] ||
       a.getShape()[1] != acc.getDimSize(0) ||
       b.getShape()[2] != acc.getDimSize(1))
-    return emitOpError("operand stages ")
+    return op->emitOpError("operand stages ")
            << a << " and " << b << " do not multiply into " << acc;
   if (a.getElementType() != b.getElementType() || !acc.getElementType().isF32())
-    return emitOpError("needs f16 or bf16 operands of one type and an f32 "
-                       "accumulator");
+    return op->emitOpError("needs f16 or bf16 operands of one type and an "
+                           "f32 accumulator");
   return success();
+}
+
+LogicalResult WarpGroupDotOp::verify() {
+  return verifyStagedDot(*this, getA(), getB(), getAcc(), 3);
+}
+
+LogicalResult SharedDotOp::verify() {
+  return verifyStagedDot(*this, getA(), getB(), getAcc(), 2);
 }
 
 #define GET_OP_CLASSES

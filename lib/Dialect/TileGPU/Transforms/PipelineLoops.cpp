@@ -2,7 +2,7 @@
 //
 // tilegpu-pipeline rewrites an scf.for whose body computes
 //   acc = tile.dot(load(a_ptrs, mask), load(b_ptrs, mask), acc)
-// (the accumulator in an #tilegpu.mma version 3 layout) into Triton's
+// (the accumulator in an #tilegpu.mma layout) into Triton's
 // num_stages-deep pipeline through shared memory:
 //
 //   a, b = local_alloc (S stages each)
@@ -14,7 +14,9 @@
 //   after:    warpgroup_dot_wait {pending = 0}; async_wait {pending = 0}
 //
 // so that each iteration's tensor-core work overlaps the global loads of the
-// next S-1 iterations and the wgmma of the previous one. The iter_args that
+// next S-1 iterations and the wgmma of the previous one. With an mma version
+// 2 accumulator (mma.sync) the dot is the synchronous shared_dot on the
+// stage, with no waits for it. The iter_args that
 // only feed the loads (the pointer blocks) run S-1 iterations ahead: the
 // prologue advances them, and the body's copies use them with the induction
 // variable shifted by S-1 steps. Copies past the last iteration are masked
@@ -143,8 +145,7 @@ std::optional<PipelinedDot> match(scf::ForOp loop,
   PipelinedDot result;
   result.loop = loop;
   result.dot = dots.front();
-  auto mma = dyn_cast<MmaEncodingAttr>(result.dot.getType().getEncoding());
-  if (!mma || mma.getVersionMajor() != 3)
+  if (!isa_and_nonnull<MmaEncodingAttr>(result.dot.getType().getEncoding()))
     return std::nullopt;
 
   // The accumulator goes iter_arg -> dot -> yield and nowhere else.
@@ -265,11 +266,20 @@ void pipeline(PipelinedDot candidate, unsigned stages) {
       b, loc, arith::AddIOp::create(b, loc, readStage, aheadValue),
       stagesValue);
   AsyncWaitOp::create(b, loc, stages - 2);
-  Value started =
-      WarpGroupDotOp::create(b, dot.getLoc(), dot.getType(), buffers[0],
-                             buffers[1], toI32(b, loc, readStage), dot.getC());
-  Value waited = WarpGroupDotWaitOp::create(b, dot.getLoc(), dot.getType(),
-                                            started, /*pending=*/1);
+  bool wgmma =
+      cast<MmaEncodingAttr>(dot.getType().getEncoding()).getVersionMajor() == 3;
+  Value waited;
+  if (wgmma) {
+    Value started = WarpGroupDotOp::create(
+        b, dot.getLoc(), dot.getType(), buffers[0], buffers[1],
+        toI32(b, loc, readStage), dot.getC());
+    waited = WarpGroupDotWaitOp::create(b, dot.getLoc(), dot.getType(), started,
+                                        /*pending=*/1);
+  } else {
+    waited =
+        SharedDotOp::create(b, dot.getLoc(), dot.getType(), buffers[0],
+                            buffers[1], toI32(b, loc, readStage), dot.getC());
+  }
   Value aheadIv = arith::AddIOp::create(b, loc, iv, aheadSteps);
   Value inRange =
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, aheadIv, upper);
@@ -299,10 +309,12 @@ void pipeline(PipelinedDot candidate, unsigned stages) {
 
   // After the loop: the last wgmma, and the copies past the end.
   b.setInsertionPointAfter(loop);
-  Value result = loop.getResult(candidate.accArg);
-  auto finished =
-      WarpGroupDotWaitOp::create(b, loc, result.getType(), result, 0);
-  result.replaceAllUsesExcept(finished.getResult(), finished);
+  if (wgmma) {
+    Value result = loop.getResult(candidate.accArg);
+    auto finished =
+        WarpGroupDotWaitOp::create(b, loc, result.getType(), result, 0);
+    result.replaceAllUsesExcept(finished.getResult(), finished);
+  }
   AsyncWaitOp::create(b, loc, 0);
 }
 

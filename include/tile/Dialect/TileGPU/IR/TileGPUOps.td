@@ -116,6 +116,29 @@ def TileGPU_WarpGroupDotOp : TileGPU_Op<"warpgroup_dot", [
   let hasVerifier = 1;
 }
 
+def TileGPU_SharedDotOp : TileGPU_Op<"shared_dot", [
+    AllTypesMatch<["acc", "result"]>,
+    MemoryEffects<[MemRead<TileGPU_SharedMemory>, MemRead<DefaultResource>,
+                   MemWrite<DefaultResource>]>]> {
+  let summary = "acc + A * B with mma.sync, operands in shared memory";
+  let description = [{
+    The synchronous counterpart of warpgroup_dot for an #tilegpu.mma
+    version 2 accumulator (mma.sync, sm_80 and later): each warp loads its
+    fragments of stage `stage` of `a` (M x K) and `b` (K x N), laid out as
+    local_alloc's swizzled tiles, with ldmatrix, and multiplies them into
+    `acc`. The result is complete when the op is; a barrier must separate
+    it from writes to the stage.
+  }];
+  let arguments = (ins TileGPU_MemDescType:$a, TileGPU_MemDescType:$b,
+                       I32:$stage, Tile_Tensor:$acc);
+  let results = (outs Tile_Tensor:$result);
+  let assemblyFormat = [{
+    $a `,` $b `[` $stage `]` `,` $acc attr-dict `:` qualified(type($a)) `,`
+    qualified(type($b)) `,` type($acc)
+  }];
+  let hasVerifier = 1;
+}
+
 def TileGPU_WarpGroupDotWaitOp : TileGPU_Op<"warpgroup_dot_wait", [
     AllTypesMatch<["acc", "result"]>,
     MemoryEffects<[MemRead<DefaultResource>, MemWrite<DefaultResource>]>]> {

@@ -71,13 +71,13 @@ def TileGPUPrefetch : Pass<"tilegpu-prefetch", "mlir::ModuleOp"> {
 }
 
 def TileGPUPipeline : Pass<"tilegpu-pipeline", "mlir::ModuleOp"> {
-  let summary = "Pipeline a loop's wgmma dot through shared memory stages";
+  let summary = "Pipeline a loop's tensor-core dot through shared memory stages";
   let description = [{
-    Triton's num_stages software pipeline for Hopper: the loads feeding a
-    loop's wgmma dot become cp.async copies into num-stages shared-memory
-    stages, issued num-stages - 1 iterations ahead, and the dot becomes an
-    asynchronous warpgroup_dot reading its stage, left in flight for one
-    iteration. The stage count is lowered to what fits in the target's
+    Triton's num_stages software pipeline: the loads feeding a loop's
+    tensor-core dot become cp.async copies into num-stages shared-memory
+    stages, issued num-stages - 1 iterations ahead, and the dot reads its
+    stage: an asynchronous warpgroup_dot left in flight for one iteration
+    (wgmma), or a shared_dot (mma.sync). The stage count is lowered to what fits in the target's
     shared memory; below 2, or for loops that do not have the shape
     described in PipelineLoops.cpp, nothing changes.
   }];
