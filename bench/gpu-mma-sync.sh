@@ -1,4 +1,4 @@
-# mma.sync (issue 6): correctness against float64 (fresh seeds, tol 1e-2
+# mma.sync (issue 6; pipelined through cp.async stages in loops): correctness against float64 (fresh seeds, tol 1e-2
 # relative) of kernels/matmul.tile compiled for sm_80 (run on the H100 by
 # the driver's JIT) and of the two-warp configs on sm_90a; GPU against the
 # interpreter; TFLOP/s at small sizes beside Triton's in the same call.
