@@ -184,6 +184,9 @@ uint64_t mlir::tilegpu::getTargetSharedMemoryLimit(ModuleOp module) {
   if (!name.consume_front("sm_") ||
       name.take_while(llvm::isDigit).getAsInteger(10, arch))
     return kMaxStaticSharedBytes;
+  // Consumer Blackwell (sm_120, sm_121) has the 99 KiB of sm_86/89.
+  if (arch >= 120)
+    return 99 * 1024;
   if (arch >= 90)
     return 227 * 1024;
   if (arch == 80 || arch == 87)

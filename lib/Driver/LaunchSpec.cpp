@@ -901,7 +901,20 @@ std::optional<LaunchSpec> tile::launch::parseLaunchSpec(
   llvm::StringMap<const ast::Expr *> deferred;
   std::vector<std::pair<std::string, std::unique_ptr<ast::Expr>>> parsed;
   Evaluator evaluator(spec, diag, device);
-  for (const Override &override : overrides) {
+  // The last --set of a name wins.
+  llvm::StringMap<size_t> lastOverride;
+  for (auto [index, override] : llvm::enumerate(overrides))
+    lastOverride[override.name] = index;
+  // A buffer an override makes is named after it (--save-dir's files).
+  auto assign = [&](llvm::StringRef name, const Value &value) {
+    if (value.kind == Value::Kind::Buffer &&
+        spec.buffers[value.buffer].name.empty())
+      spec.buffers[value.buffer].name = name.str();
+    spec.variables[name] = value;
+  };
+  for (auto [index, override] : llvm::enumerate(overrides)) {
+    if (lastOverride[override.name] != index)
+      continue;
     unsigned id = sourceMgr.AddNewSourceBuffer(
         llvm::MemoryBuffer::getMemBufferCopy(override.expression,
                                              "<--set " + override.name + ">"),
@@ -917,7 +930,7 @@ std::optional<LaunchSpec> tile::launch::parseLaunchSpec(
     std::optional<Value> value = evaluator.eval(*expr);
     if (!value)
       return std::nullopt;
-    spec.variables[override.name] = *value;
+    assign(override.name, *value);
     preset[override.name] = *value;
   }
   if (statements && !evaluator.run(*statements, preset, deferred))
@@ -928,7 +941,7 @@ std::optional<LaunchSpec> tile::launch::parseLaunchSpec(
     std::optional<Value> value = evaluator.eval(*expr);
     if (!value)
       return std::nullopt;
-    spec.variables[name] = *value;
+    assign(name, *value);
   }
   if (!readLaunchVariables(spec, diag))
     return std::nullopt;

@@ -41,13 +41,16 @@ using namespace mlir::tilegpu;
 
 namespace {
 /// The registers an inline-PTX statement writes, of type `type` each.
+/// `readsMemory`: the statement reads shared memory, so it keeps its place
+/// among barriers and stores (LLVM sees no memory operand of an asm).
 SmallVector<Value> emitPtxResults(OpBuilder &b, Location loc, StringRef text,
                                   StringRef constraints, ValueRange operands,
-                                  unsigned numResults, Type type) {
+                                  unsigned numResults, Type type,
+                                  bool readsMemory) {
   Type result = LLVM::LLVMStructType::getLiteral(
       b.getContext(), SmallVector<Type>(numResults, type));
   auto op = createInlinePtx(b, loc, result, operands, text, constraints,
-                            /*hasSideEffects=*/false);
+                            /*hasSideEffects=*/readsMemory);
   return unpackStruct(b, loc, op.getResult(0));
 }
 
@@ -64,7 +67,7 @@ SmallVector<Value> emitLdmatrix(OpBuilder &b, Location loc, Value address,
       "ldmatrix.sync.aligned.m8n8.x{0}{1}.shared.b16 {{{2}}, [${3}];", count,
       trans ? ".trans" : "", regs, count);
   return emitPtxResults(b, loc, text, outs + "r", {address}, count,
-                        b.getI32Type());
+                        b.getI32Type(), /*readsMemory=*/true);
 }
 
 /// One mma.sync m16n8k16 with fp32 accumulators `acc` (4), A fragment `a`
@@ -80,7 +83,8 @@ SmallVector<Value> emitMmaSync(OpBuilder &builder, Location loc, ValueRange acc,
   operands.append(b.begin(), b.end());
   operands.append(acc.begin(), acc.end());
   return emitPtxResults(builder, loc, text, "=f,=f,=f,=f,r,r,r,r,r,r,0,1,2,3",
-                        operands, 4, builder.getF32Type());
+                        operands, 4, builder.getF32Type(),
+                        /*readsMemory=*/false);
 }
 
 /// The shared address (i32) of the 16 bytes of an operand tile at (row,
@@ -209,10 +213,11 @@ struct DotOpMmaSyncLowering : public ConvertOpToLLVMPattern<DotOp> {
     Type element = aType.getElementType();
     if (M % tileShape[0] != 0 || N % tileShape[1] != 0 || K % 16 != 0 ||
         !(element.isF16() || element.isBF16()) ||
+        bType.getElementType() != element || !dType.getElementType().isF32() ||
         !getDistributedLayout(aType) || !getDistributedLayout(bType))
       return op.emitOpError("mma.sync needs fp16 or bf16 distributed "
-                            "operands and a result that is a whole number "
-                            "of mma tiles, got ")
+                            "operands of one type and an f32 result that "
+                            "is a whole number of mma tiles, got ")
              << aType << ", " << bType << " -> " << dType;
     std::optional<uint64_t> bufferOffset = getSharedOffset(op);
     if (!bufferOffset)

@@ -228,12 +228,18 @@ struct DotOpWgmmaLowering : public ConvertOpToLLVMPattern<DotOp> {
     int64_t M = dType.getDimSize(0), N = dType.getDimSize(1),
             K = aType.getDimSize(1);
     SmallVector<int64_t> tileShape = mma.getShapePerCTATile();
-    StringRef inputType = getWgmmaInputType(aType.getElementType());
-    if (M % tileShape[0] != 0 || N % tileShape[1] != 0 ||
-        K % getWgmmaK(inputType) != 0 || !getDistributedLayout(aType) ||
-        !getDistributedLayout(bType))
-      return op.emitOpError("wgmma needs distributed operands and a result "
-                            "that is a whole number of mma tiles, got ")
+    Type element = aType.getElementType();
+    StringRef inputType = getWgmmaInputType(element);
+    bool supported =
+        element.isF16() || element.isBF16() ||
+        (element.isF32() && op.getInputPrecision() == InputPrecision::tf32);
+    if (!supported || bType.getElementType() != element ||
+        !dType.getElementType().isF32() || M % tileShape[0] != 0 ||
+        N % tileShape[1] != 0 || K % getWgmmaK(inputType) != 0 ||
+        !getDistributedLayout(aType) || !getDistributedLayout(bType))
+      return op.emitOpError("wgmma needs distributed fp16, bf16 or tf32 "
+                            "operands of one type and an f32 result that is "
+                            "a whole number of mma tiles, got ")
              << aType << ", " << bType << " -> " << dType;
     std::optional<uint64_t> bufferOffset = getSharedOffset(op);
     if (!bufferOffset)

@@ -51,7 +51,7 @@ func.func @f(%pa: tensor<64x16x!tile.ptr<f16>, #p>, %s: i32) {
 func.func @f(%acc: tensor<64x64xf32, #p>, %s: i32) -> tensor<64x64xf32, #p> {
   %a = tilegpu.local_alloc : !tilegpu.memdesc<2x64x32xf16>
   %b = tilegpu.local_alloc : !tilegpu.memdesc<2x32x64xf16>
-  // expected-error @below {{accumulator must have an #tilegpu.mma version 3 layout}}
+  // expected-error @below {{accumulator must be a 2-D tensor with an #tilegpu.mma version 3 layout}}
   %d = tilegpu.warpgroup_dot %a, %b[%s], %acc : !tilegpu.memdesc<2x64x32xf16>, !tilegpu.memdesc<2x32x64xf16>, tensor<64x64xf32, #p>
   return %d : tensor<64x64xf32, #p>
 }
@@ -91,7 +91,7 @@ func.func @f(%x: tensor<32x64xf32, #tilegpu.mma<{version = 2, warpsPerCTA = [2, 
 func.func @f(%acc: tensor<64x64xf32, #mma>, %s: i32) -> tensor<64x64xf32, #mma> {
   %a = tilegpu.local_alloc : !tilegpu.memdesc<2x64x32xf16>
   %b = tilegpu.local_alloc : !tilegpu.memdesc<2x32x64xf16>
-  // expected-error @below {{accumulator must have an #tilegpu.mma version 2 layout}}
+  // expected-error @below {{accumulator must be a 2-D tensor with an #tilegpu.mma version 2 layout}}
   %d = tilegpu.shared_dot %a, %b[%s], %acc : !tilegpu.memdesc<2x64x32xf16>, !tilegpu.memdesc<2x32x64xf16>, tensor<64x64xf32, #mma>
   return %d : tensor<64x64xf32, #mma>
 }

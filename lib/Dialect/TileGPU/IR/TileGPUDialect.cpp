@@ -396,8 +396,9 @@ static LogicalResult verifyStagedDot(Operation *op, Value aValue, Value bValue,
   auto b = cast<MemDescType>(bValue.getType());
   auto acc = cast<RankedTensorType>(accValue.getType());
   auto mma = dyn_cast<MmaEncodingAttr>(acc.getEncoding());
-  if (!mma || mma.getVersionMajor() != version)
-    return op->emitOpError("accumulator must have an #tilegpu.mma version ")
+  if (acc.getRank() != 2 || !mma || mma.getVersionMajor() != version)
+    return op->emitOpError("accumulator must be a 2-D tensor with an "
+                           "#tilegpu.mma version ")
            << version << " layout, got " << acc;
   if (a.getShape()[0] != b.getShape()[0] ||
       a.getShape()[2] != b.getShape()[1] ||

@@ -53,6 +53,10 @@ MmaEncodingAttr chooseWgmmaLayout(tile::DotOp dot, unsigned numWarps) {
   int64_t m = d.getDimSize(0), n = d.getDimSize(1), k = a.getDimSize(1);
   if (numWarps % 4 != 0 || m % 64 != 0 || n % 8 != 0 || k % (tf32 ? 8 : 16))
     return {};
+  // The swizzled tiles need rows of at least 32 bytes (B's are n wide for
+  // 16-bit types).
+  if (!tf32 && n < 16)
+    return {};
   // Warps along M while each gets 16 rows of its own, in whole warpgroups.
   unsigned warpsM = 4;
   while (warpsM * 2 <= numWarps && int64_t(warpsM * 2) * 16 <= m)
@@ -100,8 +104,13 @@ MmaEncodingAttr chooseMmaSyncLayout(tile::DotOp dot, unsigned numWarps) {
     else
       return {}; // the slices do not divide among the warps
   }
+  // Each warp's columns per repetition: the widest multiple of 8 up to 256
+  // that divides its share (repetitions cover the rest).
+  int64_t perWarpN = n / warpsN, instrN = std::min<int64_t>(256, perWarpN);
+  while (perWarpN % instrN != 0 || instrN % 8 != 0)
+    instrN -= 8;
   return MmaEncodingAttr::get(dot.getContext(), 2, {warpsM, warpsN},
-                              {16, unsigned(n / warpsN)});
+                              {16, unsigned(instrN)});
 }
 
 /// The compute capability of a target such as "sm_80" or "sm_90a" (0 when

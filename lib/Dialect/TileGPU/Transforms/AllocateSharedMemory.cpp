@@ -3,10 +3,10 @@
 // tilegpu-allocate-shared-memory runs the liveness-based allocation
 // (tile/Analysis/Allocation.h) on every function and records the result:
 // `tilegpu.shared_offset` on each op with a scratch buffer and on each
-// tilegpu.local_alloc (the explicit buffers of !tilegpu.memdesc values), `tilegpu.shared`
-// (the largest function's total) on the module. Assumes layouts are final:
-// scratch sizes depend on them, so no pass may change a scratch op's types
-// afterwards.
+// tilegpu.local_alloc (the explicit buffers of !tilegpu.memdesc values),
+// `tilegpu.shared` (the largest function's total) on the module. Assumes
+// layouts are final: scratch sizes depend on them, so no pass may change a
+// scratch op's types afterwards.
 //
 //===----------------------------------------------------------------------===//
 

@@ -1,4 +1,4 @@
-//===- PipelineLoops.cpp - software-pipeline a loop's wgmma dot ----------===//
+//===- PipelineLoops.cpp - software-pipeline a loop's tensor-core dot ----===//
 //
 // tilegpu-pipeline rewrites an scf.for whose body computes
 //   acc = tile.dot(load(a_ptrs, mask), load(b_ptrs, mask), acc)
@@ -99,6 +99,9 @@ bool isCopyable(tile::LoadOp load, const tile::ModuleAxisInfo &axisInfo) {
   if (Value mask = load.getMask())
     width = std::min(width, axisInfo.getMaskConstancy(mask, 1));
   unsigned bytes = width * 2;
+  // The swizzled stage tiles need rows of at least 32 bytes.
+  if (type.getDimSize(1) * 2 < 32)
+    return false;
   return bytes == 4 || bytes == 8 || bytes == 16;
 }
 
@@ -251,8 +254,9 @@ void pipeline(PipelinedDot candidate, unsigned stages) {
   for (unsigned index : candidate.aheadArgs)
     loop.getInitArgsMutable()[index].assign(current[index]);
 
-  // The body: wait for this iteration's stage, start its wgmma, let the
-  // previous one finish, then copy iteration i+S-1 into the stage it read.
+  // The body: wait for this iteration's stage, run its dot (start its wgmma
+  // and let the previous one finish), then copy iteration i+S-1 into the
+  // stage the previous dot read.
   Value stagesValue = constantOf(b, loc, ivType, stages);
   Value aheadValue = constantOf(b, loc, ivType, stages - 1);
   Value aheadSteps = arith::MulIOp::create(b, loc, step, aheadValue);

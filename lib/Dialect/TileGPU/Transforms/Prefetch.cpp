@@ -19,9 +19,9 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "LoopIteration.h"
 #include "tile/Dialect/TileGPU/IR/TileGPUDialect.h"
 #include "tile/Dialect/TileGPU/Transforms/Passes.h"
-#include "LoopIteration.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
