@@ -34,6 +34,7 @@ bool PendingAccesses::conflicts(const PendingAccesses &next) const {
 void PendingAccesses::join(const PendingAccesses &other) {
   unite(reads, other.reads);
   unite(writes, other.writes);
+  unite(inFlight, other.inFlight);
 }
 
 FailureOr<MembarAnalysis> MembarAnalysis::analyze(Operation *func) {
@@ -116,6 +117,12 @@ LogicalResult MembarAnalysis::visitOp(Operation *op, PendingAccesses &pending,
     pending.clear();
     return success();
   }
+  // The copies in flight land: other threads read them after a barrier.
+  if (isa<AsyncWaitOp>(op)) {
+    unite(pending.writes, pending.inFlight);
+    pending.inFlight.clear();
+    return success();
+  }
 
   // Explicit buffers (memdesc operands): accesses where the op is.
   SmallVector<Value> bufferReads, bufferWrites;
@@ -156,6 +163,8 @@ LogicalResult MembarAnalysis::visitOp(Operation *op, PendingAccesses &pending,
         barriers.push_back(op);
       pending.clear();
     }
+    if (isa<AsyncCopyOp>(op))
+      std::swap(accesses.writes, accesses.inFlight);
     pending.join(accesses);
   }
 

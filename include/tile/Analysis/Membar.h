@@ -14,11 +14,15 @@
 // reads it (every scratch lowering has that shape). So only its writes can
 // race with what is pending, and after it only its reads are pending: its
 // own barrier orders everything before. An op on an explicit buffer (a
-// memdesc operand: async_copy writes it, warpgroup_dot reads it) accesses
-// the whole buffer, or one stage for a copy into a constant stage, where
-// the op is; their asynchronous completion is ordered by the pipeline's own
-// waits (ScratchBuffers.h, getExplicitBufferAccesses). tilegpu.barrier and
-// tile.debug_barrier clear what is pending.
+// memdesc operand: async_copy writes it, warpgroup_dot and shared_dot read
+// it) accesses the whole buffer, or one stage for a copy into a constant
+// stage (ScratchBuffers.h, getExplicitBufferAccesses). A read is pending
+// where the op is. A copy's write must not race with what is pending where
+// the copy is issued, but it lands only at a later async_wait: until then
+// it is in flight (no reader may rely on it, so none conflicts with it),
+// and the wait makes it pending like any write. A barrier does not retire
+// copies in flight. tilegpu.barrier and tile.debug_barrier clear what is
+// pending.
 //
 // Control flow: nothing is pending at function entry; scf.if joins what its
 // branches leave pending (an absent else leaves the entry's); loops
@@ -42,16 +46,20 @@ namespace mlir::tilegpu {
 /// Shared memory read and written since the last barrier.
 struct PendingAccesses {
   llvm::SmallVector<Interval> reads, writes;
+  /// Writes of async copies issued but not yet waited for.
+  llvm::SmallVector<Interval> inFlight;
 
   /// Whether accessing `reads` and `writes` races with what is pending.
   bool conflicts(const PendingAccesses &next) const;
   void join(const PendingAccesses &other);
+  /// A barrier: what is pending is ordered (copies in flight stay).
   void clear() {
     reads.clear();
     writes.clear();
   }
   bool operator==(const PendingAccesses &other) const {
-    return reads == other.reads && writes == other.writes;
+    return reads == other.reads && writes == other.writes &&
+           inFlight == other.inFlight;
   }
 };
 

@@ -16,15 +16,18 @@
 // so that each iteration's tensor-core work overlaps the global loads of the
 // next S-1 iterations and the wgmma of the previous one. With an mma version
 // 2 accumulator (mma.sync) the dot is the synchronous shared_dot on the
-// stage, with no waits for it. The iter_args that
+// stage, with no waits for it, and the copies come before it: the
+// previous iteration's shared_dot is done with their stage by the barrier
+// after the async_wait, so that barrier is the only one. The iter_args that
 // only feed the loads (the pointer blocks) run S-1 iterations ahead: the
 // prologue advances them, and the body's copies use them with the induction
 // variable shifted by S-1 steps. Copies past the last iteration are masked
 // off (cp.async reads nothing and writes zeros), so every iteration commits
 // one group and the wait counts stay uniform. tilegpu-insert-barriers then
-// places the barriers: before the dot (copies of all threads landed) and
-// before the next copies (every warpgroup's wgmma of i-1 done with the
-// stage they overwrite).
+// places the barriers: for wgmma, before the dot (copies of all threads
+// landed) and before the next copies (every warpgroup's wgmma of i-1 done
+// with the stage they overwrite); for mma.sync, one before the copies,
+// which orders both.
 //
 // A loop qualifies when: its step is a positive constant; its body holds
 // one such dot, whose operands are loads (possibly through convert_layout)
@@ -272,28 +275,37 @@ void pipeline(PipelinedDot candidate, unsigned stages) {
   AsyncWaitOp::create(b, loc, stages - 2);
   bool wgmma =
       cast<MmaEncodingAttr>(dot.getType().getEncoding()).getVersionMajor() == 3;
+  // Copies of iteration i+S-1 into the stage iteration i-1 read.
+  auto emitCopies = [&] {
+    Value aheadIv = arith::AddIOp::create(b, loc, iv, aheadSteps);
+    Value inRange = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
+                                          aheadIv, upper);
+    IterationValues ahead(loop, b, aheadIv, [&](unsigned i) -> Value {
+      return loop.getRegionIterArgs()[i];
+    });
+    Value writeStage32 = toI32(b, loc, writeStage);
+    for (unsigned i = 0; i < 2; ++i)
+      emitCopy(b, candidate.loads[i], ahead, buffers[i], writeStage32, inRange);
+    AsyncCommitGroupOp::create(b, loc);
+  };
   Value waited;
   if (wgmma) {
+    // The stage is free once the previous wgmma is, after this one starts.
     Value started = WarpGroupDotOp::create(
         b, dot.getLoc(), dot.getType(), buffers[0], buffers[1],
         toI32(b, loc, readStage), dot.getC());
     waited = WarpGroupDotWaitOp::create(b, dot.getLoc(), dot.getType(), started,
                                         /*pending=*/1);
+    emitCopies();
   } else {
+    // mma.sync finished the previous iteration's reads before every thread
+    // reached this iteration's barrier (the one after the wait): the copies
+    // go first, and that barrier is the only one.
+    emitCopies();
     waited =
         SharedDotOp::create(b, dot.getLoc(), dot.getType(), buffers[0],
                             buffers[1], toI32(b, loc, readStage), dot.getC());
   }
-  Value aheadIv = arith::AddIOp::create(b, loc, iv, aheadSteps);
-  Value inRange =
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, aheadIv, upper);
-  IterationValues ahead(loop, b, aheadIv, [&](unsigned i) -> Value {
-    return loop.getRegionIterArgs()[i];
-  });
-  Value writeStage32 = toI32(b, loc, writeStage);
-  for (unsigned i = 0; i < 2; ++i)
-    emitCopy(b, candidate.loads[i], ahead, buffers[i], writeStage32, inRange);
-  AsyncCommitGroupOp::create(b, loc);
   dot.getResult().replaceAllUsesWith(waited);
   dot->erase();
   for (tile::LoadOp load : candidate.loads) {
