@@ -5,6 +5,9 @@
 # variant (for instance the compiled kernel and a hand-edited copy);
 # each is checked against torch's fp32 matmul before it is timed.
 # Usage: python3 ptx_matmul_bench.py S SHARED_BYTES A.ptx [B.ptx ...]
+# (BM, BN and WARPS in the environment give the PTX's block shape and
+# threads, 128, 256 and 8 by default; SHARED_BYTES 0 reads each file's
+# tile_dynamic_shared_bytes; TRITON=0 leaves Triton out.)
 import ctypes, os, statistics, sys
 src = open(os.path.join(os.path.dirname(__file__), "../.gpu/triton_ref.py")).read()
 src = src[: src.rindex("main()")]
@@ -14,6 +17,8 @@ import triton_ref_lib
 import torch, triton
 
 S, shared = int(sys.argv[1]), int(sys.argv[2])
+BM, BN = int(os.environ.get("BM", "128")), int(os.environ.get("BN", "256"))
+THREADS = 32 * int(os.environ.get("WARPS", "8"))
 files = sys.argv[3:]
 rounds = int(os.environ.get("ROUNDS", "5"))
 cuda = ctypes.CDLL("libcuda.so.1")
@@ -30,6 +35,9 @@ stream = ctypes.c_void_p(torch.cuda.current_stream().cuda_stream)
 def load(path, prefer_shared):
     module, func = ctypes.c_void_p(), ctypes.c_void_p()
     ptx = open(path, "rb").read() + b"\0"
+    import re
+    m = re.search(rb"tile_dynamic_shared_bytes = (\d+)", ptx)
+    shared = int(sys.argv[2]) or (int(m.group(1)) if m else 0)
     check(cuda.cuModuleLoadData(ctypes.byref(module), ptx), "cuModuleLoadData")
     check(cuda.cuModuleGetFunction(ctypes.byref(func), module, b"matmul_kernel"), "cuModuleGetFunction")
     check(cuda.cuFuncSetAttribute(func, 8, shared), "cuFuncSetAttribute")
@@ -39,9 +47,9 @@ def load(path, prefer_shared):
     values = [ctypes.c_uint64(a.data_ptr()), ctypes.c_uint64(b.data_ptr()),
               ctypes.c_uint64(c.data_ptr())] + [ctypes.c_int32(v) for v in (S, S, S, S, S, S)]
     params = (ctypes.c_void_p * len(values))(*[ctypes.cast(ctypes.byref(v), ctypes.c_void_p) for v in values])
-    grid = triton.cdiv(S, 128) * triton.cdiv(S, 256)
+    grid = triton.cdiv(S, BM) * triton.cdiv(S, BN)
     def run():
-        check(cuda.cuLaunchKernel(func, grid, 1, 1, 256, 1, 1, shared, stream, params, None), "cuLaunchKernel")
+        check(cuda.cuLaunchKernel(func, grid, 1, 1, THREADS, 1, 1, shared, stream, params, None), "cuLaunchKernel")
     run(); torch.cuda.synchronize()
     err = ((c.float() - ref).norm() / ref.norm()).item()
     return run, err, (values, params, c)
@@ -54,7 +62,7 @@ def triton_run():
         num_warps=8, num_stages=3)
 triton_run(); torch.cuda.synchronize()
 print(f"triton rel err {((ct.float() - ref).norm() / ref.norm()).item():.2e}")
-variants = [("triton", triton_run)]
+variants = [("triton", triton_run)] if os.environ.get("TRITON", "1") != "0" else []
 keep = []
 for f in files:
     mode = os.environ.get("PREFER_SHARED", "")  # "", "1" (only), "both"

@@ -51,17 +51,17 @@
 // ONE-LABEL: func.func @matmul
 // ONE-NOT: tilegpu.local_alloc
 // ONE: tile.dot
-// On sm_80 the dot is mma.sync: the same stages and copies, the copies
-// first, then the synchronous shared_dot on the stage, with no waits for it.
+// On sm_80 the dot is mma.sync: the same stages and copies, and the
+// synchronous shared_dot on the stage, with no waits for it.
 // SYNC-LABEL: func.func @matmul
 // SYNC: tilegpu.local_alloc : !tilegpu.memdesc<3x64x32xf16>
 // SYNC: scf.for
 // SYNC:   tilegpu.async_wait {pending = 1 : i32}
+// SYNC-NEXT: %[[D:.*]] = tilegpu.shared_dot {{.*}}, tensor<64x64xf32, #mma>
+// SYNC-NOT: warpgroup_dot
 // SYNC:   tilegpu.async_copy
 // SYNC:   tilegpu.async_copy
 // SYNC:   tilegpu.async_commit_group
-// SYNC-NEXT: %[[D:.*]] = tilegpu.shared_dot {{.*}}, tensor<64x64xf32, #mma>
-// SYNC-NOT: warpgroup_dot
 // SYNC:   scf.yield %[[D]]
 // SYNC-NEXT: }
 // SYNC-NEXT: tilegpu.async_wait {pending = 0 : i32}
