@@ -8,7 +8,7 @@
 # (BM, BN and WARPS in the environment give the PTX's block shape and
 # threads, 128, 256 and 8 by default; SHARED_BYTES 0 reads each file's
 # tile_dynamic_shared_bytes; TRITON=0 leaves Triton out.)
-import ctypes, os, statistics, sys
+import ctypes, os, re, statistics, sys
 src = open(os.path.join(os.path.dirname(__file__), "../.gpu/triton_ref.py")).read()
 src = src[: src.rindex("main()")]
 open("/tmp/triton_ref_lib.py", "w").write(src)
@@ -35,7 +35,6 @@ stream = ctypes.c_void_p(torch.cuda.current_stream().cuda_stream)
 def load(path, prefer_shared):
     module, func = ctypes.c_void_p(), ctypes.c_void_p()
     ptx = open(path, "rb").read() + b"\0"
-    import re
     m = re.search(rb"tile_dynamic_shared_bytes = (\d+)", ptx)
     shared = int(sys.argv[2]) or (int(m.group(1)) if m else 0)
     check(cuda.cuModuleLoadData(ctypes.byref(module), ptx), "cuModuleLoadData")

@@ -832,6 +832,15 @@ private:
   // Builtins
   //===--------------------------------------------------------------------===//
 
+  /// Python's matching of a call's arguments to `params`: `numPositional`
+  /// positional ones fill the first slots, each keyword its slot, through
+  /// `bindKeyword(slot, keyword)` (false: it reported an error). Reports
+  /// too many positional arguments, unknown or repeated keywords and
+  /// missing required arguments as Python words them.
+  bool matchParams(
+      const ast::CallExpr &call, llvm::StringRef displayName,
+      llvm::ArrayRef<BuiltinParam> params, size_t numPositional,
+      llvm::function_ref<bool(size_t, const ast::Keyword &)> bindKeyword);
   std::optional<llvm::SmallVector<const ast::Expr *>>
   bindArguments(const ast::CallExpr &call, llvm::StringRef displayName,
                 llvm::ArrayRef<BuiltinParam> params);
@@ -2750,72 +2759,32 @@ KernelEmitter::evaluateArguments(const ast::CallExpr &call,
   result.values.assign(params.size(), PyValue::none());
   result.present.assign(params.size(), false);
   result.locs.assign(params.size(), call.getLoc());
-  size_t numRequired = llvm::count_if(
-      params, [](const BuiltinParam &param) { return param.required; });
-  if (positional.size() > params.size()) {
-    std::string takes = numRequired == params.size()
-                            ? std::to_string(params.size())
-                            : "from " + std::to_string(numRequired) + " to " +
-                                  std::to_string(params.size());
-    diag.error(call.getLoc(),
-               displayName + "() takes " + takes + " positional argument" +
-                   (params.size() == 1 ? "" : "s") + " but " +
-                   llvm::Twine(positional.size()) +
-                   (positional.size() == 1 ? " was" : " were") + " given");
-    return std::nullopt;
-  }
-  for (size_t i = 0; i < positional.size(); ++i) {
+  for (size_t i = 0; i < positional.size() && i < params.size(); ++i) {
     result.values[i] = positional[i];
     result.present[i] = true;
     result.locs[i] = positionalLocs[i];
   }
-  for (const ast::Keyword &keyword : call.getKeywords()) {
-    auto *param = llvm::find_if(params, [&](const BuiltinParam &candidate) {
-      return candidate.name == keyword.name;
-    });
-    if (param == params.end()) {
-      llvm::SmallVector<llvm::StringRef> valid;
-      for (auto [index, candidate] : llvm::enumerate(params))
-        if (index >= positional.size())
-          valid.push_back(candidate.name);
-      diag.error(keyword.loc,
-                 displayName + "() got an unexpected keyword argument '" +
-                     keyword.name + "'; valid: " + llvm::join(valid, ", "));
-      return std::nullopt;
-    }
-    size_t index = param - params.begin();
-    if (result.present[index]) {
-      diag.error(keyword.loc, displayName +
-                                  "() got multiple values for argument '" +
-                                  keyword.name + "'");
-      return std::nullopt;
-    }
-    Result value = emitExpr(*keyword.value);
-    if (!value)
-      return std::nullopt;
-    result.values[index] = *value;
-    result.present[index] = true;
-    result.locs[index] = ast::getStartLoc(*keyword.value);
-  }
-  for (auto [index, param] : llvm::enumerate(params)) {
-    if (param.required && !result.present[index]) {
-      diag.error(call.getLoc(), displayName + "() missing required argument '" +
-                                    param.name + "'");
-      return std::nullopt;
-    }
-  }
+  if (!matchParams(call, displayName, params, positional.size(),
+                   [&](size_t index, const ast::Keyword &keyword) {
+                     Result value = emitExpr(*keyword.value);
+                     if (!value)
+                       return false;
+                     result.values[index] = *value;
+                     result.present[index] = true;
+                     result.locs[index] = ast::getStartLoc(*keyword.value);
+                     return true;
+                   }))
+    return std::nullopt;
   return result;
 }
 
-std::optional<llvm::SmallVector<const ast::Expr *>>
-KernelEmitter::bindArguments(const ast::CallExpr &call,
-                             llvm::StringRef displayName,
-                             llvm::ArrayRef<BuiltinParam> params) {
-  llvm::SmallVector<const ast::Expr *> bound(params.size(), nullptr);
+bool KernelEmitter::matchParams(
+    const ast::CallExpr &call, llvm::StringRef displayName,
+    llvm::ArrayRef<BuiltinParam> params, size_t numPositional,
+    llvm::function_ref<bool(size_t, const ast::Keyword &)> bindKeyword) {
   size_t numRequired = llvm::count_if(
       params, [](const BuiltinParam &param) { return param.required; });
-  const ast::ExprList &args = call.getArgs();
-  if (args.size() > params.size()) {
+  if (numPositional > params.size()) {
     std::string takes = numRequired == params.size()
                             ? std::to_string(params.size())
                             : "from " + std::to_string(numRequired) + " to " +
@@ -2823,13 +2792,12 @@ KernelEmitter::bindArguments(const ast::CallExpr &call,
     diag.error(call.getLoc(),
                displayName + "() takes " + takes + " positional argument" +
                    (params.size() == 1 ? "" : "s") + " but " +
-                   llvm::Twine(args.size()) +
-                   (args.size() == 1 ? " was" : " were") + " given");
-    return std::nullopt;
+                   llvm::Twine(numPositional) +
+                   (numPositional == 1 ? " was" : " were") + " given");
+    return false;
   }
-  for (auto [index, arg] : llvm::enumerate(args))
-    bound[index] = arg.get();
-
+  llvm::SmallVector<bool> filled(params.size(), false);
+  std::fill_n(filled.begin(), numPositional, true);
   for (const ast::Keyword &keyword : call.getKeywords()) {
     auto *param = llvm::find_if(params, [&](const BuiltinParam &candidate) {
       return candidate.name == keyword.name;
@@ -2838,30 +2806,48 @@ KernelEmitter::bindArguments(const ast::CallExpr &call,
       // List what could still be passed, so that a typo is easy to spot.
       llvm::SmallVector<llvm::StringRef> valid;
       for (auto [index, candidate] : llvm::enumerate(params))
-        if (index >= args.size())
+        if (index >= numPositional)
           valid.push_back(candidate.name);
       diag.error(keyword.loc,
                  displayName + "() got an unexpected keyword argument '" +
                      keyword.name + "'; valid: " + llvm::join(valid, ", "));
-      return std::nullopt;
+      return false;
     }
     size_t index = param - params.begin();
-    if (bound[index]) {
+    if (filled[index]) {
       diag.error(keyword.loc, displayName +
                                   "() got multiple values for argument '" +
                                   keyword.name + "'");
-      return std::nullopt;
+      return false;
     }
-    bound[index] = keyword.value.get();
+    if (!bindKeyword(index, keyword))
+      return false;
+    filled[index] = true;
   }
-
   for (auto [index, param] : llvm::enumerate(params)) {
-    if (param.required && !bound[index]) {
+    if (param.required && !filled[index]) {
       diag.error(call.getLoc(), displayName + "() missing required argument '" +
                                     param.name + "'");
-      return std::nullopt;
+      return false;
     }
   }
+  return true;
+}
+
+std::optional<llvm::SmallVector<const ast::Expr *>>
+KernelEmitter::bindArguments(const ast::CallExpr &call,
+                             llvm::StringRef displayName,
+                             llvm::ArrayRef<BuiltinParam> params) {
+  llvm::SmallVector<const ast::Expr *> bound(params.size(), nullptr);
+  const ast::ExprList &args = call.getArgs();
+  for (size_t i = 0; i < args.size() && i < params.size(); ++i)
+    bound[i] = args[i].get();
+  if (!matchParams(call, displayName, params, args.size(),
+                   [&](size_t index, const ast::Keyword &keyword) {
+                     bound[index] = keyword.value.get();
+                     return true;
+                   }))
+    return std::nullopt;
   return bound;
 }
 

@@ -270,20 +270,11 @@ struct SharedDotOpLowering : public ConvertOpToLLVMPattern<SharedDotOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     auto mma = cast<MmaEncodingAttr>(op.getType().getEncoding());
-    auto aType = cast<MemDescType>(op.getA().getType());
-    auto bType = cast<MemDescType>(op.getB().getType());
-    int64_t M = aType.getShape()[1], K = aType.getShape()[2],
-            N = bType.getShape()[2];
-    SmallVector<int64_t> tileShape = mma.getShapePerCTATile();
-    if (M % tileShape[0] != 0 || N % tileShape[1] != 0 || K % 16 != 0)
-      return op.emitOpError("mma.sync needs a result that is a whole number "
-                            "of mma tiles and K a multiple of 16");
-    WgmmaOperandTile aTile{M, K, 2, /*innerIsK=*/true};
-    WgmmaOperandTile bTile{K, N, 2, /*innerIsK=*/false};
-    Value aBase = emitStageAddress(rewriter, loc, adaptor.getA(),
-                                   adaptor.getStage(), aType.getStageBytes());
-    Value bBase = emitStageAddress(rewriter, loc, adaptor.getB(),
-                                   adaptor.getStage(), bType.getStageBytes());
+    FailureOr<StagedOperands> staged =
+        getStagedOperands(rewriter, op, mma, op.getA(), op.getB(),
+                          adaptor.getA(), adaptor.getB(), adaptor.getStage());
+    if (failed(staged))
+      return failure();
     auto swizzled = [&](const WgmmaOperandTile &tile, Value base) {
       return [&tile, base, loc](OpBuilder &b, Value row, Value col) -> Value {
         Value linear = tile.emitLinearOffset(b, loc, row, col);
@@ -291,11 +282,13 @@ struct SharedDotOpLowering : public ConvertOpToLLVMPattern<SharedDotOp> {
                                    tile.emitSwizzle(b, loc, linear));
       };
     };
-    SmallVector<Value> acc =
-        emitMmaSyncTiles(rewriter, loc, mma, op.getType().getShape(), K,
-                         aType.getElementType().isBF16() ? "bf16" : "f16",
-                         swizzled(aTile, aBase), swizzled(bTile, bBase),
-                         unpackStruct(rewriter, loc, adaptor.getAcc()));
+    bool bf16 =
+        cast<MemDescType>(op.getA().getType()).getElementType().isBF16();
+    SmallVector<Value> acc = emitMmaSyncTiles(
+        rewriter, loc, mma, op.getType().getShape(), staged->K,
+        bf16 ? "bf16" : "f16", swizzled(staged->a, staged->aBase),
+        swizzled(staged->b, staged->bBase),
+        unpackStruct(rewriter, loc, adaptor.getAcc()));
     rewriter.replaceOp(
         op, packStruct(rewriter, loc,
                        getTypeConverter()->convertType(op.getType()), acc));

@@ -283,27 +283,17 @@ struct WarpGroupDotOpLowering : public ConvertOpToLLVMPattern<WarpGroupDotOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     auto mma = cast<MmaEncodingAttr>(op.getType().getEncoding());
-    auto aType = cast<MemDescType>(op.getA().getType());
-    auto bType = cast<MemDescType>(op.getB().getType());
-    int64_t M = aType.getShape()[1], K = aType.getShape()[2],
-            N = bType.getShape()[2];
-    SmallVector<int64_t> tileShape = mma.getShapePerCTATile();
-    if (M % tileShape[0] != 0 || N % tileShape[1] != 0 || K % 16 != 0)
-      return op.emitOpError("wgmma needs a result that is a whole number of "
-                            "mma tiles and K a multiple of 16");
-    unsigned elementBytes = aType.getElementType().getIntOrFloatBitWidth() / 8;
-    WgmmaOperandTile aTile{M, K, elementBytes, /*innerIsK=*/true};
-    WgmmaOperandTile bTile{K, N, elementBytes, /*innerIsK=*/false};
-    auto stageAddress = [&](Value buffer, int64_t stageBytes) {
-      return emitStageAddress(rewriter, loc, buffer, adaptor.getStage(),
-                              stageBytes);
-    };
-    SmallVector<Value> acc =
-        emitWgmmaGroup(rewriter, loc, mma, op.getType().getShape(), K,
-                       getWgmmaInputType(aType.getElementType()), aTile, bTile,
-                       stageAddress(adaptor.getA(), aType.getStageBytes()),
-                       stageAddress(adaptor.getB(), bType.getStageBytes()),
-                       unpackStruct(rewriter, loc, adaptor.getAcc()));
+    FailureOr<StagedOperands> staged =
+        getStagedOperands(rewriter, op, mma, op.getA(), op.getB(),
+                          adaptor.getA(), adaptor.getB(), adaptor.getStage());
+    if (failed(staged))
+      return failure();
+    SmallVector<Value> acc = emitWgmmaGroup(
+        rewriter, loc, mma, op.getType().getShape(), staged->K,
+        getWgmmaInputType(
+            cast<MemDescType>(op.getA().getType()).getElementType()),
+        staged->a, staged->b, staged->aBase, staged->bBase,
+        unpackStruct(rewriter, loc, adaptor.getAcc()));
     rewriter.replaceOp(
         op, packStruct(rewriter, loc,
                        getTypeConverter()->convertType(op.getType()), acc));

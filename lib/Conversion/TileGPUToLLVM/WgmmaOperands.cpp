@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "WgmmaOperands.h"
+#include "tile/Dialect/TileGPU/IR/TileGPUDialect.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 
@@ -87,4 +88,26 @@ Value mlir::tilegpu::emitStageAddress(OpBuilder &b, Location loc, Value buffer,
       LLVM::MulOp::create(b, loc, stage,
                           LLVM::ConstantOp::create(
                               b, loc, i32, b.getI32IntegerAttr(stageBytes))));
+}
+
+FailureOr<StagedOperands>
+mlir::tilegpu::getStagedOperands(OpBuilder &b, Operation *op, Attribute mma,
+                                 Value a, Value bValue, Value aBuffer,
+                                 Value bBuffer, Value stage) {
+  auto aType = cast<MemDescType>(a.getType());
+  auto bType = cast<MemDescType>(bValue.getType());
+  int64_t M = aType.getShape()[1], K = aType.getShape()[2],
+          N = bType.getShape()[2];
+  SmallVector<int64_t> tile = cast<MmaEncodingAttr>(mma).getShapePerCTATile();
+  if (M % tile[0] != 0 || N % tile[1] != 0 || K % 16 != 0)
+    return op->emitOpError("needs a result that is a whole number of mma "
+                           "tiles and K a multiple of 16");
+  unsigned elementBytes = aType.getElementType().getIntOrFloatBitWidth() / 8;
+  Location loc = op->getLoc();
+  return StagedOperands{
+      {M, K, elementBytes, /*innerIsK=*/true},
+      {K, N, elementBytes, /*innerIsK=*/false},
+      emitStageAddress(b, loc, aBuffer, stage, aType.getStageBytes()),
+      emitStageAddress(b, loc, bBuffer, stage, bType.getStageBytes()),
+      K};
 }

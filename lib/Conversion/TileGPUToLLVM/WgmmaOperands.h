@@ -53,6 +53,22 @@ struct WgmmaOperandTile {
 Value emitStageAddress(OpBuilder &b, Location loc, Value buffer, Value stage,
                        int64_t stageBytes);
 
+/// One stage of a pipelined dot's operand buffers (local_alloc's swizzled
+/// tiles: A M x K, K-major; B K x N, MN-major) and its shared addresses.
+struct StagedOperands {
+  WgmmaOperandTile a, b;
+  Value aBase, bBase; // i32 shared addresses of the stage
+  int64_t K;
+};
+/// The operands of warpgroup_dot and shared_dot (`op`, with memdesc
+/// operands `a` and `b` lowered to `aBuffer` and `bBuffer`) at `stage`;
+/// fails with an error on `op` unless the accumulator `mma` tiles the
+/// result and K is a multiple of 16.
+FailureOr<StagedOperands> getStagedOperands(OpBuilder &b, Operation *op,
+                                            Attribute mma, Value a,
+                                            Value bValue, Value aBuffer,
+                                            Value bBuffer, Value stage);
+
 } // namespace mlir::tilegpu
 
 #endif // TILE_CONVERSION_TILEGPUTOLLVM_WGMMAOPERANDS_H

@@ -81,10 +81,10 @@ func.func @tf32(%x: tensor<64x8xf32>, %y: tensor<8x64xf32>, %z: tensor<64x64xf32
 // -----
 
 // B rows of 16 bytes (N = 8, fp16) are narrower than a swizzled tile's
-// smallest row: no wgmma; mma.sync takes it (4 warps along M).
+// smallest row: no wgmma; mma.sync takes it (the 8 warps along M).
+// CHECK: #[[NARROW:.*]] = #tilegpu.mma<{version = 2, warpsPerCTA = [8, 1], instrShape = [16, 8]}>
 // CHECK-LABEL: func.func @narrow
-// CHECK-NOT: version = 3
-// CHECK: tile.dot {{.*}} -> tensor<128x8xf32, #mma{{[0-9]*}}>
+// CHECK: tile.dot {{.*}} -> tensor<128x8xf32, #[[NARROW]]>
 func.func @narrow(%a: tensor<128x16xf16>, %b: tensor<16x8xf16>, %c: tensor<128x8xf32>) -> tensor<128x8xf32> {
   %d = tile.dot %a, %b, %c : tensor<128x16xf16> * tensor<16x8xf16> -> tensor<128x8xf32>
   return %d : tensor<128x8xf32>

@@ -38,6 +38,16 @@ using namespace mlir;
 using namespace mlir::tilegpu;
 
 namespace {
+/// A warp's columns per tile repetition for `perWarpN` columns: the widest
+/// multiple of 8 up to 256 that divides them (repetitions cover the rest),
+/// or 0 if there is none.
+int64_t getInstrN(int64_t perWarpN) {
+  for (int64_t n = std::min<int64_t>(256, perWarpN / 8 * 8); n >= 8; n -= 8)
+    if (perWarpN % n == 0)
+      return n;
+  return 0;
+}
+
 /// The wgmma layout for `dot`, or null when wgmma cannot run it.
 MmaEncodingAttr chooseWgmmaLayout(tile::DotOp dot, unsigned numWarps) {
   auto a = dot.getA().getType(), b = dot.getB().getType();
@@ -64,11 +74,8 @@ MmaEncodingAttr chooseWgmmaLayout(tile::DotOp dot, unsigned numWarps) {
   unsigned warpsN = numWarps / warpsM;
   if (n % warpsN != 0)
     return {};
-  int64_t perWarpN = n / warpsN;
-  int64_t instrN = std::min<int64_t>(256, perWarpN);
-  while (instrN > 8 && (perWarpN % instrN != 0 || instrN % 8 != 0))
-    instrN -= 8;
-  if (instrN % 8 != 0 || perWarpN % instrN != 0)
+  int64_t instrN = getInstrN(n / warpsN);
+  if (!instrN)
     return {};
   // Warps side by side along N must start at whole swizzle blocks of an
   // MN-major B (16-bit types); a K-major B (tf32) has them in rows.
@@ -104,13 +111,8 @@ MmaEncodingAttr chooseMmaSyncLayout(tile::DotOp dot, unsigned numWarps) {
     else
       return {}; // the slices do not divide among the warps
   }
-  // Each warp's columns per repetition: the widest multiple of 8 up to 256
-  // that divides its share (repetitions cover the rest).
-  int64_t perWarpN = n / warpsN, instrN = std::min<int64_t>(256, perWarpN);
-  while (perWarpN % instrN != 0 || instrN % 8 != 0)
-    instrN -= 8;
   return MmaEncodingAttr::get(dot.getContext(), 2, {warpsM, warpsN},
-                              {16, unsigned(instrN)});
+                              {16, unsigned(getInstrN(n / warpsN))});
 }
 
 /// The compute capability of a target such as "sm_80" or "sm_90a" (0 when
