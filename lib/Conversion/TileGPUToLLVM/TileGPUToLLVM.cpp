@@ -250,11 +250,67 @@ struct ConstantOpLowering : public ConvertOpToLLVMPattern<arith::ConstantOp> {
 // Elementwise ops
 //===----------------------------------------------------------------------===//
 
+/// For each register of `result` (a blocked layout), the first register of
+/// the same thread that AxisInfo's constancy proves equal to it: the two lie
+/// in one aligned run of equal values for every thread. Along an axis with
+/// constancy c (its largest power-of-two divisor) a register at offset o from
+/// the thread's first element (LayoutIndexing.h) lies in run (base + o) / c;
+/// the thread's base is a multiple of sizePerThread and below the layout's
+/// tile, so for power-of-two c, sizePerThread and tile, o / c alone decides.
+/// This is Triton's deduplication: `offs_k[:, None] < K - k * BK` with K
+/// divisible by 16 holds one predicate for each 16 rows, not one per row.
+static SmallVector<unsigned> getConstantRunLeaders(const ModuleAxisInfo &info,
+                                                   Value result,
+                                                   unsigned count) {
+  SmallVector<unsigned> leaders(count);
+  for (unsigned i = 0; i < count; ++i)
+    leaders[i] = i;
+  auto type = dyn_cast<RankedTensorType>(result.getType());
+  const AxisInfo *axisInfo = info.lookup(result);
+  auto blocked = type ? dyn_cast_or_null<BlockedEncodingAttr>(type.getEncoding())
+                      : BlockedEncodingAttr();
+  if (!axisInfo || !blocked || !axisInfo->isInitialized() ||
+      axisInfo->getRank() != type.getRank())
+    return leaders;
+  ArrayRef<int64_t> shape = type.getShape();
+  SmallVector<int64_t> runs;
+  bool any = false;
+  for (unsigned d = 0; d < shape.size(); ++d) {
+    int64_t spt = blocked.getSizePerThread()[d];
+    int64_t tile =
+        spt * blocked.getThreadsPerWarp()[d] * blocked.getWarpsPerCTA()[d];
+    if (!llvm::isPowerOf2_64(spt) || !llvm::isPowerOf2_64(tile))
+      return leaders;
+    int64_t constancy = axisInfo->getConstancy(d);
+    int64_t run = constancy > 0 ? constancy & -constancy : 1;
+    runs.push_back(run);
+    any |= run > 1;
+  }
+  if (!any)
+    return leaders;
+  llvm::DenseMap<SmallVector<int64_t>, unsigned> firstOfRun;
+  for (unsigned i = 0; i < count; ++i) {
+    std::optional<SmallVector<int64_t>> offsets =
+        getRegisterOffsets(blocked, shape, i);
+    if (!offsets)
+      return leaders; // replicated: registers and elements do not match up
+    SmallVector<int64_t> key;
+    for (unsigned d = 0; d < shape.size(); ++d)
+      key.push_back((*offsets)[d] / runs[d]);
+    leaders[i] = firstOfRun.try_emplace(key, i).first->second;
+  }
+  return leaders;
+}
+
 /// Any elementwise op on tensors (arith ops, addptr) becomes the same op on
 /// each register; the scalar ops are then lowered by their own patterns.
+/// Registers AxisInfo proves equal to an earlier one reuse its value.
 struct ElementwiseOpLowering : public ConversionPattern {
-  ElementwiseOpLowering(const TypeConverter &converter, MLIRContext *ctx)
-      : ConversionPattern(converter, MatchAnyOpTypeTag(), /*benefit=*/2, ctx) {}
+  ElementwiseOpLowering(const TypeConverter &converter, MLIRContext *ctx,
+                        const ModuleAxisInfo &axisInfo)
+      : ConversionPattern(converter, MatchAnyOpTypeTag(), /*benefit=*/2, ctx),
+        axisInfo(axisInfo) {}
+  const ModuleAxisInfo &axisInfo;
 
   LogicalResult
   matchAndRewrite(Operation *op, ArrayRef<Value> operands,
@@ -272,8 +328,17 @@ struct ElementwiseOpLowering : public ConversionPattern {
     for (Value operand : operands)
       inputs.push_back(registersOf(rewriter, loc, operand, count));
     Type scalarType = resultType.getElementType();
+    SmallVector<unsigned> leaders(count);
+    for (unsigned i = 0; i < count; ++i)
+      leaders[i] = i;
+    if (isMemoryEffectFree(op))
+      leaders = getConstantRunLeaders(axisInfo, op->getResult(0), count);
     SmallVector<Value> results;
     for (unsigned i = 0; i < count; ++i) {
+      if (leaders[i] != i) {
+        results.push_back(results[leaders[i]]);
+        continue;
+      }
       OperationState state(loc, op->getName());
       for (auto &input : inputs)
         state.addOperands(input[i]);
@@ -633,7 +698,7 @@ struct ConvertTileGPUToLLVM
         converter);
     patterns.add<ConstantOpLowering>(converter, /*benefit=*/3);
     patterns.add<LoadOpLowering, StoreOpLowering>(converter, axisInfo);
-    patterns.add<ElementwiseOpLowering>(converter, ctx);
+    patterns.add<ElementwiseOpLowering>(converter, ctx, axisInfo);
     arith::populateArithToLLVMConversionPatterns(converter, patterns);
     populateReduceOpToLLVMPatterns(converter, patterns);
     populateScanOpToLLVMPatterns(converter, patterns);

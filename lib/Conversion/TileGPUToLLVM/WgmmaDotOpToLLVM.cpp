@@ -153,16 +153,20 @@ SmallVector<Value> emitWgmmaGroup(OpBuilder &b, Location loc,
 
   SmallVector<int64_t> reps = mma.getReps(dShape);
   unsigned perInstr = n / 2;
+  // Each instruction's descriptors are the warpgroup's tiles' plus a
+  // constant, as Triton does: one 64-bit add each.
+  Value aDescriptor = aTile.emitDescriptor(b, loc, aBase);
+  Value bDescriptor = bTile.emitDescriptor(b, loc, bBase);
   for (int64_t k = 0; k < K; k += getWgmmaK(inputType)) {
     for (int64_t rm = 0; rm < reps[0]; ++rm) {
-      Value descA = aTile.emitDescriptor(
-          b, loc, aBase, aTile.linearOffset(rm * tileShape[0], k));
+      Value descA = WgmmaOperandTile::offsetDescriptor(
+          b, loc, aDescriptor, aTile.linearOffset(rm * tileShape[0], k));
       for (int64_t rn = 0; rn < reps[1]; ++rn) {
         int64_t column = rn * tileShape[1];
-        Value descB = bTile.emitDescriptor(b, loc, bBase,
-                                           bTile.innerIsK
-                                               ? bTile.linearOffset(column, k)
-                                               : bTile.linearOffset(k, column));
+        Value descB = WgmmaOperandTile::offsetDescriptor(
+            b, loc, bDescriptor,
+            bTile.innerIsK ? bTile.linearOffset(column, k)
+                           : bTile.linearOffset(k, column));
         unsigned first = unsigned((rm * reps[1] + rn) * perInstr);
         SmallVector<Value> next =
             emitWgmma(b, loc, ValueRange(acc).slice(first, perInstr), descA,

@@ -59,8 +59,8 @@ Value WgmmaOperandTile::emitSwizzle(OpBuilder &b, Location loc,
                              LLVM::ShlOp::create(b, loc, group, constant(4)));
 }
 
-Value WgmmaOperandTile::emitDescriptor(OpBuilder &b, Location loc, Value base,
-                                       int64_t startLinearOffset) const {
+Value WgmmaOperandTile::emitDescriptor(OpBuilder &b, Location loc,
+                                       Value base) const {
   Type i32 = b.getI32Type(), i64 = b.getI64Type();
   int64_t s = swizzleBytes();
   uint64_t mode = s == 128 ? 1 : s == 64 ? 2 : 3;
@@ -68,16 +68,27 @@ Value WgmmaOperandTile::emitDescriptor(OpBuilder &b, Location loc, Value base,
   uint64_t leadingBytes = innerIsK ? 16 : uint64_t(rows) * s;
   uint64_t fixed = ((leadingBytes >> 4) & 0x3FFF) << 16 |
                    ((strideBytes >> 4) & 0x3FFF) << 32 | mode << 62;
-  Value start = LLVM::AddOp::create(
-      b, loc, base, LLVM::ConstantOp::create(b, loc, i32, startLinearOffset));
   Value field = LLVM::AndOp::create(
       b, loc,
-      LLVM::LShrOp::create(b, loc, start,
+      LLVM::LShrOp::create(b, loc, base,
                            LLVM::ConstantOp::create(b, loc, i32, 4)),
       LLVM::ConstantOp::create(b, loc, i32, 0x3FFF));
   return LLVM::OrOp::create(
       b, loc, LLVM::ZExtOp::create(b, loc, i64, field),
       LLVM::ConstantOp::create(b, loc, i64, int64_t(fixed)));
+}
+
+Value WgmmaOperandTile::offsetDescriptor(OpBuilder &b, Location loc,
+                                         Value descriptor,
+                                         int64_t startLinearOffset) {
+  // Shared addresses stay below 256 KiB, so the 14-bit start field cannot
+  // carry into the next one.
+  if (startLinearOffset == 0)
+    return descriptor;
+  return LLVM::AddOp::create(
+      b, loc, descriptor,
+      LLVM::ConstantOp::create(b, loc, b.getI64Type(),
+                               startLinearOffset >> 4));
 }
 
 Value mlir::tilegpu::emitStageAddress(OpBuilder &b, Location loc, Value buffer,

@@ -40,12 +40,14 @@ struct WgmmaOperandTile {
                          Value inner) const;
   /// `linear` with the swizzle applied (LLVM i32 values).
   Value emitSwizzle(OpBuilder &b, Location loc, Value linear) const;
-  /// The 64-bit wgmma descriptor of the sub-tile starting at byte
-  /// `startLinearOffset` of the tile whose shared address is `base` (i32):
-  /// the swizzle mode, and the byte strides between 8-row groups and
-  /// between inner blocks.
-  Value emitDescriptor(OpBuilder &b, Location loc, Value base,
-                       int64_t startLinearOffset) const;
+  /// The 64-bit wgmma descriptor of the tile whose shared address is
+  /// `base` (i32): the swizzle mode, and the byte strides between 8-row
+  /// groups and between inner blocks.
+  Value emitDescriptor(OpBuilder &b, Location loc, Value base) const;
+  /// `descriptor` moved to the sub-tile at byte `startLinearOffset` (a
+  /// multiple of 16): one 64-bit add, as the start field is the low bits.
+  static Value offsetDescriptor(OpBuilder &b, Location loc, Value descriptor,
+                                int64_t startLinearOffset);
 };
 
 /// The i32 shared address of stage `stage` (an i32) of the buffer at

@@ -29,10 +29,11 @@
 // CHECK-NEXT: tilegpu.async_commit_group
 // CHECK: %[[B2:.*]] = tile.addptr %[[B1]]
 // CHECK: %[[A2:.*]] = tile.addptr %[[A1]]
-// CHECK: %[[LOOP:.*]]:3 = scf.for %[[K:.*]] = %[[C0]] to %[[N]] step %[[C1]] iter_args(%[[ACC:.*]] = %{{.*}}, %[[PA:.*]] = %[[A2]], %[[PB:.*]] = %[[B2]])
-// CHECK:   %[[READ:.*]] = arith.remui %{{.*}}, %[[C3:.*]] : i32
-// CHECK:   %[[WRITE:.*]] = arith.remui %{{.*}}, %[[C3]] : i32
-// CHECK:   tilegpu.async_wait {pending = 1 : i32}
+// The stages read and written are counters the loop carries, from 0 and 2.
+// CHECK: %[[C3:.*]] = arith.constant 3 : i32
+// CHECK: %[[C2:.*]] = arith.constant 2 : i32
+// CHECK: %[[LOOP:.*]]:5 = scf.for %[[K:.*]] = %[[C0]] to %[[N]] step %[[C1]] iter_args(%[[ACC:.*]] = %{{.*}}, %[[PA:.*]] = %[[A2]], %[[PB:.*]] = %[[B2]], %[[READ:.*]] = %[[C0]], %[[WRITE:.*]] = %[[C2]])
+// CHECK-NEXT:   tilegpu.async_wait {pending = 1 : i32}
 // CHECK:   %[[D:.*]] = tilegpu.warpgroup_dot %[[BUFA]], %[[BUFB]][%[[READ]]], %[[ACC]]
 // CHECK:   %[[W:.*]] = tilegpu.warpgroup_dot_wait %[[D]] {pending = 1 : i32}
 // CHECK:   %[[AHEAD:.*]] = arith.addi %[[K]], %{{.*}} : i32
@@ -44,7 +45,13 @@
 // CHECK-NOT: tile.dot
 // CHECK:   %[[NA:.*]] = tile.addptr %[[PA]]
 // CHECK:   %[[NB:.*]] = tile.addptr %[[PB]]
-// CHECK:   scf.yield %[[W]], %[[NA]], %[[NB]]
+// CHECK:   %[[R1:.*]] = arith.addi %[[READ]], %[[C1]] : i32
+// CHECK:   %[[RW:.*]] = arith.cmpi eq, %[[R1]], %[[C3]] : i32
+// CHECK:   %[[NREAD:.*]] = arith.select %[[RW]], %[[C0]], %[[R1]] : i32
+// CHECK:   %[[W1:.*]] = arith.addi %[[WRITE]], %[[C1]] : i32
+// CHECK:   %[[WW:.*]] = arith.cmpi eq, %[[W1]], %[[C3]] : i32
+// CHECK:   %[[NWRITE:.*]] = arith.select %[[WW]], %[[C0]], %[[W1]] : i32
+// CHECK:   scf.yield %[[W]], %[[NA]], %[[NB]], %[[NREAD]], %[[NWRITE]]
 // CHECK: %[[FINAL:.*]] = tilegpu.warpgroup_dot_wait %[[LOOP]]#0 {pending = 0 : i32}
 // CHECK-NEXT: tilegpu.async_wait {pending = 0 : i32}
 // CHECK-NEXT: tilegpu.convert_layout %[[FINAL]]

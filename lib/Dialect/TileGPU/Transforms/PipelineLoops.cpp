@@ -14,7 +14,8 @@
 //   after:    warpgroup_dot_wait {pending = 0}; async_wait {pending = 0}
 //
 // so that each iteration's tensor-core work overlaps the global loads of the
-// next S-1 iterations and the wgmma of the previous one. With an mma version
+// next S-1 iterations and the wgmma of the previous one. The stages read and
+// written are two i32 counters the loop carries (i % S and (i-1) % S). With an mma version
 // 2 accumulator (mma.sync) the dot is the synchronous shared_dot on the
 // stage, with no waits for it. The iter_args that
 // only feed the loads (the pointer blocks) run S-1 iterations ahead: the
@@ -49,6 +50,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/RegionUtils.h"
 
 namespace mlir::tilegpu {
@@ -195,13 +197,6 @@ Value constantOf(OpBuilder &b, Location loc, Type type, int64_t value) {
   return arith::ConstantOp::create(b, loc, type, b.getIntegerAttr(type, value));
 }
 
-/// `value` (i32 or index) as an i32.
-Value toI32(OpBuilder &b, Location loc, Value value) {
-  if (value.getType().isIndex())
-    return arith::IndexCastOp::create(b, loc, b.getI32Type(), value);
-  return value;
-}
-
 /// Copies `load`'s block for `values`' iteration into `stage` of `buffer`,
 /// masked off unless `inRange`.
 void emitCopy(OpBuilder &b, tile::LoadOp load, IterationValues &values,
@@ -254,21 +249,43 @@ void pipeline(PipelinedDot candidate, unsigned stages) {
   for (unsigned index : candidate.aheadArgs)
     loop.getInitArgsMutable()[index].assign(current[index]);
 
+  // The stages the body reads and writes are counters the loop carries
+  // (0 and S-1 at first, each wrapping at S), as in Triton: no division by
+  // S per iteration.
+  Type i32 = b.getI32Type();
+  Value zero = constantOf(b, loc, i32, 0), one = constantOf(b, loc, i32, 1),
+        stageCount = constantOf(b, loc, i32, stages);
+  auto wrapIncrement = [&](OpBuilder &yb, Location l, Value counter) {
+    Value next = arith::AddIOp::create(yb, l, counter, one);
+    Value wraps =
+        arith::CmpIOp::create(yb, l, arith::CmpIPredicate::eq, next, stageCount);
+    return arith::SelectOp::create(yb, l, wraps, zero, next).getResult();
+  };
+  IRRewriter rewriter(b);
+  rewriter.setInsertionPoint(loop);
+  unsigned stageArgs = loop.getNumRegionIterArgs();
+  FailureOr<LoopLikeOpInterface> counted = loop.replaceWithAdditionalYields(
+      rewriter, {zero, constantOf(b, loc, i32, stages - 1)},
+      /*replaceInitOperandUsesInLoop=*/false,
+      [&](OpBuilder &yb, Location l, ArrayRef<BlockArgument> args) {
+        return SmallVector<Value>{wrapIncrement(yb, l, args[0]),
+                                  wrapIncrement(yb, l, args[1])};
+      });
+  if (failed(counted))
+    return;
+  loop = cast<scf::ForOp>(counted->getOperation());
+  Value readStage = loop.getRegionIterArgs()[stageArgs];
+  Value writeStage = loop.getRegionIterArgs()[stageArgs + 1];
+
   // The body: wait for this iteration's stage, run its dot (start its wgmma
   // and let the previous one finish), then copy iteration i+S-1 into the
   // stage the previous dot read.
-  Value stagesValue = constantOf(b, loc, ivType, stages);
-  Value aheadValue = constantOf(b, loc, ivType, stages - 1);
-  Value aheadSteps = arith::MulIOp::create(b, loc, step, aheadValue);
+  b.setInsertionPoint(loop);
+  Value aheadSteps = arith::MulIOp::create(
+      b, loc, step, constantOf(b, loc, ivType, stages - 1));
   tile::DotOp dot = candidate.dot;
   b.setInsertionPoint(dot);
   Value iv = loop.getInductionVar();
-  Value count = arith::DivUIOp::create(
-      b, loc, arith::SubIOp::create(b, loc, iv, lower), step);
-  Value readStage = arith::RemUIOp::create(b, loc, count, stagesValue);
-  Value writeStage = arith::RemUIOp::create(
-      b, loc, arith::AddIOp::create(b, loc, readStage, aheadValue),
-      stagesValue);
   AsyncWaitOp::create(b, loc, stages - 2);
   bool wgmma =
       cast<MmaEncodingAttr>(dot.getType().getEncoding()).getVersionMajor() == 3;
@@ -280,17 +297,16 @@ void pipeline(PipelinedDot candidate, unsigned stages) {
     IterationValues ahead(loop, b, aheadIv, [&](unsigned i) -> Value {
       return loop.getRegionIterArgs()[i];
     });
-    Value writeStage32 = toI32(b, loc, writeStage);
     for (unsigned i = 0; i < 2; ++i)
-      emitCopy(b, candidate.loads[i], ahead, buffers[i], writeStage32, inRange);
+      emitCopy(b, candidate.loads[i], ahead, buffers[i], writeStage, inRange);
     AsyncCommitGroupOp::create(b, loc);
   };
   Value waited;
   if (wgmma) {
     // The stage is free once the previous wgmma is, after this one starts.
     Value started = WarpGroupDotOp::create(
-        b, dot.getLoc(), dot.getType(), buffers[0], buffers[1],
-        toI32(b, loc, readStage), dot.getC());
+        b, dot.getLoc(), dot.getType(), buffers[0], buffers[1], readStage,
+        dot.getC());
     waited = WarpGroupDotWaitOp::create(b, dot.getLoc(), dot.getType(), started,
                                         /*pending=*/1);
     emitCopies();
@@ -302,7 +318,7 @@ void pipeline(PipelinedDot candidate, unsigned stages) {
     // then queue behind the copies) for 4% on 64x256x32 with 4.
     waited =
         SharedDotOp::create(b, dot.getLoc(), dot.getType(), buffers[0],
-                            buffers[1], toI32(b, loc, readStage), dot.getC());
+                            buffers[1], readStage, dot.getC());
     emitCopies();
   }
   dot.getResult().replaceAllUsesWith(waited);

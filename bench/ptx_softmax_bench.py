@@ -1,0 +1,64 @@
+# Times Tile's compiled softmax (PTX files, loaded through the CUDA driver
+# with ctypes) and the Triton softmax of triton_ref.py with the same harness
+# (triton.testing.do_bench), alternating rounds, so that a difference between
+# the kernels is not a difference between timing tools. Each PTX file is one
+# variant (for instance the compiled kernel and a copy with a register cap);
+# each is checked against torch's softmax before it is timed.
+# Usage: python3 ptx_softmax_bench.py N A.ptx [B.ptx ...]   (M = 4096)
+import ctypes, os, re, statistics, sys
+src = open(os.path.join(os.path.dirname(__file__), "../.gpu/triton_ref.py")).read()
+src = src[: src.rindex("main()")]
+open("/tmp/triton_ref_lib.py", "w").write(src)
+sys.path.insert(0, "/tmp")
+import triton_ref_lib
+import torch, triton
+
+N, files = int(sys.argv[1]), sys.argv[2:]
+M = int(os.environ.get("M", "4096"))
+rounds = int(os.environ.get("ROUNDS", "5"))
+cuda = ctypes.CDLL("libcuda.so.1")
+def check(r, what):
+    if r != 0:
+        raise RuntimeError(f"{what} failed with CUresult {r}")
+
+torch.cuda.init()
+x = torch.randn(M, N, device="cuda")
+ref = torch.softmax(x.double(), dim=1)
+stream = ctypes.c_void_p(torch.cuda.current_stream().cuda_stream)
+
+def load(path):
+    module, func = ctypes.c_void_p(), ctypes.c_void_p()
+    ptx = open(path, "rb").read() + b"\0"
+    threads = int(re.search(rb"\.reqntid (\d+)", ptx).group(1))
+    check(cuda.cuModuleLoadData(ctypes.byref(module), ptx), "cuModuleLoadData")
+    check(cuda.cuModuleGetFunction(ctypes.byref(func), module, b"softmax_kernel"), "cuModuleGetFunction")
+    y = torch.empty_like(x)
+    values = [ctypes.c_uint64(y.data_ptr()), ctypes.c_uint64(x.data_ptr())] + \
+             [ctypes.c_int32(v) for v in (x.stride(0), y.stride(0), N)]
+    params = (ctypes.c_void_p * len(values))(*[ctypes.cast(ctypes.byref(v), ctypes.c_void_p) for v in values])
+    def run():
+        check(cuda.cuLaunchKernel(func, M, 1, 1, threads, 1, 1, 0, stream, params, None), "cuLaunchKernel")
+    run(); torch.cuda.synchronize()
+    err = (y.double() - ref).abs().max().item()
+    regs = ctypes.c_int()
+    check(cuda.cuFuncGetAttribute(ctypes.byref(regs), 4, func), "cuFuncGetAttribute")
+    blocks = ctypes.c_int()
+    check(cuda.cuOccupancyMaxActiveBlocksPerMultiprocessor(ctypes.byref(blocks), func, threads, 0), "occupancy")
+    return run, err, (values, params, y), f"{threads} threads, {regs.value} regs, {blocks.value} programs/SM"
+
+variants = [("triton", lambda: triton_ref_lib.softmax(x))] if os.environ.get("TRITON", "1") != "0" else []
+keep = []
+for f in files:
+    run, err, k, info = load(f)
+    keep.append(k)
+    print(f"{os.path.basename(f)}: {info}; max abs err {err:.2e} {'PASS' if err < 1e-5 else 'FAIL'}")
+    variants.append((os.path.basename(f), run))
+times = {n: [] for n, _ in variants}
+for r in range(rounds):
+    for n, run in variants:
+        times[n].append(triton.testing.do_bench(run, return_mode="median"))
+gbs = lambda ms: 2 * 4 * M * N / ms * 1e-6
+print(f"M={M} N={N}, do_bench median over {rounds} alternating rounds (GB/s per round, then median):")
+for n, t in times.items():
+    g = [gbs(v) for v in t]
+    print(f"  {n:40s} {' '.join(f'{v:6.0f}' for v in g)}  median {statistics.median(g):6.0f}")
