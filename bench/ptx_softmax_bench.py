@@ -2,7 +2,8 @@
 # with ctypes) and the Triton softmax of triton_ref.py with the same harness
 # (triton.testing.do_bench), alternating rounds, so that a difference between
 # the kernels is not a difference between timing tools. Each PTX file is one
-# variant (for instance the compiled kernel and a copy with a register cap);
+# variant (for instance the compiled kernel and a copy with a register cap,
+# or Triton's own PTX, from bench/triton_dump.py);
 # each is checked against torch's softmax before it is timed.
 # Usage: python3 ptx_softmax_bench.py N A.ptx [B.ptx ...]   (M = 4096)
 import ctypes, os, re, statistics, sys
@@ -29,21 +30,27 @@ stream = ctypes.c_void_p(torch.cuda.current_stream().cuda_stream)
 def load(path):
     module, func = ctypes.c_void_p(), ctypes.c_void_p()
     ptx = open(path, "rb").read() + b"\0"
-    threads = int(re.search(rb"\.reqntid (\d+)", ptx).group(1))
+    threads = int(re.search(rb"\.(?:reqntid|maxntid) (\d+)", ptx).group(1))
+    # Triton's kernels take extra pointer parameters (scratch) at the end.
+    params_in_ptx = 1 + max(int(i) for i in re.findall(rb"softmax_kernel_param_(\d+)", ptx))
+    # Triton's kernels address dynamic shared memory (its launcher passes
+    # metadata.shared bytes); Tile's is static.
+    shared = int(os.environ.get("TRITON_SHARED", "1024")) if b".extern .shared" in ptx else 0
     check(cuda.cuModuleLoadData(ctypes.byref(module), ptx), "cuModuleLoadData")
     check(cuda.cuModuleGetFunction(ctypes.byref(func), module, b"softmax_kernel"), "cuModuleGetFunction")
     y = torch.empty_like(x)
     values = [ctypes.c_uint64(y.data_ptr()), ctypes.c_uint64(x.data_ptr())] + \
              [ctypes.c_int32(v) for v in (x.stride(0), y.stride(0), N)]
+    values += [ctypes.c_uint64(0) for _ in range(params_in_ptx - len(values))]
     params = (ctypes.c_void_p * len(values))(*[ctypes.cast(ctypes.byref(v), ctypes.c_void_p) for v in values])
     def run():
-        check(cuda.cuLaunchKernel(func, M, 1, 1, threads, 1, 1, 0, stream, params, None), "cuLaunchKernel")
+        check(cuda.cuLaunchKernel(func, M, 1, 1, threads, 1, 1, shared, stream, params, None), "cuLaunchKernel")
     run(); torch.cuda.synchronize()
     err = (y.double() - ref).abs().max().item()
     regs = ctypes.c_int()
     check(cuda.cuFuncGetAttribute(ctypes.byref(regs), 4, func), "cuFuncGetAttribute")
     blocks = ctypes.c_int()
-    check(cuda.cuOccupancyMaxActiveBlocksPerMultiprocessor(ctypes.byref(blocks), func, threads, 0), "occupancy")
+    check(cuda.cuOccupancyMaxActiveBlocksPerMultiprocessor(ctypes.byref(blocks), func, threads, shared), "occupancy")
     return run, err, (values, params, y), f"{threads} threads, {regs.value} regs, {blocks.value} programs/SM"
 
 variants = [("triton", lambda: triton_ref_lib.softmax(x))] if os.environ.get("TRITON", "1") != "0" else []
