@@ -294,21 +294,26 @@ AxisInfo AxisInfoAnalysis::transfer(Operation *op, ArrayRef<AxisInfo> in,
       })
       .Case<arith::CmpIOp>([&](arith::CmpIOp cmp) {
         const AxisInfo &lhs = in[0], &rhs = in[1];
-        bool ordering = cmp.getPredicate() != arith::CmpIPredicate::eq &&
-                        cmp.getPredicate() != arith::CmpIPredicate::ne;
+        // A run of consecutive values x0 + k compared with a uniform bound R
+        // flips at most once. For x < R and x >= R it flips at k = R - x0, a
+        // multiple of both divisibilities; for x <= R and x > R at R - x0 + 1,
+        // which is not. So runs stay aligned only when the consecutive side
+        // is on the left of <, >= (or on the right of >, <=).
+        using P = arith::CmpIPredicate;
+        P pred = cmp.getPredicate();
+        bool lowerOnLeft = pred == P::slt || pred == P::ult ||
+                           pred == P::sge || pred == P::uge;
+        bool lowerOnRight = pred == P::sgt || pred == P::ugt ||
+                            pred == P::sle || pred == P::ule;
         DimVector cst;
         for (unsigned d = 0; d < rank; ++d) {
           int64_t c = std::gcd(lhs.getConstancy(d), rhs.getConstancy(d));
-          // A run of consecutive values compared with a uniform bound flips
-          // at most once, and only at a multiple of both divisibilities.
-          if (ordering && isUniform(rhs, d))
-            c = std::max(c, std::gcd(lhs.getContiguity(d),
-                                     std::gcd(lhs.getDivisibility(d),
-                                              rhs.getDivisibility(d))));
-          if (ordering && isUniform(lhs, d))
-            c = std::max(c, std::gcd(rhs.getContiguity(d),
-                                     std::gcd(lhs.getDivisibility(d),
-                                              rhs.getDivisibility(d))));
+          int64_t div =
+              std::gcd(lhs.getDivisibility(d), rhs.getDivisibility(d));
+          if (lowerOnLeft && isUniform(rhs, d))
+            c = std::max(c, std::gcd(lhs.getContiguity(d), div));
+          if (lowerOnRight && isUniform(lhs, d))
+            c = std::max(c, std::gcd(rhs.getContiguity(d), div));
           cst.push_back(c);
         }
         return AxisInfo(DimVector(rank, 1), DimVector(rank, 1), cst);
@@ -316,14 +321,18 @@ AxisInfo AxisInfoAnalysis::transfer(Operation *op, ArrayRef<AxisInfo> in,
       .Case<arith::AndIOp, arith::OrIOp, arith::XOrIOp, arith::DivSIOp,
             arith::DivUIOp, arith::MaxSIOp, arith::MinSIOp>(
           [&](Operation *) { return binary(noContiguity, noDivisibility); })
-      .Case<arith::SelectOp>([&](Operation *) {
+      .Case<arith::SelectOp>([&](arith::SelectOp select) {
         AxisInfo values = AxisInfo::join(in[1], in[2]);
         DimVector cst;
-        for (unsigned d = 0; d < rank; ++d)
-          cst.push_back(
-              std::gcd(values.getConstancy(d), in[0].getConstancy(d) >= shape[d]
-                                                   ? shape[d]
-                                                   : in[0].getConstancy(d)));
+        // A scalar condition is uniform.
+        bool scalarCondition =
+            !isa<RankedTensorType>(select.getCondition().getType());
+        for (unsigned d = 0; d < rank; ++d) {
+          int64_t condition = scalarCondition ? shape[d]
+                                              : std::min(in[0].getConstancy(d),
+                                                         shape[d]);
+          cst.push_back(std::gcd(values.getConstancy(d), condition));
+        }
         return AxisInfo(values.getContiguity(), values.getDivisibility(), cst);
       })
       .Default([&](Operation *) { return pessimistic; });

@@ -55,3 +55,40 @@ func.func @mask_with_divisible_bound(%n: i32 {tile.divisibility = 16 : i32}) {
   %sub = arith.subi %c8s, %range : tensor<256xi32>
   return
 }
+
+// -----
+
+// Which comparisons keep aligned runs: a run x0 + k against a bound R
+// divisible by 16 flips at k = R - x0 for <, >= (aligned) but at R - x0 + 1
+// for <=, > (not). With the run on the right the roles swap.
+// expected-remark @below {{arg 0: contiguity = [1], divisibility = [16], constancy = [1]}}
+func.func @comparison_alignment(%n: i32 {tile.divisibility = 16 : i32}) {
+  // expected-remark @below {{contiguity = [256], divisibility = [1073741824], constancy = [1]}}
+  %range = tile.make_range {start = 0 : i32, end = 256 : i32} : tensor<256xi32>
+  // expected-remark @below {{contiguity = [1], divisibility = [16], constancy = [256]}}
+  %ns = tile.splat %n : i32 -> tensor<256xi32>
+  // expected-remark @below {{contiguity = [1], divisibility = [1], constancy = [16]}}
+  %lt = arith.cmpi slt, %range, %ns : tensor<256xi32>
+  // expected-remark @below {{contiguity = [1], divisibility = [1], constancy = [16]}}
+  %ge = arith.cmpi uge, %range, %ns : tensor<256xi32>
+  // range <= n is true at range = n, one past a multiple of 16.
+  // expected-remark @below {{contiguity = [1], divisibility = [1], constancy = [1]}}
+  %le = arith.cmpi sle, %range, %ns : tensor<256xi32>
+  // expected-remark @below {{contiguity = [1], divisibility = [1], constancy = [1]}}
+  %gt = arith.cmpi sgt, %range, %ns : tensor<256xi32>
+  // n > range is range < n; n <= range is range >= n.
+  // expected-remark @below {{contiguity = [1], divisibility = [1], constancy = [16]}}
+  %gtSwapped = arith.cmpi sgt, %ns, %range : tensor<256xi32>
+  // expected-remark @below {{contiguity = [1], divisibility = [1], constancy = [16]}}
+  %leSwapped = arith.cmpi ule, %ns, %range : tensor<256xi32>
+  // expected-remark @below {{contiguity = [1], divisibility = [1], constancy = [1]}}
+  %ltSwapped = arith.cmpi slt, %ns, %range : tensor<256xi32>
+  // A scalar condition selects uniformly: two splats stay one run.
+  // expected-remark @below {{contiguity = [1], divisibility = [1], constancy = [1]}}
+  %c = arith.cmpi eq, %n, %n : i32
+  // expected-remark @below {{contiguity = [1], divisibility = [1073741824], constancy = [256], constant = 0}}
+  %zero = arith.constant dense<0> : tensor<256xi32>
+  // expected-remark @below {{contiguity = [1], divisibility = [16], constancy = [256]}}
+  %sel = arith.select %c, %ns, %zero : tensor<256xi32>
+  return
+}

@@ -99,3 +99,28 @@ func.func @runs_inside_size_per_thread(%p: !tile.ptr<i32> {tile.divisibility = 1
   return
 }
 }
+
+// -----
+
+// `row > 0` flips between rows 0 and 1, inside a run of 16: no runs to
+// share, one comparison per register.
+#rows = #tilegpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
+#col = #tilegpu.slice<{dim = 1, parent = #rows}>
+module attributes {"tilegpu.num-warps" = 4 : i32} {
+// CHECK-LABEL: llvm.func @greater_than_zero
+// CHECK-COUNT-16: llvm.icmp "sgt"
+// CHECK-NOT: llvm.icmp
+// CHECK: llvm.return
+func.func @greater_than_zero(%p: !tile.ptr<i32> {tile.divisibility = 16 : i32}) {
+  %r = tile.make_range {start = 0 : i32, end = 64 : i32} : tensor<64xi32, #col>
+  %e = tile.expand_dims %r {axis = 1 : i32} : tensor<64xi32, #col> -> tensor<64x1xi32, #rows>
+  %b = tile.broadcast %e : tensor<64x1xi32, #rows> -> tensor<64x32xi32, #rows>
+  %zero = arith.constant dense<0> : tensor<64x32xi32, #rows>
+  %m = arith.cmpi sgt, %b, %zero : tensor<64x32xi32, #rows>
+  %x = arith.extui %m : tensor<64x32xi1, #rows> to tensor<64x32xi32, #rows>
+  %ps = tile.splat %p : !tile.ptr<i32> -> tensor<64x32x!tile.ptr<i32>, #rows>
+  %pp = tile.addptr %ps, %b : tensor<64x32x!tile.ptr<i32>, #rows>, tensor<64x32xi32, #rows>
+  tile.store %pp, %x : tensor<64x32x!tile.ptr<i32>, #rows>
+  return
+}
+}

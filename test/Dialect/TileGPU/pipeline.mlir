@@ -13,6 +13,9 @@
 // CHECK-LABEL: func.func @matmul
 // CHECK-DAG: %[[C0:.*]] = arith.constant 0 : i32
 // CHECK-DAG: %[[C1:.*]] = arith.constant 1 : i32
+// The stages read and written are counters the loop carries, from 0 and 2.
+// CHECK: %[[C3:.*]] = arith.constant 3 : i32
+// CHECK: %[[C2:.*]] = arith.constant 2 : i32
 // CHECK: %[[BUFA:.*]] = tilegpu.local_alloc : !tilegpu.memdesc<3x64x32xf16>
 // CHECK: %[[BUFB:.*]] = tilegpu.local_alloc : !tilegpu.memdesc<3x32x64xf16>
 // CHECK: %[[IN0:.*]] = arith.cmpi slt, %{{.*}}, %[[N:.*]] : i32
@@ -29,9 +32,6 @@
 // CHECK-NEXT: tilegpu.async_commit_group
 // CHECK: %[[B2:.*]] = tile.addptr %[[B1]]
 // CHECK: %[[A2:.*]] = tile.addptr %[[A1]]
-// The stages read and written are counters the loop carries, from 0 and 2.
-// CHECK: %[[C3:.*]] = arith.constant 3 : i32
-// CHECK: %[[C2:.*]] = arith.constant 2 : i32
 // CHECK: %[[LOOP:.*]]:5 = scf.for %[[K:.*]] = %[[C0]] to %[[N]] step %[[C1]] iter_args(%[[ACC:.*]] = %{{.*}}, %[[PA:.*]] = %[[A2]], %[[PB:.*]] = %[[B2]], %[[READ:.*]] = %[[C0]], %[[WRITE:.*]] = %[[C2]])
 // CHECK-NEXT:   tilegpu.async_wait {pending = 1 : i32}
 // CHECK:   %[[D:.*]] = tilegpu.warpgroup_dot %[[BUFA]], %[[BUFB]][%[[READ]]], %[[ACC]]

@@ -217,6 +217,35 @@ void pipeline(PipelinedDot candidate, unsigned stages) {
   Value lower = loop.getLowerBound(), upper = loop.getUpperBound(),
         step = loop.getStep();
 
+  // The stages the body reads and writes are counters the loop carries
+  // (0 and S-1 at first, each wrapping at S), as in Triton: no division by
+  // S per iteration.
+  Type i32 = b.getI32Type();
+  Value zero = constantOf(b, loc, i32, 0), one = constantOf(b, loc, i32, 1),
+        stageCount = constantOf(b, loc, i32, stages);
+  auto wrapIncrement = [&](OpBuilder &yb, Location l, Value counter) {
+    Value next = arith::AddIOp::create(yb, l, counter, one);
+    Value wraps =
+        arith::CmpIOp::create(yb, l, arith::CmpIPredicate::eq, next, stageCount);
+    return arith::SelectOp::create(yb, l, wraps, zero, next).getResult();
+  };
+  IRRewriter rewriter(b);
+  rewriter.setInsertionPoint(loop);
+  unsigned stageArgs = loop.getNumRegionIterArgs();
+  FailureOr<LoopLikeOpInterface> counted = loop.replaceWithAdditionalYields(
+      rewriter, {zero, constantOf(b, loc, i32, stages - 1)},
+      /*replaceInitOperandUsesInLoop=*/false,
+      [&](OpBuilder &yb, Location l, ArrayRef<BlockArgument> args) {
+        return SmallVector<Value>{wrapIncrement(yb, l, args[0]),
+                                  wrapIncrement(yb, l, args[1])};
+      });
+  if (failed(counted))
+    return; // nothing else has changed yet
+  loop = cast<scf::ForOp>(counted->getOperation());
+  b.setInsertionPoint(loop); // the old loop is gone
+  Value readStage = loop.getRegionIterArgs()[stageArgs];
+  Value writeStage = loop.getRegionIterArgs()[stageArgs + 1];
+
   Value buffers[2];
   for (unsigned i = 0; i < 2; ++i) {
     auto type = cast<RankedTensorType>(candidate.loads[i].getType());
@@ -249,33 +278,6 @@ void pipeline(PipelinedDot candidate, unsigned stages) {
   for (unsigned index : candidate.aheadArgs)
     loop.getInitArgsMutable()[index].assign(current[index]);
 
-  // The stages the body reads and writes are counters the loop carries
-  // (0 and S-1 at first, each wrapping at S), as in Triton: no division by
-  // S per iteration.
-  Type i32 = b.getI32Type();
-  Value zero = constantOf(b, loc, i32, 0), one = constantOf(b, loc, i32, 1),
-        stageCount = constantOf(b, loc, i32, stages);
-  auto wrapIncrement = [&](OpBuilder &yb, Location l, Value counter) {
-    Value next = arith::AddIOp::create(yb, l, counter, one);
-    Value wraps =
-        arith::CmpIOp::create(yb, l, arith::CmpIPredicate::eq, next, stageCount);
-    return arith::SelectOp::create(yb, l, wraps, zero, next).getResult();
-  };
-  IRRewriter rewriter(b);
-  rewriter.setInsertionPoint(loop);
-  unsigned stageArgs = loop.getNumRegionIterArgs();
-  FailureOr<LoopLikeOpInterface> counted = loop.replaceWithAdditionalYields(
-      rewriter, {zero, constantOf(b, loc, i32, stages - 1)},
-      /*replaceInitOperandUsesInLoop=*/false,
-      [&](OpBuilder &yb, Location l, ArrayRef<BlockArgument> args) {
-        return SmallVector<Value>{wrapIncrement(yb, l, args[0]),
-                                  wrapIncrement(yb, l, args[1])};
-      });
-  if (failed(counted))
-    return;
-  loop = cast<scf::ForOp>(counted->getOperation());
-  Value readStage = loop.getRegionIterArgs()[stageArgs];
-  Value writeStage = loop.getRegionIterArgs()[stageArgs + 1];
 
   // The body: wait for this iteration's stage, run its dot (start its wgmma
   // and let the previous one finish), then copy iteration i+S-1 into the
