@@ -9,11 +9,8 @@
 # threads, 128, 256 and 8 by default; SHARED_BYTES 0 reads each file's
 # tile_dynamic_shared_bytes; TRITON=0 leaves Triton out.)
 import ctypes, os, re, statistics, sys
-src = open(os.path.join(os.path.dirname(__file__), "../.gpu/triton_ref.py")).read()
-src = src[: src.rindex("main()")]
-open("/tmp/triton_ref_lib.py", "w").write(src)
-sys.path.insert(0, "/tmp")
-import triton_ref_lib
+from ptx_harness import check, cuda, launcher, load_function, triton_ref
+triton_ref_lib = triton_ref()
 import torch, triton
 
 S, shared = int(sys.argv[1]), int(sys.argv[2])
@@ -21,10 +18,6 @@ BM, BN = int(os.environ.get("BM", "128")), int(os.environ.get("BN", "256"))
 THREADS = 32 * int(os.environ.get("WARPS", "8"))
 files = sys.argv[3:]
 rounds = int(os.environ.get("ROUNDS", "5"))
-cuda = ctypes.CDLL("libcuda.so.1")
-def check(r, what):
-    if r != 0:
-        raise RuntimeError(f"{what} failed with CUresult {r}")
 
 torch.cuda.init()
 a = torch.randn(S, S, device="cuda", dtype=torch.float16)
@@ -33,25 +26,21 @@ ref = (a.float() @ b.float())
 stream = ctypes.c_void_p(torch.cuda.current_stream().cuda_stream)
 
 def load(path, prefer_shared):
-    module, func = ctypes.c_void_p(), ctypes.c_void_p()
-    ptx = open(path, "rb").read() + b"\0"
+    ptx = open(path, "rb").read()
     m = re.search(rb"tile_dynamic_shared_bytes = (\d+)", ptx)
     shared = int(sys.argv[2]) or (int(m.group(1)) if m else 0)
-    check(cuda.cuModuleLoadData(ctypes.byref(module), ptx), "cuModuleLoadData")
-    check(cuda.cuModuleGetFunction(ctypes.byref(func), module, b"matmul_kernel"), "cuModuleGetFunction")
+    func = load_function(ptx, "matmul_kernel")
     check(cuda.cuFuncSetAttribute(func, 8, shared), "cuFuncSetAttribute")
     if prefer_shared:
         check(cuda.cuFuncSetCacheConfig(func, 1), "cuFuncSetCacheConfig")
     c = torch.empty(S, S, device="cuda", dtype=torch.float16)
     values = [ctypes.c_uint64(a.data_ptr()), ctypes.c_uint64(b.data_ptr()),
               ctypes.c_uint64(c.data_ptr())] + [ctypes.c_int32(v) for v in (S, S, S, S, S, S)]
-    params = (ctypes.c_void_p * len(values))(*[ctypes.cast(ctypes.byref(v), ctypes.c_void_p) for v in values])
     grid = triton.cdiv(S, BM) * triton.cdiv(S, BN)
-    def run():
-        check(cuda.cuLaunchKernel(func, grid, 1, 1, THREADS, 1, 1, shared, stream, params, None), "cuLaunchKernel")
+    run = launcher(func, grid, THREADS, shared, values, stream)
     run(); torch.cuda.synchronize()
     err = ((c.float() - ref).norm() / ref.norm()).item()
-    return run, err, (values, params, c)
+    return run, err, c
 
 kernel = triton_ref_lib.matmul_kernel.fn
 ct = torch.empty(S, S, device="cuda", dtype=torch.float16)

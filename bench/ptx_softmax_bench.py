@@ -7,20 +7,13 @@
 # each is checked against torch's softmax before it is timed.
 # Usage: python3 ptx_softmax_bench.py N A.ptx [B.ptx ...]   (M = 4096)
 import ctypes, os, re, statistics, sys
-src = open(os.path.join(os.path.dirname(__file__), "../.gpu/triton_ref.py")).read()
-src = src[: src.rindex("main()")]
-open("/tmp/triton_ref_lib.py", "w").write(src)
-sys.path.insert(0, "/tmp")
-import triton_ref_lib
+from ptx_harness import check, cuda, launcher, load_function, triton_ref
+triton_ref_lib = triton_ref()
 import torch, triton
 
 N, files = int(sys.argv[1]), sys.argv[2:]
 M = int(os.environ.get("M", "4096"))
 rounds = int(os.environ.get("ROUNDS", "5"))
-cuda = ctypes.CDLL("libcuda.so.1")
-def check(r, what):
-    if r != 0:
-        raise RuntimeError(f"{what} failed with CUresult {r}")
 
 torch.cuda.init()
 x = torch.randn(M, N, device="cuda")
@@ -28,30 +21,26 @@ ref = torch.softmax(x.double(), dim=1)
 stream = ctypes.c_void_p(torch.cuda.current_stream().cuda_stream)
 
 def load(path):
-    module, func = ctypes.c_void_p(), ctypes.c_void_p()
-    ptx = open(path, "rb").read() + b"\0"
+    ptx = open(path, "rb").read()
     threads = int(re.search(rb"\.(?:reqntid|maxntid) (\d+)", ptx).group(1))
     # Triton's kernels take extra pointer parameters (scratch) at the end.
     params_in_ptx = 1 + max(int(i) for i in re.findall(rb"softmax_kernel_param_(\d+)", ptx))
     # Triton's kernels address dynamic shared memory (its launcher passes
     # metadata.shared bytes); Tile's is static.
     shared = int(os.environ.get("TRITON_SHARED", "1024")) if b".extern .shared" in ptx else 0
-    check(cuda.cuModuleLoadData(ctypes.byref(module), ptx), "cuModuleLoadData")
-    check(cuda.cuModuleGetFunction(ctypes.byref(func), module, b"softmax_kernel"), "cuModuleGetFunction")
+    func = load_function(ptx, "softmax_kernel")
     y = torch.empty_like(x)
     values = [ctypes.c_uint64(y.data_ptr()), ctypes.c_uint64(x.data_ptr())] + \
              [ctypes.c_int32(v) for v in (x.stride(0), y.stride(0), N)]
     values += [ctypes.c_uint64(0) for _ in range(params_in_ptx - len(values))]
-    params = (ctypes.c_void_p * len(values))(*[ctypes.cast(ctypes.byref(v), ctypes.c_void_p) for v in values])
-    def run():
-        check(cuda.cuLaunchKernel(func, M, 1, 1, threads, 1, 1, shared, stream, params, None), "cuLaunchKernel")
+    run = launcher(func, M, threads, shared, values, stream)
     run(); torch.cuda.synchronize()
     err = (y.double() - ref).abs().max().item()
     regs = ctypes.c_int()
     check(cuda.cuFuncGetAttribute(ctypes.byref(regs), 4, func), "cuFuncGetAttribute")
     blocks = ctypes.c_int()
     check(cuda.cuOccupancyMaxActiveBlocksPerMultiprocessor(ctypes.byref(blocks), func, threads, shared), "occupancy")
-    return run, err, (values, params, y), f"{threads} threads, {regs.value} regs, {blocks.value} programs/SM"
+    return run, err, y, f"{threads} threads, {regs.value} regs, {blocks.value} programs/SM"
 
 variants = [("triton", lambda: triton_ref_lib.softmax(x))] if os.environ.get("TRITON", "1") != "0" else []
 keep = []

@@ -2,11 +2,9 @@
 # configuration, times it with do_bench, and writes its TTGIR, PTX and SASS
 # to $OUT, for comparing the code with Tile's (run on the GPU machine).
 import os, subprocess, sys
-src = open(os.path.join(os.path.dirname(__file__), "../.gpu/triton_ref.py")).read()
-src = src[: src.rindex("main()")]
-open("/tmp/triton_ref_lib.py", "w").write(src)
-sys.path.insert(0, "/tmp")
-import triton_ref_lib
+sys.path.insert(0, os.path.dirname(__file__))
+from ptx_harness import triton_ref
+triton_ref_lib = triton_ref()
 ns = vars(triton_ref_lib)
 import torch, triton
 out = os.environ.get("OUT", "/tmp")

@@ -301,8 +301,8 @@ AxisInfo AxisInfoAnalysis::transfer(Operation *op, ArrayRef<AxisInfo> in,
         // is on the left of <, >= (or on the right of >, <=).
         using P = arith::CmpIPredicate;
         P pred = cmp.getPredicate();
-        bool lowerOnLeft = pred == P::slt || pred == P::ult ||
-                           pred == P::sge || pred == P::uge;
+        bool lowerOnLeft = pred == P::slt || pred == P::ult || pred == P::sge ||
+                           pred == P::uge;
         bool lowerOnRight = pred == P::sgt || pred == P::ugt ||
                             pred == P::sle || pred == P::ule;
         DimVector cst;
@@ -328,9 +328,9 @@ AxisInfo AxisInfoAnalysis::transfer(Operation *op, ArrayRef<AxisInfo> in,
         bool scalarCondition =
             !isa<RankedTensorType>(select.getCondition().getType());
         for (unsigned d = 0; d < rank; ++d) {
-          int64_t condition = scalarCondition ? shape[d]
-                                              : std::min(in[0].getConstancy(d),
-                                                         shape[d]);
+          int64_t condition = scalarCondition
+                                  ? shape[d]
+                                  : std::min(in[0].getConstancy(d), shape[d]);
           cst.push_back(std::gcd(values.getConstancy(d), condition));
         }
         return AxisInfo(values.getContiguity(), values.getDivisibility(), cst);

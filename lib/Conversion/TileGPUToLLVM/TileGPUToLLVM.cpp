@@ -250,7 +250,7 @@ struct ConstantOpLowering : public ConvertOpToLLVMPattern<arith::ConstantOp> {
 // Elementwise ops
 //===----------------------------------------------------------------------===//
 
-/// For each register of `result` (a blocked layout), the first register of
+/// For each register of `op`'s result (a blocked layout), the first register of
 /// the same thread that AxisInfo's constancy proves equal to it: the two lie
 /// in one aligned run of equal values for every thread. Along an axis with
 /// constancy c (its largest power-of-two divisor) a register at offset o from
@@ -259,16 +259,21 @@ struct ConstantOpLowering : public ConvertOpToLLVMPattern<arith::ConstantOp> {
 /// tile, so for power-of-two c, sizePerThread and tile, o / c alone decides.
 /// This is Triton's deduplication: `offs_k[:, None] < K - k * BK` with K
 /// divisible by 16 holds one predicate for each 16 rows, not one per row.
+/// Every register leads its own run unless `op` is free of side effects.
 static SmallVector<unsigned> getConstantRunLeaders(const ModuleAxisInfo &info,
-                                                   Value result,
+                                                   Operation *op,
                                                    unsigned count) {
   SmallVector<unsigned> leaders(count);
   for (unsigned i = 0; i < count; ++i)
     leaders[i] = i;
+  if (!isMemoryEffectFree(op))
+    return leaders;
+  Value result = op->getResult(0);
   auto type = dyn_cast<RankedTensorType>(result.getType());
   const AxisInfo *axisInfo = info.lookup(result);
-  auto blocked = type ? dyn_cast_or_null<BlockedEncodingAttr>(type.getEncoding())
-                      : BlockedEncodingAttr();
+  auto blocked = type
+                     ? dyn_cast_or_null<BlockedEncodingAttr>(type.getEncoding())
+                     : BlockedEncodingAttr();
   if (!axisInfo || !blocked || !axisInfo->isInitialized() ||
       axisInfo->getRank() != type.getRank())
     return leaders;
@@ -328,11 +333,7 @@ struct ElementwiseOpLowering : public ConversionPattern {
     for (Value operand : operands)
       inputs.push_back(registersOf(rewriter, loc, operand, count));
     Type scalarType = resultType.getElementType();
-    SmallVector<unsigned> leaders(count);
-    for (unsigned i = 0; i < count; ++i)
-      leaders[i] = i;
-    if (isMemoryEffectFree(op))
-      leaders = getConstantRunLeaders(axisInfo, op->getResult(0), count);
+    SmallVector<unsigned> leaders = getConstantRunLeaders(axisInfo, op, count);
     SmallVector<Value> results;
     for (unsigned i = 0; i < count; ++i) {
       if (leaders[i] != i) {

@@ -15,10 +15,10 @@
 //
 // so that each iteration's tensor-core work overlaps the global loads of the
 // next S-1 iterations and the wgmma of the previous one. The stages read and
-// written are two i32 counters the loop carries (i % S and (i-1) % S). With an mma version
-// 2 accumulator (mma.sync) the dot is the synchronous shared_dot on the
-// stage, with no waits for it. The iter_args that
-// only feed the loads (the pointer blocks) run S-1 iterations ahead: the
+// written are two i32 counters the loop carries (i % S and (i-1) % S). With
+// an mma version 2 accumulator (mma.sync) the dot is the synchronous
+// shared_dot on the stage, with no waits for it. The iter_args that only
+// feed the loads (the pointer blocks) run S-1 iterations ahead: the
 // prologue advances them, and the body's copies use them with the induction
 // variable shifted by S-1 steps. Copies past the last iteration are masked
 // off (cp.async reads nothing and writes zeros), so every iteration commits
@@ -225,8 +225,8 @@ void pipeline(PipelinedDot candidate, unsigned stages) {
         stageCount = constantOf(b, loc, i32, stages);
   auto wrapIncrement = [&](OpBuilder &yb, Location l, Value counter) {
     Value next = arith::AddIOp::create(yb, l, counter, one);
-    Value wraps =
-        arith::CmpIOp::create(yb, l, arith::CmpIPredicate::eq, next, stageCount);
+    Value wraps = arith::CmpIOp::create(yb, l, arith::CmpIPredicate::eq, next,
+                                        stageCount);
     return arith::SelectOp::create(yb, l, wraps, zero, next).getResult();
   };
   IRRewriter rewriter(b);
@@ -278,11 +278,9 @@ void pipeline(PipelinedDot candidate, unsigned stages) {
   for (unsigned index : candidate.aheadArgs)
     loop.getInitArgsMutable()[index].assign(current[index]);
 
-
   // The body: wait for this iteration's stage, run its dot (start its wgmma
   // and let the previous one finish), then copy iteration i+S-1 into the
   // stage the previous dot read.
-  b.setInsertionPoint(loop);
   Value aheadSteps = arith::MulIOp::create(
       b, loc, step, constantOf(b, loc, ivType, stages - 1));
   tile::DotOp dot = candidate.dot;
@@ -306,9 +304,9 @@ void pipeline(PipelinedDot candidate, unsigned stages) {
   Value waited;
   if (wgmma) {
     // The stage is free once the previous wgmma is, after this one starts.
-    Value started = WarpGroupDotOp::create(
-        b, dot.getLoc(), dot.getType(), buffers[0], buffers[1], readStage,
-        dot.getC());
+    Value started =
+        WarpGroupDotOp::create(b, dot.getLoc(), dot.getType(), buffers[0],
+                               buffers[1], readStage, dot.getC());
     waited = WarpGroupDotWaitOp::create(b, dot.getLoc(), dot.getType(), started,
                                         /*pending=*/1);
     emitCopies();
@@ -318,9 +316,8 @@ void pipeline(PipelinedDot candidate, unsigned stages) {
     // are done by the barrier after the wait; membar allows it), but on the
     // H100 it made 128x256x64 with 8 warps 10% slower (its ldmatrix reads
     // then queue behind the copies) for 4% on 64x256x32 with 4.
-    waited =
-        SharedDotOp::create(b, dot.getLoc(), dot.getType(), buffers[0],
-                            buffers[1], readStage, dot.getC());
+    waited = SharedDotOp::create(b, dot.getLoc(), dot.getType(), buffers[0],
+                                 buffers[1], readStage, dot.getC());
     emitCopies();
   }
   dot.getResult().replaceAllUsesWith(waited);
