@@ -5,6 +5,8 @@
 # variant (for instance the compiled kernel and a copy with a register cap,
 # or Triton's own PTX, from bench/triton_dump.py);
 # each is checked against torch's softmax before it is timed.
+# A persistent kernel (an n_rows parameter before n_cols) runs on the grid
+# its file name gives: NAME-g<programs>.ptx.
 # Usage: python3 ptx_softmax_bench.py N A.ptx [B.ptx ...]   (M = 4096)
 import ctypes, os, re, statistics, sys
 from ptx_harness import check, cuda, launcher, load_function, triton_ref
@@ -30,10 +32,12 @@ def load(path):
     shared = int(os.environ.get("TRITON_SHARED", "1024")) if b".extern .shared" in ptx else 0
     func = load_function(ptx, "softmax_kernel")
     y = torch.empty_like(x)
+    grid = re.search(r"-g(\d+)\.ptx$", path)
+    scalars = (x.stride(0), y.stride(0)) + ((M,) if grid else ()) + (N,)
     values = [ctypes.c_uint64(y.data_ptr()), ctypes.c_uint64(x.data_ptr())] + \
-             [ctypes.c_int32(v) for v in (x.stride(0), y.stride(0), N)]
+             [ctypes.c_int32(v) for v in scalars]
     values += [ctypes.c_uint64(0) for _ in range(params_in_ptx - len(values))]
-    run = launcher(func, M, threads, shared, values, stream)
+    run = launcher(func, int(grid.group(1)) if grid else M, threads, shared, values, stream)
     run(); torch.cuda.synchronize()
     err = (y.double() - ref).abs().max().item()
     regs = ctypes.c_int()

@@ -53,3 +53,53 @@ func.func @fold() -> tensor<256xf32, #a> {
   %y = tilegpu.convert_layout %x : tensor<256xf32, #b> -> tensor<256xf32, #a>
   return %y : tensor<256xf32, #a>
 }
+
+// -----
+
+#def = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#vec = #tilegpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+
+// A loaded row the loop carries to the next iteration (a prefetch written
+// by hand): the loop carries it in the loads' layout, and the reduction and
+// the store take that layout, so no conversion is left in or around the
+// loop.
+// CHECK-LABEL: func.func @loop_carried
+// CHECK-NOT: tilegpu.convert_layout
+// CHECK: %[[FIRST:.*]] = tile.load {{.*}} : tensor<1024x!tile.ptr<f32>, #[[VEC:.*]]>
+// CHECK: %[[LAST:.*]] = scf.for {{.*}} iter_args(%[[ROW:.*]] = %[[FIRST]]) -> (tensor<1024xf32, #[[VEC]]>)
+// CHECK:   %[[NEXT:.*]] = tile.load {{.*}} : tensor<1024x!tile.ptr<f32>, #[[VEC]]>
+// CHECK:   tile.reduce(%[[ROW]]) {{.*}} : (tensor<1024xf32, #[[VEC]]>) -> f32
+// CHECK:   tile.store {{.*}} : tensor<1024x!tile.ptr<f32>, #[[VEC]]>
+// CHECK:   scf.yield %[[NEXT]] : tensor<1024xf32, #[[VEC]]>
+// CHECK-NOT: tilegpu.convert_layout
+// CHECK: tile.store {{.*}}, %[[LAST]] : tensor<1024x!tile.ptr<f32>, #[[VEC]]>
+func.func @loop_carried(%p: !tile.ptr<f32>, %q: !tile.ptr<f32>, %n: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %r = tile.make_range {start = 0 : i32, end = 1024 : i32} : tensor<1024xi32, #vec>
+  %ps = tile.splat %p : !tile.ptr<f32> -> tensor<1024x!tile.ptr<f32>, #vec>
+  %pp = tile.addptr %ps, %r : tensor<1024x!tile.ptr<f32>, #vec>, tensor<1024xi32, #vec>
+  %first = tile.load %pp : tensor<1024x!tile.ptr<f32>, #vec>
+  %init = tilegpu.convert_layout %first : tensor<1024xf32, #vec> -> tensor<1024xf32, #def>
+  %last = scf.for %i = %c0 to %n step %c1 iter_args(%row = %init) -> (tensor<1024xf32, #def>) : i32 {
+    %next = tile.load %pp : tensor<1024x!tile.ptr<f32>, #vec>
+    %m = tile.reduce(%row) {axis = 0 : i32} : (tensor<1024xf32, #def>) -> f32 {
+    ^bb0(%a: f32, %b: f32):
+      %x = arith.maxnumf %a, %b : f32
+      tile.reduce_return %x : f32
+    }
+    %ms = tile.splat %m : f32 -> tensor<1024xf32, #def>
+    %d = arith.subf %row, %ms : tensor<1024xf32, #def>
+    %rd = tile.make_range {start = 0 : i32, end = 1024 : i32} : tensor<1024xi32, #def>
+    %qs = tile.splat %q : !tile.ptr<f32> -> tensor<1024x!tile.ptr<f32>, #def>
+    %qq = tile.addptr %qs, %rd : tensor<1024x!tile.ptr<f32>, #def>, tensor<1024xi32, #def>
+    tile.store %qq, %d : tensor<1024x!tile.ptr<f32>, #def>
+    %nextd = tilegpu.convert_layout %next : tensor<1024xf32, #vec> -> tensor<1024xf32, #def>
+    scf.yield %nextd : tensor<1024xf32, #def>
+  }
+  %rd = tile.make_range {start = 0 : i32, end = 1024 : i32} : tensor<1024xi32, #def>
+  %qs = tile.splat %q : !tile.ptr<f32> -> tensor<1024x!tile.ptr<f32>, #def>
+  %qq = tile.addptr %qs, %rd : tensor<1024x!tile.ptr<f32>, #def>, tensor<1024xi32, #def>
+  tile.store %qq, %last : tensor<1024x!tile.ptr<f32>, #def>
+  return
+}

@@ -9,7 +9,10 @@
 //     accumulator): elementwise users move into the source's layout, so the
 //     conversion travels to stores and reductions, which take a blocked
 //     source's layout and absorb it (an mma source stays converted: its
-//     stores would not coalesce).
+//     stores would not coalesce);
+//   - through loops: a tensor an scf.for carries takes the blocked layout
+//     its yielded value is converted from, so the conversion leaves the
+//     loop body.
 // Ops left without users are erased.
 //
 //===----------------------------------------------------------------------===//
@@ -18,6 +21,7 @@
 #include "tile/Dialect/TileGPU/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
@@ -255,13 +259,56 @@ struct ReduceOfConversion : public OpRewritePattern<tile::ReduceOp> {
   }
 };
 
+/// A loop-carried tensor whose yielded value is a conversion from a blocked
+/// layout is carried in that layout instead: the conversion at the end of
+/// every iteration becomes one on the way in (folded where the initial value
+/// has the layout already) and conversions of the block argument and the
+/// loop result, which the patterns above push on to the users.
+struct ForIterArgOfConversion : public OpRewritePattern<scf::ForOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(scf::ForOp loop,
+                                PatternRewriter &rewriter) const override {
+    auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+    for (auto [i, arg] : llvm::enumerate(loop.getRegionIterArgs())) {
+      auto convert = yield.getOperand(i).getDefiningOp<ConvertLayoutOp>();
+      if (!convert || !isa<BlockedEncodingAttr>(layoutOf(convert.getSrc())))
+        continue;
+      auto oldType = cast<RankedTensorType>(arg.getType());
+      Type newType = convert.getSrc().getType();
+      Value result = loop.getResult(i);
+      rewriter.setInsertionPoint(loop);
+      Value init =
+          convertToLayout(rewriter, loop.getLoc(), loop.getInitArgs()[i],
+                          layoutOf(convert.getSrc()));
+      rewriter.modifyOpInPlace(loop, [&] {
+        loop.getInitArgsMutable()[i].set(init);
+        arg.setType(newType);
+        result.setType(newType);
+      });
+      rewriter.modifyOpInPlace(yield,
+                               [&] { yield->setOperand(i, convert.getSrc()); });
+      rewriter.setInsertionPointToStart(loop.getBody());
+      auto argInOld =
+          ConvertLayoutOp::create(rewriter, loop.getLoc(), oldType, arg);
+      rewriter.replaceAllUsesExcept(arg, argInOld, argInOld);
+      rewriter.setInsertionPointAfter(loop);
+      auto resultInOld =
+          ConvertLayoutOp::create(rewriter, loop.getLoc(), oldType, result);
+      rewriter.replaceAllUsesExcept(result, resultInOld, resultInOld);
+      return success();
+    }
+    return failure();
+  }
+};
+
 struct RemoveLayoutConversions
     : public tilegpu::impl::TileGPURemoveLayoutConversionsBase<
           RemoveLayoutConversions> {
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
     patterns.add<RematerializeSource, PushConversionForward, ReduceOfConversion,
-                 DotOfConversion, StoreOfConversion>(&getContext());
+                 DotOfConversion, StoreOfConversion, ForIterArgOfConversion>(
+        &getContext());
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       return signalPassFailure();
   }
