@@ -28,9 +28,14 @@ def load(path):
     # Triton's kernels take extra pointer parameters (scratch) at the end.
     params_in_ptx = 1 + max(int(i) for i in re.findall(rb"softmax_kernel_param_(\d+)", ptx))
     # Triton's kernels address dynamic shared memory (its launcher passes
-    # metadata.shared bytes); Tile's is static.
-    shared = int(os.environ.get("TRITON_SHARED", "1024")) if b".extern .shared" in ptx else 0
+    # metadata.shared bytes); Tile's is static unless the PTX says how much
+    # dynamic shared memory it needs.
+    tile_shared = re.search(rb"tile_dynamic_shared_bytes = (\d+)", ptx)
+    shared = int(tile_shared.group(1)) if tile_shared else \
+        int(os.environ.get("TRITON_SHARED", "1024")) if b".extern .shared" in ptx else 0
     func = load_function(ptx, "softmax_kernel")
+    if shared > 48 * 1024:  # CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES
+        check(cuda.cuFuncSetAttribute(func, 8, shared), "cuFuncSetAttribute")
     y = torch.empty_like(x)
     grid = re.search(r"-g(\d+)\.ptx$", path)
     scalars = (x.stride(0), y.stride(0)) + ((M,) if grid else ()) + (N,)

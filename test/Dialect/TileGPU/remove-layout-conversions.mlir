@@ -103,3 +103,37 @@ func.func @loop_carried(%p: !tile.ptr<f32>, %q: !tile.ptr<f32>, %n: i32) {
   tile.store %qq, %last : tensor<1024x!tile.ptr<f32>, #def>
   return
 }
+
+// -----
+
+#def = #tilegpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [1, 4], order = [1, 0]}>
+#vec = #tilegpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [1, 32], warpsPerCTA = [1, 4], order = [1, 0]}>
+
+// x - max(x, 1)[:, None] on loaded rows: the reduction to a tensor takes the
+// loads' layout and yields the slice of it, the row maxima are broadcast in
+// that layout, and the store follows: no conversion is left.
+// CHECK-LABEL: func.func @row_reduction
+// CHECK-NOT: tilegpu.convert_layout
+// CHECK: %[[X:.*]] = tile.load {{.*}} : tensor<2x1024x!tile.ptr<f32>, #[[VEC:.*]]>
+// CHECK: %[[M:.*]] = tile.reduce(%[[X]]) {axis = 1 : i32} : (tensor<2x1024xf32, #[[VEC]]>) -> tensor<2xf32, #[[SLICE:.*]]>
+// CHECK: %[[E:.*]] = tile.expand_dims %[[M]] {axis = 1 : i32} : tensor<2xf32, #[[SLICE]]> -> tensor<2x1xf32, #[[VEC]]>
+// CHECK: %[[B:.*]] = tile.broadcast %[[E]] {{.*}} -> tensor<2x1024xf32, #[[VEC]]>
+// CHECK: %[[D:.*]] = arith.subf %[[X]], %[[B]] : tensor<2x1024xf32, #[[VEC]]>
+// CHECK: tile.store %{{.*}}, %[[D]] : tensor<2x1024x!tile.ptr<f32>, #[[VEC]]>
+// CHECK-NOT: tilegpu.convert_layout
+func.func @row_reduction(%p: !tile.ptr<f32>) {
+  %ps = tile.splat %p : !tile.ptr<f32> -> tensor<2x1024x!tile.ptr<f32>, #vec>
+  %x = tile.load %ps : tensor<2x1024x!tile.ptr<f32>, #vec>
+  %xd = tilegpu.convert_layout %x : tensor<2x1024xf32, #vec> -> tensor<2x1024xf32, #def>
+  %m = tile.reduce(%xd) {axis = 1 : i32} : (tensor<2x1024xf32, #def>) -> tensor<2xf32, #tilegpu.slice<{dim = 1, parent = #def}>> {
+  ^bb0(%a: f32, %b: f32):
+    %r = arith.maxnumf %a, %b : f32
+    tile.reduce_return %r : f32
+  }
+  %e = tile.expand_dims %m {axis = 1 : i32} : tensor<2xf32, #tilegpu.slice<{dim = 1, parent = #def}>> -> tensor<2x1xf32, #def>
+  %b = tile.broadcast %e : tensor<2x1xf32, #def> -> tensor<2x1024xf32, #def>
+  %d = arith.subf %xd, %b : tensor<2x1024xf32, #def>
+  %dv = tilegpu.convert_layout %d : tensor<2x1024xf32, #def> -> tensor<2x1024xf32, #vec>
+  tile.store %ps, %dv : tensor<2x1024x!tile.ptr<f32>, #vec>
+  return
+}

@@ -242,19 +242,32 @@ struct DotOfConversion : public OpRewritePattern<tile::DotOp> {
   }
 };
 
-/// A reduction to scalars reads its operands in any blocked layout: the
-/// first operand's conversion goes, the others follow its source's layout.
+/// A reduction reads its operands in any blocked layout: the first
+/// operand's conversion goes, the others follow its source's layout. A
+/// reduction to tensors then yields them in the slice of that layout,
+/// converted back for the users (where the patterns above take the
+/// conversion on: `x - max(x, 1)[:, None]` runs in x's layout).
 struct ReduceOfConversion : public OpRewritePattern<tile::ReduceOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(tile::ReduceOp reduce,
                                 PatternRewriter &rewriter) const override {
-    if (llvm::any_of(reduce.getResultTypes(),
-                     [](Type t) { return isa<RankedTensorType>(t); }))
-      return failure();
     auto first = reduce.getSrcs()[0].getDefiningOp<ConvertLayoutOp>();
     if (!first || !isa<BlockedEncodingAttr>(layoutOf(first.getSrc())))
       return failure();
-    moveOperandsToLayout(rewriter, reduce, layoutOf(first.getSrc()));
+    auto layout = cast<BlockedEncodingAttr>(layoutOf(first.getSrc()));
+    moveOperandsToLayout(rewriter, reduce, layout);
+    auto slice = SliceEncodingAttr::get(getContext(), reduce.getAxis(), layout);
+    rewriter.setInsertionPointAfter(reduce);
+    for (Value result : reduce.getResults()) {
+      auto oldType = dyn_cast<RankedTensorType>(result.getType());
+      if (!oldType || oldType.getEncoding() == slice)
+        continue;
+      rewriter.modifyOpInPlace(
+          reduce, [&] { result.setType(withLayout(oldType, slice)); });
+      auto back =
+          ConvertLayoutOp::create(rewriter, reduce.getLoc(), oldType, result);
+      rewriter.replaceAllUsesExcept(result, back, back);
+    }
     return success();
   }
 };
