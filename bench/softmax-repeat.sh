@@ -1,9 +1,11 @@
 # Softmax GB/s at M = 4096, Tile (tile-run, its launch description) and
 # Triton/PyTorch (shared/device/triton_ref.py) alternated R times in one
 # call; prints every repeat and the medians per N. Each Tile run also
-# checks its output against float64 (fresh seed).
+# checks its output against float64 (fresh seed). Every run's log and JSON
+# go into one archive, $OUT/softmax-repeat.tgz (the device returns 8 files).
 set -uo pipefail
-out=${OUT:-/tmp}
+top=${OUT:-/tmp}
+out=$top/softmax-repeat; mkdir -p $out
 R=${R:-4}
 Ns="256 512 781 1024 2048 4096 8192 12288 32768"
 for r in $(seq 1 $R); do
@@ -11,7 +13,7 @@ for r in $(seq 1 $R); do
     echo "N=$n $(tile-run kernels/softmax_simple.tile --set n_rows=4096 --set n_cols=$n \
       --seed $RANDOM$RANDOM --rep-ms 200 --no-ceiling 2>&1 | grep -oE '[0-9.]+ GB/s|PASS|FAIL|error' | tr '\n' ' ')"
   done > $out/softmax-tile-$r.log
-  PYTHONUNBUFFERED=1 python3 .gpu/triton_ref.py softmax > $out/softmax-triton-$r.log 2>&1
+  OUT=$out PYTHONUNBUFFERED=1 python3 .gpu/triton_ref.py softmax > $out/softmax-triton-$r.log 2>&1
   cp $out/triton_ref.json $out/softmax-triton-$r.json
 done
 python3 - $out $R <<'PY'
@@ -30,5 +32,6 @@ print("| N | Tile | Triton | PyTorch | Tile / Triton | Tile runs | Triton runs |
 print("|---|---|---|---|---|---|---|")
 for n in sorted(tile):
     t, p, q = statistics.median(tile[n]), statistics.median(tri[n]), statistics.median(torch_[n])
-    print(f"| {n} | {t:.0f} | {p:.0f} | {q:.0f} | {t/p:.3f} | {' '.join(f'{x:.0f}' for x in tile[n])} | {' '.join(f'{x:.0f}' for x in tri[n])} |")
+    print(f"| {n} | {t:.1f} | {p:.1f} | {q:.0f} | {t/p:.4f} | {' '.join(f'{x:.0f}' for x in tile[n])} | {' '.join(f'{x:.0f}' for x in tri[n])} |")
 PY
+tar czf $top/softmax-repeat.tgz -C $top softmax-repeat && rm -r $out
