@@ -5,7 +5,8 @@
 set -uo pipefail
 export TILE_CACHE_DIR=$(mktemp -d)
 V=$OUT/softmax-hints; mkdir -p $V
-for cfg in ${CONFIGS:-"8192 8 16" "12288 16 8"}; do
+IFS=";" read -ra cfgs <<< "${CONFIGS:-8192 8 16;12288 16 8}"  # configs separated by ";"
+for cfg in "${cfgs[@]}"; do
   set -- $cfg; n=$1; w=$2; shift 2
   rm -f $V/*.ptx
   base=$V/a-w$w.ptx

@@ -8,7 +8,8 @@ set -uo pipefail
 export TILE_CACHE_DIR=$(mktemp -d)
 V=$OUT/softmax-prefetch; mkdir -p $V
 sms=$(python3 -c "import torch; print(torch.cuda.get_device_properties(0).multi_processor_count)")
-for cfg in ${CONFIGS:-"8192 16:2 8:2 16:1 32:1" "12288 16:1 32:1"}; do
+IFS=";" read -ra cfgs <<< "${CONFIGS:-8192 16:2 8:2 16:1 32:1;12288 16:1 32:1}"  # configs separated by ";"
+for cfg in "${cfgs[@]}"; do
   set -- $cfg; n=$1; shift
   rm -f $V/*.ptx
   tile-run kernels/softmax_simple.tile --set n_rows=4096 --set n_cols=$n --emit=ptx -o $V/a-one-row.ptx

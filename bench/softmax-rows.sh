@@ -5,7 +5,8 @@
 set -uo pipefail
 export TILE_CACHE_DIR=$(mktemp -d)
 V=$OUT/softmax-rows; mkdir -p $V
-for cfg in ${CONFIGS:-"8192 2:16 2:32 4:32 2:8" "12288 2:32 2:16"}; do
+IFS=";" read -ra cfgs <<< "${CONFIGS:-8192 2:16 2:32 4:32 2:8;12288 2:32 2:16}"  # configs separated by ";"
+for cfg in "${cfgs[@]}"; do
   set -- $cfg; n=$1; shift
   rm -f $V/*.ptx
   tile-run kernels/softmax_simple.tile --set n_rows=4096 --set n_cols=$n --emit=ptx -o $V/a-one-row.ptx

@@ -4,7 +4,8 @@
 set -uo pipefail
 export TILE_CACHE_DIR=$(mktemp -d)
 V=$OUT/softmax-variants; mkdir -p $V
-for cfg in ${CONFIGS:-"8192 8 - 48 40" "8192 16 -" "12288 16 - 40"}; do
+IFS=";" read -ra cfgs <<< "${CONFIGS:-8192 8 - 48 40;8192 16 -;12288 16 - 40}"  # configs separated by ";"
+for cfg in "${cfgs[@]}"; do
   set -- $cfg; n=$1; w=$2; shift 2
   rm -f $V/*.ptx
   base=$V/w$w.ptx
