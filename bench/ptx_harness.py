@@ -36,3 +36,17 @@ def launcher(func, grid, threads, shared, values, stream):
         check(cuda.cuLaunchKernel(func, grid, 1, 1, threads, 1, 1, shared, stream, params, None), "cuLaunchKernel")
     run.keep = (values, params)
     return run
+
+
+def time_alternating(variants, rounds, rate, header, width=40):
+    """Times each (name, run) of `variants` with do_bench, one after the
+    other, `rounds` times; prints `rate`(ms) per round and the median."""
+    import statistics, triton
+    times = {n: [] for n, _ in variants}
+    for _ in range(rounds):
+        for n, run in variants:
+            times[n].append(triton.testing.do_bench(run, return_mode="median"))
+    print(f"{header}, do_bench median over {rounds} alternating rounds (per round, then median):")
+    for n, t in times.items():
+        g = [rate(v) for v in t]
+        print(f"  {n[:width]:{width}s} {' '.join(f'{v:6.0f}' for v in g)}  median {statistics.median(g):6.0f}")

@@ -8,8 +8,8 @@
 # A persistent kernel (an n_rows parameter before n_cols) runs on the grid
 # its file name gives: NAME-g<programs>.ptx.
 # Usage: python3 ptx_softmax_bench.py N A.ptx [B.ptx ...]   (M = 4096)
-import ctypes, os, re, statistics, sys
-from ptx_harness import check, cuda, launcher, load_function, triton_ref
+import ctypes, os, re, sys
+from ptx_harness import time_alternating, check, cuda, launcher, load_function, triton_ref
 triton_ref_lib = triton_ref()
 import torch, triton
 
@@ -58,12 +58,4 @@ for f in files:
     keep.append(k)
     print(f"{os.path.basename(f)}: {info}; max abs err {err:.2e} {'PASS' if err < 1e-5 else 'FAIL'}")
     variants.append((os.path.basename(f), run))
-times = {n: [] for n, _ in variants}
-for r in range(rounds):
-    for n, run in variants:
-        times[n].append(triton.testing.do_bench(run, return_mode="median"))
-gbs = lambda ms: 2 * 4 * M * N / ms * 1e-6
-print(f"M={M} N={N}, do_bench median over {rounds} alternating rounds (GB/s per round, then median):")
-for n, t in times.items():
-    g = [gbs(v) for v in t]
-    print(f"  {n:40s} {' '.join(f'{v:6.0f}' for v in g)}  median {statistics.median(g):6.0f}")
+time_alternating(variants, rounds, lambda ms: 2 * 4 * M * N / ms * 1e-6, f"M={M} N={N} GB/s", 40)

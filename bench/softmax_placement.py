@@ -3,9 +3,9 @@
 # different pad, alternating rounds with one do_bench harness; prints each
 # pair's addresses (offset of y from x modulo 2 MiB and 64 MiB) and GB/s.
 # Usage: python3 softmax_placement.py N tile.ptx   (M = 4096)
-import ctypes, os, re, statistics, sys
-from ptx_harness import cuda, launcher, load_function
-import torch, triton
+import ctypes, os, re, sys
+from ptx_harness import time_alternating, cuda, launcher, load_function
+import torch
 
 N, path = int(sys.argv[1]), sys.argv[2]
 M = int(os.environ.get("M", "4096"))
@@ -32,12 +32,4 @@ for pad in pads:
     print(f"{name} max abs err {err:.1e} {'PASS' if err < 1e-5 else 'FAIL'}")
     keep += [x, gap, y]
     variants.append((name, run))
-times = {n: [] for n, _ in variants}
-for r in range(rounds):
-    for n, run in variants:
-        times[n].append(triton.testing.do_bench(run, return_mode="median"))
-gbs = lambda ms: 2 * 4 * M * N / ms * 1e-6
-print(f"M={M} N={N}, do_bench median over {rounds} alternating rounds (GB/s per round, then median):")
-for n, t in times.items():
-    g = [gbs(v) for v in t]
-    print(f"  {n[:11]} {' '.join(f'{v:6.0f}' for v in g)}  median {statistics.median(g):6.0f}")
+time_alternating(variants, rounds, lambda ms: 2 * 4 * M * N / ms * 1e-6, f"M={M} N={N} GB/s", 11)

@@ -284,7 +284,8 @@ struct ForIterArgOfConversion : public OpRewritePattern<scf::ForOp> {
     auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
     for (auto [i, arg] : llvm::enumerate(loop.getRegionIterArgs())) {
       auto convert = yield.getOperand(i).getDefiningOp<ConvertLayoutOp>();
-      if (!convert || !isa<BlockedEncodingAttr>(layoutOf(convert.getSrc())))
+      if (!convert || !isa<BlockedEncodingAttr>(layoutOf(convert.getSrc())) ||
+          layoutOf(convert.getSrc()) == layoutOf(arg))
         continue;
       auto oldType = cast<RankedTensorType>(arg.getType());
       Type newType = convert.getSrc().getType();
