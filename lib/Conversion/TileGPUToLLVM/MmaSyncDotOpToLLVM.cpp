@@ -222,7 +222,7 @@ struct DotOpMmaSyncLowering : public ConvertOpToLLVMPattern<DotOp> {
     std::optional<uint64_t> bufferOffset = getSharedOffset(op);
     if (!bufferOffset)
       return rewriter.notifyMatchFailure(op, "no shared-memory offset");
-    StringRef inputType = element.isBF16() ? "bf16" : "f16";
+    StringRef inputType = getMmaInputType(element);
 
     int64_t aRowBytes = getDotScratchRowBytes(op, 0);
     int64_t bRowBytes = getDotScratchRowBytes(op, 1);
@@ -282,12 +282,11 @@ struct SharedDotOpLowering : public ConvertOpToLLVMPattern<SharedDotOp> {
                                    tile.emitSwizzle(b, loc, linear));
       };
     };
-    bool bf16 =
-        cast<MemDescType>(op.getA().getType()).getElementType().isBF16();
     SmallVector<Value> acc = emitMmaSyncTiles(
         rewriter, loc, mma, op.getType().getShape(), staged->K,
-        bf16 ? "bf16" : "f16", swizzled(staged->a, staged->aBase),
-        swizzled(staged->b, staged->bBase),
+        getMmaInputType(
+            cast<MemDescType>(op.getA().getType()).getElementType()),
+        swizzled(staged->a, staged->aBase), swizzled(staged->b, staged->bBase),
         unpackStruct(rewriter, loc, adaptor.getAcc()));
     rewriter.replaceOp(
         op, packStruct(rewriter, loc,

@@ -76,9 +76,6 @@ std::string registerList(unsigned first, unsigned count) {
 
 /// wgmma's name for the operands' element type, and the K of one
 /// instruction (32 bytes of each operand row).
-StringRef getWgmmaInputType(Type element) {
-  return element.isBF16() ? "bf16" : element.isF32() ? "tf32" : "f16";
-}
 int64_t getWgmmaK(StringRef inputType) { return inputType == "tf32" ? 8 : 16; }
 
 /// One wgmma m64nNk16 (k8 for tf32) with fp32 accumulators `acc` (N/2 of
@@ -233,7 +230,7 @@ struct DotOpWgmmaLowering : public ConvertOpToLLVMPattern<DotOp> {
             K = aType.getDimSize(1);
     SmallVector<int64_t> tileShape = mma.getShapePerCTATile();
     Type element = aType.getElementType();
-    StringRef inputType = getWgmmaInputType(element);
+    StringRef inputType = getMmaInputType(element);
     bool supported =
         element.isF16() || element.isBF16() ||
         (element.isF32() && op.getInputPrecision() == InputPrecision::tf32);
@@ -294,7 +291,7 @@ struct WarpGroupDotOpLowering : public ConvertOpToLLVMPattern<WarpGroupDotOp> {
       return failure();
     SmallVector<Value> acc = emitWgmmaGroup(
         rewriter, loc, mma, op.getType().getShape(), staged->K,
-        getWgmmaInputType(
+        getMmaInputType(
             cast<MemDescType>(op.getA().getType()).getElementType()),
         staged->a, staged->b, staged->aBase, staged->bBase,
         unpackStruct(rewriter, loc, adaptor.getAcc()));

@@ -55,6 +55,12 @@ struct WgmmaOperandTile {
 Value emitStageAddress(OpBuilder &b, Location loc, Value buffer, Value stage,
                        int64_t stageBytes);
 
+/// The PTX name of a tensor-core input element type (wgmma and mma.sync):
+/// bf16, tf32 for f32, else f16.
+inline llvm::StringRef getMmaInputType(Type element) {
+  return element.isBF16() ? "bf16" : element.isF32() ? "tf32" : "f16";
+}
+
 /// One stage of a pipelined dot's operand buffers (local_alloc's swizzled
 /// tiles: A M x K, K-major; B K x N, MN-major) and its shared addresses.
 struct StagedOperands {
