@@ -17,13 +17,14 @@ def dist(fn, label):
     print(f"{label}: {len(t)} samples, {len(c)} distinct, median {med:.3f}us; most common: {top}", flush=True)
 
 
-# Splits a call's samples at the widest gap between distinct values and
+# Splits a call's samples at the widest gap between distinct values (p5-p95) and
 # counts the runs of consecutive samples on one side: about n/2 runs means
 # the clusters interleave, a few long runs mean the GPU changed state (its
 # clocks, say) during the call.
 def order(fn, label):
     t = [v * 1000 for v in triton.testing.do_bench(fn, return_mode="all")]
-    s = sorted(set(round(v, 3) for v in t))
+    q = sorted(t)
+    s = sorted(set(round(v, 3) for v in q[len(q) // 20: len(q) * 19 // 20]))  # without outliers
     gap, cut = max((b - a, (a + b) / 2) for a, b in zip(s, s[1:]))
     side = "".join("H" if v > cut else "L" for v in t)
     runs = 1 + sum(a != b for a, b in zip(side, side[1:]))
