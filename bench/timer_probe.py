@@ -17,19 +17,21 @@ def dist(fn, label):
     print(f"{label}: {len(t)} samples, {len(c)} distinct, median {med:.3f}us; most common: {top}", flush=True)
 
 
-# Splits a call's samples at the widest gap between distinct values (p5-p95) and
-# counts the runs of consecutive samples on one side: about n/2 runs means
-# the clusters interleave, a few long runs mean the GPU changed state (its
+# Splits a call's samples halfway between their 25th and 75th percentiles
+# (one in each cluster when the two are about equally common) and counts the
+# runs of consecutive samples on one side: about n/2 runs means the clusters
+# alternate or interleave, a few long runs mean the GPU changed state (its
 # clocks, say) during the call.
 def order(fn, label):
     t = [v * 1000 for v in triton.testing.do_bench(fn, return_mode="all")]
     q = sorted(t)
-    s = sorted(set(round(v, 3) for v in q[len(q) // 20: len(q) * 19 // 20]))  # without outliers
-    gap, cut = max((b - a, (a + b) / 2) for a, b in zip(s, s[1:]))
+    lo, hi = q[len(q) // 4], q[len(q) * 3 // 4]
+    cut = (lo + hi) / 2
     side = "".join("H" if v > cut else "L" for v in t)
     runs = 1 + sum(a != b for a, b in zip(side, side[1:]))
-    print(f"{label}: cut {cut:.3f}us (gap {gap:.3f}), {side.count('L')} L / {side.count('H')} H, "
-          f"{runs} runs; first 60: {side[:60]}", flush=True)
+    alternating = sum(a != b for a, b in zip(side, side[1:])) / max(1, len(side) - 1)
+    print(f"{label}: p25 {lo:.3f}us p75 {hi:.3f}us, median {q[len(q) // 2]:.3f}us, {side.count('L')} L / "
+          f"{side.count('H')} H, {runs} runs ({alternating:.0%} of steps switch); first 60: {side[:60]}", flush=True)
 
 
 if "--order" in sys.argv:
