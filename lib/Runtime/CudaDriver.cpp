@@ -529,14 +529,13 @@ bool Driver::setMaxDynamicShared(Function func, int bytes, std::string &error) {
   // A kernel that needs this much shared memory gets the largest shared
   // part of the L1/shared split, as Triton's launcher asks: on the H100 the
   // matmul ran about 2% faster at 2048^3 than with the driver's choice.
-  return check(
-             api.cuFuncSetAttribute(
-                 func.handle, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                 bytes),
-             "cuFuncSetAttribute", error) &&
-         check(api.cuFuncSetCacheConfig(func.handle,
-                                        CU_FUNC_CACHE_PREFER_SHARED),
-               "cuFuncSetCacheConfig", error);
+  return check(api.cuFuncSetAttribute(
+                   func.handle, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                   bytes),
+               "cuFuncSetAttribute", error) &&
+         check(
+             api.cuFuncSetCacheConfig(func.handle, CU_FUNC_CACHE_PREFER_SHARED),
+             "cuFuncSetCacheConfig", error);
 }
 
 bool Driver::maxActiveBlocksPerSM(Function func, int blockSize,
@@ -771,15 +770,4 @@ bool rt::measureCopyBandwidth(Driver &driver, size_t bytes, int warmupMs,
   }
   gbPerS = 2.0 * double(bytes) / ms * 1e-6;
   return true;
-}
-
-float rt::quantile(std::vector<float> v, double q) {
-  if (v.empty())
-    return std::numeric_limits<float>::quiet_NaN();
-  std::sort(v.begin(), v.end());
-  double position = std::clamp(q, 0.0, 1.0) * double(v.size() - 1);
-  size_t lower = size_t(std::floor(position));
-  size_t upper = std::min(lower + 1, v.size() - 1);
-  double fraction = position - double(lower);
-  return float(v[lower] + (double(v[upper]) - v[lower]) * fraction);
 }

@@ -145,6 +145,16 @@ cl::opt<bool> noCeiling("no-ceiling",
                                  "GB/s is compared with"),
                         cl::cat(tileRunOptions));
 cl::opt<std::string>
+    timesFile("times",
+              cl::desc("Write each timed run's time (ms, one per line, in "
+                       "launch order) here"),
+              cl::value_desc("file"), cl::cat(tileRunOptions));
+cl::opt<std::string> summarizeTimes(
+    "summarize-times",
+    cl::desc("Summarize a file --times wrote (median, p20, p80, mean, "
+             "alternating levels); run nothing"),
+    cl::value_desc("file"), cl::cat(tileRunOptions));
+cl::opt<std::string>
     sweep("sweep",
           cl::desc("Run once per value of a launch variable: NAME=V1,V2,... "
                    "or NAME=A..B:STEP or NAME=A..B*FACTOR"),
@@ -421,6 +431,70 @@ bool sameBuffers(ArrayRef<launch::BufferSpec> a,
                return x.name == y.name && x.dtype == y.dtype &&
                       x.shape == y.shape && x.init == y.init;
              });
+}
+
+/// Says so when the timed runs alternate between two levels, which makes
+/// the median land on either from one call to the next (TimingStats.h).
+void printAlternatingLevels(const std::vector<float> &times,
+                            std::optional<double> bytes,
+                            std::optional<double> flops) {
+  std::optional<rt::AlternatingLevels> levels =
+      rt::findAlternatingLevels(times);
+  if (!levels)
+    return;
+  llvm::outs() << llvm::formatv(
+      "note: the runs alternate between two levels, {0:f4} and {1:f4} ms",
+      levels->lowMs, levels->highMs);
+  if (bytes)
+    llvm::outs() << llvm::formatv(" ({0:f1} and {1:f1} GB/s)",
+                                  *bytes / levels->lowMs * 1e-6,
+                                  *bytes / levels->highMs * 1e-6);
+  else if (flops)
+    llvm::outs() << llvm::formatv(" ({0:f1} and {1:f1} TFLOP/s)",
+                                  *flops / levels->lowMs * 1e-9,
+                                  *flops / levels->highMs * 1e-9);
+  double mean = 0;
+  for (float t : times)
+    mean += t;
+  mean /= double(times.size());
+  llvm::outs() << llvm::formatv(
+      "; {0:f0}% of consecutive runs switch and {1:f0}% are low, so the "
+      "median can land on either level from one call to the next (mean "
+      "{2:f4} ms)\n",
+      100 * levels->switchFraction, 100 * levels->lowFraction, mean);
+}
+
+/// --times: each timed run's time in ms, one per line, in launch order.
+bool writeTimes(const std::vector<float> &times, std::string &error) {
+  std::error_code ec;
+  llvm::raw_fd_ostream os(timesFile, ec, llvm::sys::fs::OF_Text);
+  if (ec) {
+    error = "--times: cannot write " + timesFile + ": " + ec.message();
+    return false;
+  }
+  os << "# " << times.size() << " timed runs in ms, in launch order\n";
+  for (float t : times)
+    os << llvm::formatv("{0:f6}\n", t);
+  return true;
+}
+
+/// --summarize-times: the summary of a file --times wrote.
+int summarizeTimesFile() {
+  std::vector<float> times;
+  std::string error;
+  if (!rt::readTimes(summarizeTimes, times, error))
+    return fail(error);
+  double mean = 0;
+  for (float t : times)
+    mean += t;
+  mean /= double(times.size());
+  llvm::outs() << llvm::formatv(
+      "time: median {0:f4} ms (p20 {1:f4}, p80 {2:f4}, mean {3:f4}) over {4} "
+      "runs\n",
+      rt::quantile(times, 0.5), rt::quantile(times, 0.2),
+      rt::quantile(times, 0.8), mean, times.size());
+  printAlternatingLevels(times, std::nullopt, std::nullopt);
+  return 0;
 }
 
 /// What one run measured, for --sweep.
@@ -716,6 +790,9 @@ int runOnGPU(Session &session, Kernel &kernel, LoadedKernel &loaded,
       llvm::outs() << llvm::formatv("; {0:f1} TFLOP/s",
                                     *spec.flops / median * 1e-9);
     llvm::outs() << "\n";
+    printAlternatingLevels(times, spec.bytes, spec.flops);
+    if (!timesFile.empty() && !writeTimes(times, error))
+      return fail(error);
   }
   // The compile proper; creating the CUDA context is a once-per-process
   // cost that any program using the GPU pays, Triton's callers included.
@@ -1567,6 +1644,8 @@ int main(int argc, char **argv) {
   }
   if (!plotOnly.empty())
     return plotExisting();
+  if (!summarizeTimes.empty())
+    return summarizeTimesFile();
   if (cacheInfo) {
     cache::CacheLocation location = cache::getCacheLocation(noCache);
     llvm::outs() << "cache directory: "
@@ -1583,6 +1662,8 @@ int main(int argc, char **argv) {
   if (sweep.empty() && (!csvFile.empty() || !plotFile.empty()))
     return fail("--csv and --plot write a sweep's table: add --sweep "
                 "NAME=VALUES (or plot a CSV file with --plot-only)");
+  if (!sweep.empty() && !timesFile.empty())
+    return fail("--times writes one run's times: drop --sweep");
   if (!plotRefs.empty() && plotFile.empty())
     return fail("--plot-ref adds to a plot: add --plot FILE.png");
 

@@ -18,6 +18,8 @@
 #ifndef TILE_RUNTIME_CUDADRIVER_H
 #define TILE_RUNTIME_CUDADRIVER_H
 
+#include "tile/Runtime/TimingStats.h"
+
 #include <cstddef>
 #include <functional>
 #include <optional>
@@ -262,11 +264,6 @@ bool benchmarkMedian(Driver &driver,
 /// as 2 * bytes moved. `gbPerS` is in 1e9 bytes per second.
 bool measureCopyBandwidth(Driver &driver, size_t bytes, int warmupMs, int repMs,
                           double &gbPerS, std::string &error);
-
-/// The q-th quantile (0 <= q <= 1) with linear interpolation between the
-/// closest ranks, as numpy.quantile computes it by default; NaN when `v` is
-/// empty.
-float quantile(std::vector<float> v, double q);
 
 } // namespace tile::rt
 
