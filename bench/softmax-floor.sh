@@ -5,6 +5,7 @@
 # Each config: N, then extra num_warps for the copy.
 source bench/softmax-variants-lib.sh
 variants_setup softmax-floor "512 1;2048;8192 16;12288"
+# COPY=1 adds torch copy_ and cuMemcpyDtoD of the same bytes (ptx_softmax_bench.py).
 for cfg in "${cfgs[@]}"; do
   set -- $cfg; n=$1; shift
   rm -f $V/*.ptx
