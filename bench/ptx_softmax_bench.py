@@ -55,13 +55,13 @@ def load(path):
 
 variants = [("triton", lambda: triton_ref_lib.softmax(x))] if os.environ.get("TRITON", "1") != "0" else []
 # COPY=1: the same bytes moved by a plain copy (torch's copy_ and
-# cuMemcpyDtoD), the floor for any kernel that reads x and writes y once.
+# cuMemcpyDtoDAsync), the floor for any kernel that reads x and writes y once.
 if os.environ.get("COPY") == "1":
     y_copy = torch.empty_like(x)
     variants += [("torch copy_", lambda: y_copy.copy_(x)),
-                 ("cuMemcpyDtoD", lambda: check(cuda.cuMemcpyDtoD_v2(ctypes.c_uint64(y_copy.data_ptr()),
-                                                                     ctypes.c_uint64(x.data_ptr()),
-                                                                     ctypes.c_size_t(x.numel() * 4)), "cuMemcpyDtoD"))]
+                 ("cuMemcpyDtoDAsync", lambda: check(cuda.cuMemcpyDtoDAsync_v2(
+                     ctypes.c_uint64(y_copy.data_ptr()), ctypes.c_uint64(x.data_ptr()),
+                     ctypes.c_size_t(x.numel() * 4), stream), "cuMemcpyDtoDAsync"))]
 keep = []
 for f in files:
     run, err, k, info = load(f)
