@@ -435,33 +435,24 @@ bool sameBuffers(ArrayRef<launch::BufferSpec> a,
 
 /// Says so when the timed runs alternate between two levels, which makes
 /// the median land on either from one call to the next (TimingStats.h).
-void printAlternatingLevels(const std::vector<float> &times,
-                            std::optional<double> bytes,
-                            std::optional<double> flops) {
+/// The note names no GB/s or TFLOP/s: scripts read those from the time line.
+void printAlternatingLevels(const std::vector<float> &times) {
   std::optional<rt::AlternatingLevels> levels =
       rt::findAlternatingLevels(times);
   if (!levels)
     return;
-  llvm::outs() << llvm::formatv(
-      "note: the runs alternate between two levels, {0:f4} and {1:f4} ms",
-      levels->lowMs, levels->highMs);
-  if (bytes)
-    llvm::outs() << llvm::formatv(" ({0:f1} and {1:f1} GB/s)",
-                                  *bytes / levels->lowMs * 1e-6,
-                                  *bytes / levels->highMs * 1e-6);
-  else if (flops)
-    llvm::outs() << llvm::formatv(" ({0:f1} and {1:f1} TFLOP/s)",
-                                  *flops / levels->lowMs * 1e-9,
-                                  *flops / levels->highMs * 1e-9);
   double mean = 0;
   for (float t : times)
     mean += t;
   mean /= double(times.size());
   llvm::outs() << llvm::formatv(
-      "; {0:f0}% of consecutive runs switch and {1:f0}% are low, so the "
-      "median can land on either level from one call to the next (mean "
-      "{2:f4} ms)\n",
-      100 * levels->switchFraction, 100 * levels->lowFraction, mean);
+      "note: the runs alternate between two levels, {0:f4} and {1:f4} ms "
+      "({2:f1}% apart; mean {3:f4} ms): {4:f0}% of consecutive runs switch "
+      "and {5:f0}% are low, so the median can land on either level from one "
+      "call to the next\n",
+      levels->lowMs, levels->highMs,
+      100 * (levels->highMs - levels->lowMs) / levels->lowMs, mean,
+      100 * levels->switchFraction, 100 * levels->lowFraction);
 }
 
 /// --times: each timed run's time in ms, one per line, in launch order.
@@ -493,7 +484,7 @@ int summarizeTimesFile() {
       "runs\n",
       rt::quantile(times, 0.5), rt::quantile(times, 0.2),
       rt::quantile(times, 0.8), mean, times.size());
-  printAlternatingLevels(times, std::nullopt, std::nullopt);
+  printAlternatingLevels(times);
   return 0;
 }
 
@@ -790,7 +781,7 @@ int runOnGPU(Session &session, Kernel &kernel, LoadedKernel &loaded,
       llvm::outs() << llvm::formatv("; {0:f1} TFLOP/s",
                                     *spec.flops / median * 1e-9);
     llvm::outs() << "\n";
-    printAlternatingLevels(times, spec.bytes, spec.flops);
+    printAlternatingLevels(times);
     if (!timesFile.empty() && !writeTimes(times, error))
       return fail(error);
   }
