@@ -1,8 +1,8 @@
 # Softmax GB/s at M = 4096, Tile (tile-run, its launch description) and
 # Triton/PyTorch (shared/device/triton_ref.py) alternated R times in one
 # call; prints every repeat and the medians per N. Each Tile run also
-# checks its output against float64 (fresh seed). Every run's log and JSON
-# go into one archive, $OUT/softmax-repeat.tgz (the device returns 8 files).
+# checks its output against float64 (fresh seed). Every run's log, JSON and
+# per-launch times (tile-run --times) go into one archive, $OUT/softmax-repeat.tgz (the device returns 8 files).
 set -uo pipefail
 top=${OUT:-/tmp}
 out=$top/softmax-repeat; mkdir -p $out
@@ -11,7 +11,7 @@ Ns="256 512 781 1024 2048 4096 8192 12288 32768"
 for r in $(seq 1 $R); do
   for n in $Ns; do
     echo "N=$n $(tile-run kernels/softmax_simple.tile --set n_rows=4096 --set n_cols=$n \
-      --seed $RANDOM$RANDOM --rep-ms 200 --no-ceiling 2>&1 | grep -oE '[0-9.]+ GB/s|PASS|FAIL|error' | tr '\n' ' ')"
+      --seed $RANDOM$RANDOM --rep-ms 200 --no-ceiling --times $out/times-$n-$r.txt 2>&1 | grep -oE '[0-9.]+ GB/s|PASS|FAIL|error' | tr '\n' ' ')"
   done > $out/softmax-tile-$r.log
   OUT=$out PYTHONUNBUFFERED=1 python3 .gpu/triton_ref.py softmax > $out/softmax-triton-$r.log 2>&1
   cp $out/triton_ref.json $out/softmax-triton-$r.json
