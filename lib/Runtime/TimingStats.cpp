@@ -27,6 +27,15 @@ float rt::quantile(std::vector<float> v, double q) {
   return float(v[lower] + (double(v[upper]) - v[lower]) * fraction);
 }
 
+double rt::mean(const std::vector<float> &v) {
+  if (v.empty())
+    return std::numeric_limits<double>::quiet_NaN();
+  double sum = 0;
+  for (float x : v)
+    sum += x;
+  return sum / double(v.size());
+}
+
 std::optional<rt::AlternatingLevels>
 rt::findAlternatingLevels(const std::vector<float> &timesMs) {
   constexpr size_t minRuns = 20;

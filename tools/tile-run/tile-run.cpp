@@ -441,17 +441,13 @@ void printAlternatingLevels(const std::vector<float> &times) {
       rt::findAlternatingLevels(times);
   if (!levels)
     return;
-  double mean = 0;
-  for (float t : times)
-    mean += t;
-  mean /= double(times.size());
   llvm::outs() << llvm::formatv(
       "note: the runs alternate between two levels, {0:f4} and {1:f4} ms "
       "({2:f1}% apart; mean {3:f4} ms): {4:f0}% of consecutive runs switch "
       "and {5:f0}% are low, so the median can land on either level from one "
       "call to the next\n",
       levels->lowMs, levels->highMs,
-      100 * (levels->highMs - levels->lowMs) / levels->lowMs, mean,
+      100 * (levels->highMs - levels->lowMs) / levels->lowMs, rt::mean(times),
       100 * levels->switchFraction, 100 * levels->lowFraction);
 }
 
@@ -475,15 +471,11 @@ int summarizeTimesFile() {
   std::string error;
   if (!rt::readTimes(summarizeTimes, times, error))
     return fail(error);
-  double mean = 0;
-  for (float t : times)
-    mean += t;
-  mean /= double(times.size());
   llvm::outs() << llvm::formatv(
       "time: median {0:f4} ms (p20 {1:f4}, p80 {2:f4}, mean {3:f4}) over {4} "
       "runs\n",
       rt::quantile(times, 0.5), rt::quantile(times, 0.2),
-      rt::quantile(times, 0.8), mean, times.size());
+      rt::quantile(times, 0.8), rt::mean(times), times.size());
   printAlternatingLevels(times);
   return 0;
 }
@@ -1655,6 +1647,9 @@ int main(int argc, char **argv) {
                 "NAME=VALUES (or plot a CSV file with --plot-only)");
   if (!sweep.empty() && !timesFile.empty())
     return fail("--times writes one run's times: drop --sweep");
+  if (!timesFile.empty() && (noBench || interpret || compareRuns))
+    return fail("--times keeps the GPU's timed runs: drop --no-bench, "
+                "--interpret and --compare");
   if (!plotRefs.empty() && plotFile.empty())
     return fail("--plot-ref adds to a plot: add --plot FILE.png");
 
@@ -1725,6 +1720,9 @@ int main(int argc, char **argv) {
     session.contextMs = msSince(contextStart);
     if (!session.driver && compareRuns)
       return fail("--compare runs the kernel on the GPU too: " +
+                  session.driverError);
+    if (!session.driver && !timesFile.empty())
+      return fail("--times keeps the GPU's timed runs, and there is no GPU: " +
                   session.driverError);
     if (!session.driver && info != InfoFormat::None)
       return fail("--info reports on the kernel the GPU's JIT compiled, and "

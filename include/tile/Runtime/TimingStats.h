@@ -25,6 +25,9 @@ namespace tile::rt {
 /// empty.
 float quantile(std::vector<float> v, double q);
 
+/// The arithmetic mean; NaN when `v` is empty.
+double mean(const std::vector<float> &v);
+
 /// Two levels the runs alternate between.
 struct AlternatingLevels {
   /// The median of the runs at or below the cut, and of those above it.
