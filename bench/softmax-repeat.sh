@@ -2,7 +2,8 @@
 # Triton/PyTorch (shared/device/triton_ref.py) alternated R times in one
 # call; prints every repeat and the medians per N. Each Tile run also
 # checks its output against float64 (fresh seed). Every run's log, JSON and
-# per-launch times (tile-run --times) go into one archive, $OUT/softmax-repeat.tgz (the device returns 8 files).
+# per-launch times (tile-run --times) go into one archive,
+# $OUT/softmax-repeat.tgz (the device returns 8 files).
 set -uo pipefail
 top=${OUT:-/tmp}
 out=$top/softmax-repeat; mkdir -p $out
