@@ -4,7 +4,7 @@
 // collects: quantiles as numpy computes them, and a test for runs that
 // alternate between two levels. On the H100, a kernel timed with a flush
 // before each run (as do_bench times it) takes one of two times about
-// 0.5-0.8 us apart on alternate runs, whatever the kernel (a spin kernel
+// 0.3-0.8 us apart on alternate runs, whatever the kernel (a spin kernel
 // too). The two levels are about equally common, so the median lands on
 // either from one call to the next; tile-run says so instead of letting a
 // difference of one level pass for a difference between kernels.
