@@ -14,9 +14,9 @@
 //     into a stage that wgmma then reads is the pattern of CUTLASS's
 //     MainloopSm90CpAsyncGmma and of Triton's Hopper matmul, neither of
 //     which fences there; on the H100 the fence (MEMBAR.ALL.CTA plus
-//     FENCE.VIEW.ASYNC.S per iteration) cost 1-3% at 2048^3 (bench/NOTES.md,
-//     session 6). Stores from registers (st.shared) before a wgmma still get
-//     the fence (WgmmaDotOpToLLVM.cpp).
+//     FENCE.VIEW.ASYNC.S per iteration) cost 1-3% at 2048^3
+//     (docs/performance.md, "What was tried"). Stores from registers
+//     (st.shared) before a wgmma still get the fence (WgmmaDotOpToLLVM.cpp).
 //
 //===----------------------------------------------------------------------===//
 
