@@ -1,0 +1,355 @@
+//===- Math.cpp - Triton kernels to the tile dialect ------------------------===
+//
+// Elementwise math builtins: where, minimum/maximum, casts, exp, sqrt, fdiv, ....
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelEmitter.h"
+
+namespace tile::frontend::mlirgen {
+
+//===----------------------------------------------------------------------===//
+// triton.language
+//===----------------------------------------------------------------------===//
+
+KernelEmitter::Result KernelEmitter::emitWhere(const PyValue &condition,
+                                               const PyValue &x,
+                                               const PyValue &y,
+                                               const ast::Location &loc) {
+  if (!x.isRuntime() && !x.isNumber())
+    return error(loc, "tl.where() 'x' must be a number or a block, got " +
+                          describe(x));
+  if (!y.isRuntime() && !y.isNumber())
+    return error(loc, "tl.where() 'y' must be a number or a block, got " +
+                          describe(y));
+  if (!condition.isRuntime() && !condition.isNumber())
+    return error(loc, "tl.where() 'condition' must be a boolean block or "
+                      "scalar, got " +
+                          describe(condition));
+  if (!condition.isRuntime() && !x.isRuntime() && !y.isRuntime())
+    return isTruthy(condition) ? x : y;
+  if (!requireIR(loc, "tl.where"))
+    return std::nullopt;
+  auto common = commonShape({&condition, &x, &y}, "tl.where()", loc);
+  if (!common)
+    return std::nullopt;
+  auto [asBlock, shape] = *common;
+  mlir::Location irLoc = getLoc(loc);
+  mlir::Type type;
+  bool isUnsigned = false;
+  bool xPtr = x.isRuntime() && isPointer(getElementType(x.value));
+  bool yPtr = y.isRuntime() && isPointer(getElementType(y.value));
+  if (xPtr || yPtr) {
+    if (!(xPtr && yPtr) || getElementType(x.value) != getElementType(y.value))
+      return error(loc, "tl.where() cannot choose between " + describe(x) +
+                            " and " + describe(y));
+    type = getElementType(x.value);
+  } else if (!x.isRuntime() && !y.isRuntime()) {
+    // Two numbers: the kind of the wider one (bool < int < float).
+    type = getNumberKind(x) >= getNumberKind(y) ? getDefaultType(x)
+                                                : getDefaultType(y);
+  } else {
+    std::optional<mlir::Type> computed =
+        getComputationType(ast::BinaryOp::Add, x, y);
+    if (!computed)
+      return unsupportedOperands("tl.where", x, y, loc);
+    type = *computed;
+    isUnsigned =
+        (x.isRuntime() && x.isUnsigned) || (y.isRuntime() && y.isUnsigned);
+  }
+  mlir::Value cond;
+  if (condition.isRuntime())
+    cond = broadcastTo(castValue(condition.value, condition.isUnsigned,
+                                 builder.getI1Type(), false, irLoc),
+                       asBlock ? llvm::ArrayRef<int64_t>(shape)
+                               : llvm::ArrayRef<int64_t>(),
+                       irLoc);
+  else
+    cond = materialize(PyValue::boolean(isTruthy(condition)),
+                       builder.getI1Type(), asBlock, shape, irLoc);
+  mlir::Value a = prepareOperand(x, type, asBlock, shape, irLoc);
+  mlir::Value b = prepareOperand(y, type, asBlock, shape, irLoc);
+  return PyValue::runtime(arith::SelectOp::create(builder, irLoc, cond, a, b),
+                          isUnsigned);
+}
+
+KernelEmitter::Result KernelEmitter::emitMinMax(bool isMax, const PyValue &lhs,
+                                                const PyValue &rhs,
+                                                bool propagateNan,
+                                                const ast::Location &loc) {
+  if ((!lhs.isRuntime() && !lhs.isNumber()) ||
+      (!rhs.isRuntime() && !rhs.isNumber()))
+    return unsupportedOperands(isMax ? "maximum" : "minimum", lhs, rhs, loc);
+  if (!requireIR(loc, isMax ? "tl.maximum" : "tl.minimum"))
+    return std::nullopt;
+  PyValue a = lhs, b = rhs;
+  if (!a.isRuntime() && !b.isRuntime()) {
+    std::optional<PyValue> runtimeA = toRuntime(a, loc);
+    if (!runtimeA)
+      return std::nullopt;
+    a = *runtimeA;
+  }
+  auto common = commonShape({&a, &b}, isMax ? "maximum" : "minimum", loc);
+  if (!common)
+    return std::nullopt;
+  auto [asBlock, shape] = *common;
+  std::optional<mlir::Type> type = getComputationType(ast::BinaryOp::Add, a, b);
+  if (!type || isPointer(*type))
+    return unsupportedOperands(isMax ? "maximum" : "minimum", lhs, rhs, loc);
+  bool isUnsigned =
+      (a.isRuntime() && a.isUnsigned) || (b.isRuntime() && b.isUnsigned);
+  mlir::Location irLoc = getLoc(loc);
+  mlir::Value x = prepareOperand(a, *type, asBlock, shape, irLoc);
+  mlir::Value y = prepareOperand(b, *type, asBlock, shape, irLoc);
+  mlir::Value result;
+  if (isFloat(*type)) {
+    // Triton: maxnumf/minnumf unless propagate_nan=tl.PropagateNan.ALL.
+    if (propagateNan)
+      result =
+          isMax ? mlir::Value(arith::MaximumFOp::create(builder, irLoc, x, y))
+                : mlir::Value(arith::MinimumFOp::create(builder, irLoc, x, y));
+    else
+      result =
+          isMax ? mlir::Value(arith::MaxNumFOp::create(builder, irLoc, x, y))
+                : mlir::Value(arith::MinNumFOp::create(builder, irLoc, x, y));
+  } else if (isUnsigned || isBool(*type)) {
+    result = isMax ? mlir::Value(arith::MaxUIOp::create(builder, irLoc, x, y))
+                   : mlir::Value(arith::MinUIOp::create(builder, irLoc, x, y));
+  } else {
+    result = isMax ? mlir::Value(arith::MaxSIOp::create(builder, irLoc, x, y))
+                   : mlir::Value(arith::MinSIOp::create(builder, irLoc, x, y));
+  }
+  return PyValue::runtime(result, isUnsigned);
+}
+
+KernelEmitter::Result KernelEmitter::emitCast(const PyValue &value,
+                                              const PyValue &dtype,
+                                              bool bitcast,
+                                              const ast::Location &loc,
+                                              llvm::StringRef displayName) {
+  if (dtype.kind != PyValue::Kind::DType)
+    return error(loc, displayName + "() 'dtype' must be a dtype (" +
+                          kDTypeNames + "), got " + describe(dtype));
+  std::optional<PyValue> source = toRuntime(value, loc);
+  if (!source)
+    return std::nullopt;
+  mlir::Location irLoc = getLoc(loc);
+  mlir::Type from = getElementType(source->value);
+  if (bitcast) {
+    if (isPointer(from) || isPointer(dtype.type) ||
+        from.getIntOrFloatBitWidth() != dtype.type.getIntOrFloatBitWidth())
+      return error(loc, displayName +
+                            "() bitcast needs types of one width, "
+                            "got " +
+                            getTypeName(from, source->isUnsigned) + " and " +
+                            getTypeName(dtype.type, dtype.isUnsigned));
+    mlir::Type resultType =
+        mlir::tile::withElementType(source->value.getType(), dtype.type);
+    return PyValue::runtime(
+        arith::BitcastOp::create(builder, irLoc, resultType, source->value),
+        dtype.isUnsigned);
+  }
+  if (isPointer(from) != isPointer(dtype.type) &&
+      !(isPointer(from) ? dtype.type.isInteger(64)
+                        : getElementType(source->value).isInteger(64)))
+    return error(loc, displayName + "() cannot convert " + describe(*source) +
+                          " to " + getTypeName(dtype.type, dtype.isUnsigned) +
+                          " (pointers convert only to and from int64)");
+  return PyValue::runtime(castValue(source->value, source->isUnsigned,
+                                    dtype.type, dtype.isUnsigned, irLoc),
+                          dtype.isUnsigned);
+}
+
+KernelEmitter::Result KernelEmitter::emitMath(llvm::StringRef name,
+                                              const CallArgs &args,
+                                              const ast::CallExpr &call,
+                                              llvm::StringRef displayName) {
+  const ast::Location &callLoc = call.getLoc();
+  mlir::Location loc = getLoc(callLoc);
+  if (name == "cdiv") {
+    const PyValue &x = args.values[0], &div = args.values[1];
+    if (!x.isRuntime() && !div.isRuntime()) {
+      Result sum = foldBinary(ast::BinaryOp::Add, x, div, callLoc);
+      if (!sum)
+        return std::nullopt;
+      Result minusOne =
+          foldBinary(ast::BinaryOp::Sub, *sum, PyValue::integer(1), callLoc);
+      if (!minusOne)
+        return std::nullopt;
+      return foldBinary(ast::BinaryOp::FloorDiv, *minusOne, div, callLoc);
+    }
+    Result sum = emitBinary(ast::BinaryOp::Add, x, div, callLoc);
+    if (!sum)
+      return std::nullopt;
+    Result minusOne =
+        emitBinary(ast::BinaryOp::Sub, *sum, PyValue::integer(1), callLoc);
+    if (!minusOne)
+      return std::nullopt;
+    return emitBinary(ast::BinaryOp::FloorDiv, *minusOne, div, callLoc);
+  }
+  if (name == "maximum" || name == "minimum") {
+    bool propagateNan = false;
+    if (args.present[2]) {
+      const PyValue &mode = args.values[2];
+      // tl.PropagateNan.ALL / NONE.
+      if (mode.kind == PyValue::Kind::Namespace)
+        propagateNan = llvm::StringRef(mode.text).ends_with(".ALL");
+      else if (mode.kind == PyValue::Kind::Int)
+        propagateNan = mode.intValue != 0;
+    }
+    return emitMinMax(name == "maximum", args.values[0], args.values[1],
+                      propagateNan, callLoc);
+  }
+  if (name == "where")
+    return emitWhere(args.values[0], args.values[1], args.values[2], callLoc);
+
+  // Multi-operand float functions broadcast their operands.
+  size_t numOperands = llvm::StringSwitch<size_t>(name)
+                           .Cases({"fma", "clamp"}, 3)
+                           .Cases({"fdiv", "div_rn", "umulhi"}, 2)
+                           .Default(1);
+  llvm::SmallVector<PyValue> operands;
+  for (size_t i = 0; i < numOperands; ++i) {
+    const PyValue &operand = args.values[i];
+    if (!operand.isRuntime() && !operand.isNumber())
+      return error(args.locs[i], displayName +
+                                     "() expects numbers or blocks, got " +
+                                     describe(operand));
+    operands.push_back(operand);
+  }
+  if (llvm::none_of(operands, [](const PyValue &v) { return v.isRuntime(); })) {
+    std::optional<PyValue> first = toRuntime(operands[0], args.locs[0]);
+    if (!first)
+      return std::nullopt;
+    operands[0] = *first;
+  }
+  if (!requireIR(callLoc, displayName))
+    return std::nullopt;
+  llvm::SmallVector<const PyValue *> pointers;
+  for (const PyValue &operand : operands)
+    pointers.push_back(&operand);
+  auto common = commonShape(pointers, (displayName + "()").str(), callLoc);
+  if (!common)
+    return std::nullopt;
+  auto [asBlock, shape] = *common;
+  // The computation type of all operands.
+  std::optional<mlir::Type> type;
+  PyValue typeCarrier = operands[0];
+  for (const PyValue &operand : llvm::ArrayRef(operands).drop_front()) {
+    type = getComputationType(ast::BinaryOp::Add, typeCarrier, operand);
+    if (!type)
+      return unsupportedOperands(displayName, typeCarrier, operand, callLoc);
+    if (!typeCarrier.isRuntime() || operand.isRuntime()) {
+      typeCarrier = operand;
+      if (!typeCarrier.isRuntime())
+        typeCarrier = operands[0];
+    }
+  }
+  if (!type) {
+    const PyValue &only = operands[0];
+    type = getElementType(only.value);
+  }
+  bool isUnsigned = llvm::any_of(
+      operands, [](const PyValue &v) { return v.isRuntime() && v.isUnsigned; });
+  if (isPointer(*type))
+    return error(callLoc, displayName + "() does not take pointers");
+  llvm::SmallVector<mlir::Value> values;
+  for (const PyValue &operand : operands)
+    values.push_back(prepareOperand(operand, *type, asBlock, shape, loc));
+  mlir::Value x = values[0];
+  auto typeError = [&](llvm::StringRef expected) {
+    return error(callLoc, displayName + "() expects " + expected + ", got " +
+                              describe(operands[0]));
+  };
+
+  if (name == "abs") {
+    if (isFloat(*type))
+      return PyValue::runtime(mlir::math::AbsFOp::create(builder, loc, x));
+    if (isUnsigned || isBool(*type))
+      return PyValue::runtime(x, isUnsigned);
+    return PyValue::runtime(mlir::math::AbsIOp::create(builder, loc, x));
+  }
+  if (name == "umulhi") {
+    if (!isInteger(*type) || isBool(*type))
+      return typeError("integers");
+    return PyValue::runtime(
+        mlir::tile::UMulHiOp::create(builder, loc, x, values[1]), isUnsigned);
+  }
+  if (name == "clamp") {
+    if (!isFloat(*type)) {
+      Result lower =
+          emitMinMax(true, PyValue::runtime(x, isUnsigned),
+                     PyValue::runtime(values[1], isUnsigned), false, callLoc);
+      if (!lower)
+        return std::nullopt;
+      return emitMinMax(false, *lower, PyValue::runtime(values[2], isUnsigned),
+                        false, callLoc);
+    }
+    bool propagateNan = args.present[3] &&
+                        args.values[3].kind == PyValue::Kind::Namespace &&
+                        llvm::StringRef(args.values[3].text).ends_with(".ALL");
+    return PyValue::runtime(mlir::tile::ClampFOp::create(
+        builder, loc, x, values[1], values[2], propagateNan));
+  }
+  if (!isFloat(*type))
+    return typeError("floating-point values");
+  if (name == "fma")
+    return PyValue::runtime(
+        mlir::math::FmaOp::create(builder, loc, x, values[1], values[2]));
+  if (name == "fdiv" || name == "div_rn") {
+    bool precise =
+        name == "div_rn" || (args.present[2] && isTruthy(args.values[2]));
+    if (precise)
+      return PyValue::runtime(
+          mlir::tile::PreciseDivFOp::create(builder, loc, x, values[1]));
+    return PyValue::runtime(arith::DivFOp::create(builder, loc, x, values[1]));
+  }
+  // Triton's math functions accept fp32 and fp64 only.
+  mlir::Type element = *type;
+  if (!element.isF32() && !element.isF64() && name != "floor" && name != "ceil")
+    return typeError("fp32 or fp64 (as Triton; convert with .to(tl.float32))");
+  if (name == "sigmoid") {
+    // Triton's standard library: 1 / (1 + exp(-x)).
+    mlir::Value negated = arith::NegFOp::create(builder, loc, x);
+    mlir::Value exp = mlir::math::ExpOp::create(builder, loc, negated);
+    mlir::Value one =
+        materialize(PyValue::floating(1.0), element, asBlock, shape, loc);
+    mlir::Value denominator = arith::AddFOp::create(builder, loc, one, exp);
+    return PyValue::runtime(
+        arith::DivFOp::create(builder, loc, one, denominator));
+  }
+  mlir::Value result =
+      llvm::StringSwitch<std::function<mlir::Value()>>(name)
+          .Case("exp",
+                [&] { return mlir::math::ExpOp::create(builder, loc, x); })
+          .Case("exp2",
+                [&] { return mlir::math::Exp2Op::create(builder, loc, x); })
+          .Case("log",
+                [&] { return mlir::math::LogOp::create(builder, loc, x); })
+          .Case("log2",
+                [&] { return mlir::math::Log2Op::create(builder, loc, x); })
+          .Case("sqrt",
+                [&] { return mlir::math::SqrtOp::create(builder, loc, x); })
+          .Case("sqrt_rn",
+                [&] {
+                  return mlir::tile::PreciseSqrtOp::create(builder, loc, x);
+                })
+          .Case("rsqrt",
+                [&] { return mlir::math::RsqrtOp::create(builder, loc, x); })
+          .Case("sin",
+                [&] { return mlir::math::SinOp::create(builder, loc, x); })
+          .Case("cos",
+                [&] { return mlir::math::CosOp::create(builder, loc, x); })
+          .Case("erf",
+                [&] { return mlir::math::ErfOp::create(builder, loc, x); })
+          .Case("floor",
+                [&] { return mlir::math::FloorOp::create(builder, loc, x); })
+          .Case("ceil",
+                [&] { return mlir::math::CeilOp::create(builder, loc, x); })
+          .Default([] { return mlir::Value(); })();
+  if (!result)
+    return error(callLoc, displayName + "() is not supported");
+  return PyValue::runtime(result);
+}
+
+} // namespace tile::frontend::mlirgen

@@ -1,0 +1,225 @@
+//===- Kernel.cpp - Triton kernels to the tile dialect ----------------------===
+//
+// The kernel's signature: decorators, specialization, arguments.
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelEmitter.h"
+
+namespace tile::frontend::mlirgen {
+
+//===----------------------------------------------------------------------===//
+// The kernel's signature
+//===----------------------------------------------------------------------===//
+
+mlir::LogicalResult
+KernelEmitter::checkDecorators(const ast::FunctionDef &kernel) {
+  for (const ast::ExprPtr &decorator : kernel.getDecorators()) {
+    // @triton.autotune and @triton.heuristics choose constexpr values; the
+    // specialization already carries them.
+    if (classifyDecorator(*decorator, aliases) == DecoratorKind::Other)
+      return fail(decorator->getLoc(),
+                  "unsupported decorator on kernel '" + kernel.getName() +
+                      "'; kernels accept @triton.jit, @triton.autotune and "
+                      "@triton.heuristics");
+  }
+  return mlir::success();
+}
+
+std::optional<mlir::Type>
+KernelEmitter::parseSpecType(llvm::StringRef type, const ast::Param &param) {
+  bool isPointerType = type.consume_front("*");
+  mlir::Type scalar = llvm::StringSwitch<mlir::Type>(type)
+                          .Cases({"i1", "u1", "B"}, builder.getI1Type())
+                          .Cases({"i8", "u8"}, builder.getIntegerType(8))
+                          .Cases({"i16", "u16"}, builder.getIntegerType(16))
+                          .Cases({"i32", "u32"}, builder.getI32Type())
+                          .Cases({"i64", "u64"}, builder.getI64Type())
+                          .Cases({"fp16", "f16"}, builder.getF16Type())
+                          .Case("bf16", builder.getBF16Type())
+                          .Cases({"fp32", "f32"}, builder.getF32Type())
+                          .Cases({"fp64", "f64"}, builder.getF64Type())
+                          .Default(mlir::Type());
+  if (!scalar) {
+    diag.error(param.loc, llvm::Twine("unknown type '") +
+                              (isPointerType ? "*" : "") + type +
+                              "' for parameter '" + param.name +
+                              "' in the specialization; expected e.g. "
+                              "'*fp32', 'i32', 'fp32' or 'constexpr'");
+    return std::nullopt;
+  }
+  if (isPointerType)
+    return mlir::tile::PointerType::get(&context, scalar);
+  return scalar;
+}
+
+mlir::OwningOpRef<mlir::ModuleOp>
+KernelEmitter::emit(const ast::FunctionDef &kernel,
+                    const KernelSpecialization &spec) {
+  if (mlir::failed(checkDecorators(kernel)))
+    return nullptr;
+
+  // Match the specialization to the parameters by name.
+  llvm::StringMap<const ParamSpec *> specByName;
+  for (const ParamSpec &paramSpec : spec.params) {
+    if (!specByName.insert({paramSpec.name, &paramSpec}).second) {
+      diag.error("the specialization of '" + kernel.getName() +
+                 "' gives parameter '" + paramSpec.name + "' twice");
+      return nullptr;
+    }
+    if (!llvm::any_of(kernel.getParams(), [&](const ast::Param &param) {
+          return param.name == paramSpec.name;
+        })) {
+      diag.error(kernel.getLoc(), "the specialization names '" +
+                                      paramSpec.name +
+                                      "', which is not a parameter of '" +
+                                      kernel.getName() + "'");
+      return nullptr;
+    }
+  }
+
+  struct Argument {
+    const ast::Param *param;
+    mlir::Type type;
+    bool divisibleBy16;
+    bool isUnsigned;
+  };
+  llvm::SmallVector<Argument> arguments;
+  for (const ast::Param &param : kernel.getParams()) {
+    bool annotatedConstexpr =
+        isConstexprAnnotation(param.annotation.get(), aliases);
+    const ParamSpec *paramSpec = specByName.lookup(param.name);
+    if (!paramSpec) {
+      if (!annotatedConstexpr) {
+        diag.error(param.loc, "the specialization gives no type for "
+                              "parameter '" +
+                                  param.name + "'");
+        return nullptr;
+      }
+      if (!param.defaultValue) {
+        diag.error(param.loc, "no value for constexpr parameter '" +
+                                  param.name +
+                                  "', which has no default either");
+        return nullptr;
+      }
+      Result value = evaluateInModuleScope(*param.defaultValue);
+      if (!value)
+        return nullptr;
+      locals[param.name] = *value;
+      continue;
+    }
+
+    if (paramSpec->type == "constexpr") {
+      PyValue value;
+      if (auto *i = std::get_if<int64_t>(&paramSpec->value)) {
+        value = PyValue::integer(*i);
+      } else if (auto *d = std::get_if<double>(&paramSpec->value)) {
+        value = PyValue::floating(*d);
+      } else if (auto *b = std::get_if<bool>(&paramSpec->value)) {
+        value = PyValue::boolean(*b);
+      } else if (auto *s = std::get_if<std::string>(&paramSpec->value)) {
+        value = PyValue::string(*s);
+      } else if (param.defaultValue) {
+        Result defaultValue = evaluateInModuleScope(*param.defaultValue);
+        if (!defaultValue)
+          return nullptr;
+        value = *defaultValue;
+      } else {
+        diag.error(param.loc, "the specialization gives no value for "
+                              "constexpr parameter '" +
+                                  param.name + "'");
+        return nullptr;
+      }
+      locals[param.name] = value;
+      continue;
+    }
+
+    if (annotatedConstexpr) {
+      diag.error(param.loc, "parameter '" + param.name +
+                                "' is tl.constexpr, but the specialization "
+                                "gives it type '" +
+                                paramSpec->type + "'");
+      return nullptr;
+    }
+    std::optional<mlir::Type> type = parseSpecType(paramSpec->type, param);
+    if (!type)
+      return nullptr;
+    bool isUnsignedType =
+        llvm::StringRef(paramSpec->type).ltrim('*').starts_with("u");
+    if (paramSpec->equalsOne) {
+      // Triton turns integer arguments equal to 1 into the constant 1.
+      if (!isInteger(*type)) {
+        diag.error(param.loc, "parameter '" + param.name + "' of type '" +
+                                  paramSpec->type +
+                                  "' cannot be specialized as equal to 1; "
+                                  "only integers can");
+        return nullptr;
+      }
+      locals[param.name] = PyValue::integer(1);
+      continue;
+    }
+    bool divisible = paramSpec->divisibleBy16 &&
+                     (isPointer(*type) || (isInteger(*type) && !isBool(*type)));
+    arguments.push_back({&param, *type, divisible, isUnsignedType});
+  }
+
+  // The function and its entry block.
+  mlir::Location kernelLoc = getLoc(kernel.getLoc());
+  mlir::OwningOpRef<mlir::ModuleOp> moduleOp = mlir::ModuleOp::create(
+      mlir::FileLineColLoc::get(filename, /*line=*/1, /*column=*/1));
+  builder.setInsertionPointToEnd(moduleOp->getBody());
+  llvm::SmallVector<mlir::Type> argumentTypes;
+  for (const Argument &argument : arguments)
+    argumentTypes.push_back(argument.type);
+  auto function = mlir::func::FuncOp::create(
+      builder, kernelLoc, kernel.getName(),
+      builder.getFunctionType(argumentTypes, /*results=*/{}));
+  mlir::Block *entry = function.addEntryBlock();
+  for (auto [index, argument] : llvm::enumerate(arguments)) {
+    mlir::BlockArgument blockArgument = entry->getArgument(index);
+    blockArgument.setLoc(getLoc(argument.param->loc));
+    if (argument.divisibleBy16)
+      function.setArgAttr(index, mlir::tile::kDivisibilityAttr,
+                          builder.getI32IntegerAttr(16));
+    locals[argument.param->name] =
+        PyValue::runtime(blockArgument, argument.isUnsigned);
+  }
+  builder.setInsertionPointToStart(entry);
+
+  for (const ast::Param &param : kernel.getParams())
+    assignedNames.insert(param.name);
+  collectAssignedNames(kernel.getBody());
+
+  if (mlir::failed(emitBlock(kernel.getBody())))
+    return nullptr;
+  mlir::func::ReturnOp::create(builder,
+                               returned ? getLoc(returnLoc) : kernelLoc);
+
+  // Verification failures are bugs of this front end, but report them at
+  // the user's line like any other error.
+  unsigned bufferId = module.getBufferId();
+  bool verified;
+  {
+    mlir::ScopedDiagnosticHandler handler(&context, [&](mlir::Diagnostic &d) {
+      SourceLocation at;
+      if (auto fileLoc =
+              d.getLocation()->findInstanceOf<mlir::FileLineColLoc>())
+        at = diag.getLocation(bufferId, fileLoc.getLine(), fileLoc.getColumn());
+      llvm::SourceMgr::DiagKind kind =
+          d.getSeverity() == mlir::DiagnosticSeverity::Error
+              ? llvm::SourceMgr::DK_Error
+          : d.getSeverity() == mlir::DiagnosticSeverity::Warning
+              ? llvm::SourceMgr::DK_Warning
+              : llvm::SourceMgr::DK_Note;
+      diag.emit(at.ptr, kind,
+                "internal error: the generated IR is invalid: " + d.str());
+      return mlir::success();
+    });
+    verified = mlir::succeeded(mlir::verify(*moduleOp));
+  }
+  if (!verified)
+    return nullptr;
+  return moduleOp;
+}
+
+} // namespace tile::frontend::mlirgen

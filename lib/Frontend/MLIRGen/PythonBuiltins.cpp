@@ -1,0 +1,124 @@
+//===- PythonBuiltins.cpp - Triton kernels to the tile dialect --------------===
+//
+// Python's builtins inside kernels: min, max, abs, int, float, bool.
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelEmitter.h"
+
+namespace tile::frontend::mlirgen {
+
+//===----------------------------------------------------------------------===//
+// Python builtins
+//===----------------------------------------------------------------------===//
+
+KernelEmitter::Result
+KernelEmitter::emitPythonBuiltin(const ast::CallExpr &call,
+                                 llvm::StringRef name) {
+  if (name == "min" || name == "max") {
+    if (!call.getKeywords().empty())
+      return error(call.getKeywords().front().loc,
+                   name + "() takes no keyword arguments in kernels");
+    llvm::SmallVector<PyValue> values;
+    for (const ast::ExprPtr &arg : call.getArgs()) {
+      Result value = emitExpr(*arg);
+      if (!value)
+        return std::nullopt;
+      values.push_back(*value);
+    }
+    if (values.size() == 1 && values[0].kind == PyValue::Kind::Tuple) {
+      std::vector<PyValue> elements = values[0].elements;
+      values.assign(elements.begin(), elements.end());
+    }
+    if (values.empty())
+      return error(call.getLoc(), name + "() expected at least 1 argument");
+    // Compile-time values compare as in Python; runtime ones become
+    // tl.minimum/tl.maximum, as Triton maps these builtins.
+    PyValue result = values[0];
+    for (const PyValue &next : llvm::ArrayRef(values).drop_front()) {
+      if (!result.isRuntime() && !next.isRuntime()) {
+        Result less =
+            foldCompare(ast::CompareOp::Lt, next, result, call.getLoc());
+        if (!less)
+          return std::nullopt;
+        if (less->boolValue == (name == "min"))
+          result = next;
+        continue;
+      }
+      Result combined = emitMinMax(name == "max", result, next,
+                                   /*propagateNan=*/false, call.getLoc());
+      if (!combined)
+        return std::nullopt;
+      result = *combined;
+    }
+    return result;
+  }
+  llvm::SmallVector<PyValue> values;
+  for (const ast::ExprPtr &arg : call.getArgs()) {
+    Result value = emitExpr(*arg);
+    if (!value)
+      return std::nullopt;
+    values.push_back(*value);
+  }
+  if (name == "float" || name == "int" || name == "bool") {
+    if (values.size() != 1)
+      return error(call.getLoc(), name + "() takes one argument here");
+    const PyValue &v = values[0];
+    if (v.kind == PyValue::Kind::String && name == "float") {
+      std::string text = llvm::StringRef(v.text).trim().lower();
+      if (text == "inf" || text == "+inf" || text == "infinity")
+        return PyValue::floating(std::numeric_limits<double>::infinity());
+      if (text == "-inf" || text == "-infinity")
+        return PyValue::floating(-std::numeric_limits<double>::infinity());
+      if (text == "nan")
+        return PyValue::floating(std::numeric_limits<double>::quiet_NaN());
+      double parsed;
+      if (!llvm::StringRef(text).getAsDouble(parsed))
+        return PyValue::floating(parsed);
+      return error(call.getLoc(),
+                   "could not convert string to float: '" + v.text + "'");
+    }
+    if (!v.isNumber())
+      return error(call.getLoc(), name + "() of " + describe(v) +
+                                      " is not supported in kernels (only "
+                                      "compile-time numbers)");
+    double asDouble = v.kind == PyValue::Kind::Float  ? v.floatValue
+                      : v.kind == PyValue::Kind::Bool ? double(v.boolValue)
+                                                      : double(v.intValue);
+    int64_t asInt = v.kind == PyValue::Kind::Float
+                        ? saturatingFloatToInt(v.floatValue)
+                    : v.kind == PyValue::Kind::Bool ? v.boolValue
+                                                    : v.intValue;
+    if (name == "float")
+      return PyValue::floating(asDouble);
+    if (name == "int")
+      return PyValue::integer(asInt);
+    return PyValue::boolean(isTruthy(v));
+  }
+  if (name == "abs" && values.size() == 1) {
+    const PyValue &v = values[0];
+    if (v.kind == PyValue::Kind::Float)
+      return PyValue::floating(std::fabs(v.floatValue));
+    if (v.kind == PyValue::Kind::Int) {
+      if (v.intValue == std::numeric_limits<int64_t>::min())
+        return error(call.getLoc(), "integer overflow in constant expression");
+      return PyValue::integer(v.intValue < 0 ? -v.intValue : v.intValue);
+    }
+    CallArgs args;
+    args.values.push_back(v);
+    args.present.push_back(true);
+    args.locs.push_back(call.getLoc());
+    return emitMath("abs", args, call, "abs");
+  }
+  if (name == "len" && values.size() == 1 &&
+      values[0].kind == PyValue::Kind::Tuple)
+    return PyValue::integer(values[0].elements.size());
+  if (name == "print")
+    return emitLanguageCall(call, "device_print", "print");
+  if (name == "range")
+    return error(call.getLoc(), "range() can only be used as the iterable of "
+                                "a 'for' loop");
+  return error(call.getLoc(), "'" + name + "()' is not supported in kernels");
+}
+
+} // namespace tile::frontend::mlirgen
