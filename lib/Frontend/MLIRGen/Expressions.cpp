@@ -4,7 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "KernelEmitter.h"
+#include "Builtins/Builtins.h"
 
 namespace tile::frontend::mlirgen {
 
@@ -113,54 +113,6 @@ lookupDType(mlir::MLIRContext &context, llvm::StringRef name) {
       .Default(std::nullopt);
 }
 
-/// Methods of triton.language's tensor (`x.to(...)`, `x.sum(axis=0)`), each
-/// the triton.language function of the same name with `x` first.
-bool isBlockMethod(llvm::StringRef name) {
-  static const char *const methods[] = {"to",
-                                        "reshape",
-                                        "view",
-                                        "trans",
-                                        "permute",
-                                        "broadcast_to",
-                                        "expand_dims",
-                                        "split",
-                                        "ravel",
-                                        "sum",
-                                        "max",
-                                        "min",
-                                        "argmax",
-                                        "argmin",
-                                        "xor_sum",
-                                        "reduce",
-                                        "cumsum",
-                                        "cumprod",
-                                        "associative_scan",
-                                        "exp",
-                                        "exp2",
-                                        "log",
-                                        "log2",
-                                        "sqrt",
-                                        "rsqrt",
-                                        "abs",
-                                        "sin",
-                                        "cos",
-                                        "erf",
-                                        "floor",
-                                        "ceil",
-                                        "sigmoid",
-                                        "softmax",
-                                        "cast",
-                                        "join",
-                                        "flip",
-                                        "sort",
-                                        "histogram",
-                                        "cdiv",
-                                        "sqrt_rn",
-                                        "fma",
-                                        "logical_and",
-                                        "logical_or"};
-  return llvm::is_contained(methods, name);
-}
 } // namespace
 
 const char *const kDTypeNames =

@@ -4,7 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "KernelEmitter.h"
+#include "Builtins/Builtins.h"
 
 namespace tile::frontend::mlirgen {
 
@@ -116,6 +116,38 @@ KernelEmitter::Result KernelEmitter::emitAtomic(llvm::StringRef name,
       mlir::tile::AtomicRMWOp::create(builder, loc, resultType, *kind, ptr, val,
                                       maskValue, sem, scope),
       isUnsigned);
+}
+
+namespace {
+KernelEmitter::Result emitAtomicCall(KernelEmitter &e, const BuiltinCall &c) {
+  return e.emitAtomic(c.name, c.args, c.call, c.displayName);
+}
+} // namespace
+
+llvm::ArrayRef<Builtin> getAtomicBuiltins() {
+  static const std::vector<BuiltinParam> rmwParams = {{"pointer", true},
+                                                      {"val", true},
+                                                      {"mask", false},
+                                                      {"sem", false},
+                                                      {"scope", false}};
+  static const Builtin builtins[] = {
+      {"atomic_cas",
+       {{"pointer", true},
+        {"cmp", true},
+        {"val", true},
+        {"sem", false},
+        {"scope", false}},
+       emitAtomicCall,
+       kNeedsIR},
+      {"atomic_add", rmwParams, emitAtomicCall, kNeedsIR},
+      {"atomic_max", rmwParams, emitAtomicCall, kNeedsIR},
+      {"atomic_min", rmwParams, emitAtomicCall, kNeedsIR},
+      {"atomic_and", rmwParams, emitAtomicCall, kNeedsIR},
+      {"atomic_or", rmwParams, emitAtomicCall, kNeedsIR},
+      {"atomic_xor", rmwParams, emitAtomicCall, kNeedsIR},
+      {"atomic_xchg", rmwParams, emitAtomicCall, kNeedsIR},
+  };
+  return builtins;
 }
 
 } // namespace tile::frontend::mlirgen

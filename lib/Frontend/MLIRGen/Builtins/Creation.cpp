@@ -4,7 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "KernelEmitter.h"
+#include "Builtins/Builtins.h"
 
 namespace tile::frontend::mlirgen {
 
@@ -68,6 +68,96 @@ KernelEmitter::Result KernelEmitter::emitArange(const ast::CallExpr &call,
   return PyValue::runtime(mlir::tile::MakeRangeOp::create(
       builder, getLoc(call.getLoc()), type, builder.getI32IntegerAttr(start),
       builder.getI32IntegerAttr(end)));
+}
+
+namespace {
+using Result = KernelEmitter::Result;
+
+Result emitProgramId(KernelEmitter &e, const BuiltinCall &c) {
+  return e.emitProgramIdLike(c.call, c.displayName, /*numPrograms=*/false);
+}
+
+Result emitNumPrograms(KernelEmitter &e, const BuiltinCall &c) {
+  return e.emitProgramIdLike(c.call, c.displayName, /*numPrograms=*/true);
+}
+
+Result emitArangeCall(KernelEmitter &e, const BuiltinCall &c) {
+  return e.emitArange(c.call, c.displayName);
+}
+
+Result emitConstexpr(KernelEmitter &e, const BuiltinCall &c) {
+  const PyValue &value = c.args.values[0];
+  if (value.isRuntime())
+    return e.error(c.args.locs[0], c.displayName +
+                                       "() needs a compile-time value, got " +
+                                       describe(value));
+  return value;
+}
+
+Result emitPointerType(KernelEmitter &e, const BuiltinCall &c) {
+  const PyValue &elementType = c.args.values[0];
+  if (elementType.kind != PyValue::Kind::DType)
+    return e.error(c.args.locs[0], c.displayName + "() needs a dtype, got " +
+                                       describe(elementType));
+  return PyValue::dtype(
+      mlir::tile::PointerType::get(&e.context, elementType.type),
+      elementType.isUnsigned);
+}
+
+/// tl.zeros(shape, dtype) and tl.full(shape, value, dtype).
+Result emitFull(KernelEmitter &e, const BuiltinCall &c) {
+  bool isFull = c.name == "full";
+  const auto &args = c.args;
+  std::optional<llvm::SmallVector<int64_t>> shape =
+      e.toShape(args.values[0], args.locs[0], c.displayName);
+  if (!shape)
+    return std::nullopt;
+  const PyValue &dtype = args.values[isFull ? 2 : 1];
+  if (dtype.kind != PyValue::Kind::DType)
+    return e.error(args.locs[isFull ? 2 : 1],
+                   c.displayName + "() 'dtype' must be a dtype (" +
+                       kDTypeNames + "), got " + describe(dtype));
+  PyValue value = isFull ? args.values[1] : PyValue::integer(0);
+  if (!value.isRuntime() && !value.isNumber())
+    return e.error(args.locs[1], c.displayName +
+                                     "() 'value' must be a number, got " +
+                                     describe(value));
+  if (value.isRuntime() && isBlock(value.value))
+    return e.error(args.locs[1], c.displayName +
+                                     "() 'value' must be a scalar, got " +
+                                     describe(value));
+  if (!e.requireIR(c.getLoc(), c.displayName))
+    return std::nullopt;
+  return PyValue::runtime(
+      e.makeFull(*shape, dtype.type, value, e.getLoc(c.getLoc())),
+      dtype.isUnsigned);
+}
+
+Result emitZerosLike(KernelEmitter &e, const BuiltinCall &c) {
+  const PyValue &input = c.args.values[0];
+  if (!input.isRuntime())
+    return e.error(c.args.locs[0],
+                   c.displayName + "() needs a block, got " + describe(input));
+  return PyValue::runtime(
+      e.zeroLike(input.value.getType(), e.getLoc(c.getLoc())),
+      input.isUnsigned);
+}
+} // namespace
+
+llvm::ArrayRef<Builtin> getCreationBuiltins() {
+  static const Builtin builtins[] = {
+      {"program_id", {}, emitProgramId, kRawArguments},
+      {"num_programs", {}, emitNumPrograms, kRawArguments},
+      {"arange", {}, emitArangeCall, kRawArguments},
+      {"constexpr", {{"value", true}}, emitConstexpr},
+      {"pointer_type",
+       {{"element_ty", true}, {"address_space", false}},
+       emitPointerType},
+      {"zeros", {{"shape", true}, {"dtype", true}}, emitFull},
+      {"full", {{"shape", true}, {"value", true}, {"dtype", true}}, emitFull},
+      {"zeros_like", {{"input", true}}, emitZerosLike},
+  };
+  return builtins;
 }
 
 } // namespace tile::frontend::mlirgen

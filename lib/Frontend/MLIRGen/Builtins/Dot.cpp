@@ -4,7 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "KernelEmitter.h"
+#include "Builtins/Builtins.h"
 
 namespace tile::frontend::mlirgen {
 
@@ -82,6 +82,28 @@ KernelEmitter::Result KernelEmitter::emitDot(const CallArgs &args,
   return PyValue::runtime(mlir::tile::DotOp::create(builder, loc, resultType,
                                                     a.value, b.value, acc,
                                                     precision, maxImprecise));
+}
+
+namespace {
+KernelEmitter::Result emitDotCall(KernelEmitter &e, const BuiltinCall &c) {
+  return e.emitDot(c.args, c.call, c.displayName);
+}
+} // namespace
+
+llvm::ArrayRef<Builtin> getDotBuiltins() {
+  static const Builtin builtins[] = {
+      {"dot",
+       {{"input", true},
+        {"other", true},
+        {"acc", false},
+        {"input_precision", false},
+        {"allow_tf32", false},
+        {"max_num_imprecise_acc", false},
+        {"out_dtype", false}},
+       emitDotCall,
+       kNeedsIR},
+  };
+  return builtins;
 }
 
 } // namespace tile::frontend::mlirgen

@@ -4,7 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "KernelEmitter.h"
+#include "Builtins/Builtins.h"
 
 namespace tile::frontend::mlirgen {
 
@@ -350,6 +350,107 @@ KernelEmitter::Result KernelEmitter::emitMath(llvm::StringRef name,
   if (!result)
     return error(callLoc, displayName + "() is not supported");
   return PyValue::runtime(result);
+}
+
+namespace {
+using Result = KernelEmitter::Result;
+
+Result emitMathCall(KernelEmitter &e, const BuiltinCall &c) {
+  return e.emitMath(c.name, c.args, c.call, c.displayName);
+}
+
+/// tl.cast(x, dtype) and x.to(dtype).
+Result emitCastCall(KernelEmitter &e, const BuiltinCall &c) {
+  const auto &args = c.args;
+  bool bitcast = args.present[3] && isTruthy(args.values[3]);
+  if (args.present[2] && args.values[2].kind != PyValue::Kind::None)
+    return e.error(args.locs[2], c.displayName +
+                                     "() fp_downcast_rounding is not "
+                                     "supported (conversions round to "
+                                     "nearest even)");
+  return e.emitCast(args.values[0], args.values[1], bitcast, c.getLoc(),
+                    c.displayName);
+}
+
+/// Triton's standard library: exp(x - max) / sum, along the last axis.
+Result emitSoftmax(KernelEmitter &e, const BuiltinCall &c) {
+  const PyValue &x = c.args.values[0];
+  const ast::Location &callLoc = c.getLoc();
+  if (!x.isRuntime() || !isBlock(x.value))
+    return e.error(c.args.locs[0],
+                   c.displayName + "() needs a block, got " + describe(x));
+  int64_t last = getShape(x.value).size() - 1;
+  KernelEmitter::CallArgs reduceArgs;
+  reduceArgs.values = {x, PyValue::integer(last), PyValue::none(),
+                       PyValue::none(), PyValue::boolean(true)};
+  reduceArgs.present = {true, true, false, false, true};
+  reduceArgs.locs.assign(5, callLoc);
+  Result maximum = e.emitReduction("max", reduceArgs, c.call, "tl.max");
+  if (!maximum)
+    return std::nullopt;
+  Result shifted = e.emitBinary(ast::BinaryOp::Sub, x, *maximum, callLoc);
+  if (!shifted)
+    return std::nullopt;
+  KernelEmitter::CallArgs expArgs;
+  expArgs.values = {*shifted};
+  expArgs.present = {true};
+  expArgs.locs = {callLoc};
+  Result numerator = e.emitMath("exp", expArgs, c.call, "tl.exp");
+  if (!numerator)
+    return std::nullopt;
+  reduceArgs.values = {*numerator, PyValue::integer(last),
+                       PyValue::boolean(true), PyValue::none()};
+  reduceArgs.present = {true, true, true, false};
+  reduceArgs.locs.assign(4, callLoc);
+  Result denominator = e.emitReduction("sum", reduceArgs, c.call, "tl.sum");
+  if (!denominator)
+    return std::nullopt;
+  return e.emitBinary(ast::BinaryOp::Div, *numerator, *denominator, callLoc);
+}
+} // namespace
+
+llvm::ArrayRef<Builtin> getMathBuiltins() {
+  static const std::vector<BuiltinParam> castParams = {
+      {"input", true},
+      {"dtype", true},
+      {"fp_downcast_rounding", false},
+      {"bitcast", false}};
+  static const std::vector<BuiltinParam> unary = {{"x", true}};
+  static const std::vector<BuiltinParam> minMax = {
+      {"x", true}, {"y", true}, {"propagate_nan", false}};
+  static const Builtin builtins[] = {
+      {"cast", castParams, emitCastCall, kMethod},
+      {"to", castParams, emitCastCall, kMethod},
+      {"where", {{"condition", true}, {"x", true}, {"y", true}}, emitMathCall},
+      {"maximum", minMax, emitMathCall},
+      {"minimum", minMax, emitMathCall},
+      {"clamp",
+       {{"x", true}, {"min", true}, {"max", true}, {"propagate_nan", false}},
+       emitMathCall},
+      {"fma", {{"x", true}, {"y", true}, {"z", true}}, emitMathCall, kMethod},
+      {"cdiv", {{"x", true}, {"div", true}}, emitMathCall, kMethod},
+      {"fdiv",
+       {{"x", true}, {"y", true}, {"ieee_rounding", false}},
+       emitMathCall},
+      {"div_rn", {{"x", true}, {"y", true}}, emitMathCall},
+      {"umulhi", {{"x", true}, {"y", true}}, emitMathCall},
+      {"exp", unary, emitMathCall, kMethod},
+      {"exp2", unary, emitMathCall, kMethod},
+      {"log", unary, emitMathCall, kMethod},
+      {"log2", unary, emitMathCall, kMethod},
+      {"sqrt", unary, emitMathCall, kMethod},
+      {"sqrt_rn", unary, emitMathCall, kMethod},
+      {"rsqrt", unary, emitMathCall, kMethod},
+      {"abs", unary, emitMathCall, kMethod},
+      {"sin", unary, emitMathCall, kMethod},
+      {"cos", unary, emitMathCall, kMethod},
+      {"erf", unary, emitMathCall, kMethod},
+      {"floor", unary, emitMathCall, kMethod},
+      {"ceil", unary, emitMathCall, kMethod},
+      {"sigmoid", unary, emitMathCall, kMethod},
+      {"softmax", {{"x", true}, {"ieee_rounding", false}}, emitSoftmax, kMethod},
+  };
+  return builtins;
 }
 
 } // namespace tile::frontend::mlirgen

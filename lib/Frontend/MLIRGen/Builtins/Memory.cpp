@@ -4,7 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "KernelEmitter.h"
+#include "Builtins/Builtins.h"
 
 namespace tile::frontend::mlirgen {
 
@@ -273,6 +273,26 @@ KernelEmitter::Result KernelEmitter::emitStore(const ast::CallExpr &call,
   mlir::tile::StoreOp::create(builder, loc, ptr, storedValue, maskValue,
                               hints.cache, hints.evict);
   return PyValue::none();
+}
+
+namespace {
+KernelEmitter::Result emitLoadCall(KernelEmitter &e, const BuiltinCall &c) {
+  return e.emitLoad(c.call, c.displayName);
+}
+
+KernelEmitter::Result emitStoreCall(KernelEmitter &e, const BuiltinCall &c) {
+  return e.emitStore(c.call, c.displayName);
+}
+} // namespace
+
+llvm::ArrayRef<Builtin> getMemoryBuiltins() {
+  // Their parameters are bound by emitLoad and emitStore, which need the
+  // argument expressions, not only their values.
+  static const Builtin builtins[] = {
+      {"load", {}, emitLoadCall, kRawArguments},
+      {"store", {}, emitStoreCall, kRawArguments},
+  };
+  return builtins;
 }
 
 } // namespace tile::frontend::mlirgen

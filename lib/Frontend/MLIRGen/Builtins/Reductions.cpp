@@ -4,7 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "KernelEmitter.h"
+#include "Builtins/Builtins.h"
 
 namespace tile::frontend::mlirgen {
 
@@ -518,6 +518,79 @@ KernelEmitter::Result KernelEmitter::emitScan(llvm::StringRef name,
   for (auto [index, result] : llvm::enumerate(*results))
     tuple.push_back(PyValue::runtime(result, unsignedness[index]));
   return PyValue::tuple(std::move(tuple));
+}
+
+namespace {
+using Result = KernelEmitter::Result;
+
+Result emitReductionCall(KernelEmitter &e, const BuiltinCall &c) {
+  return e.emitReduction(c.name, c.args, c.call, c.displayName);
+}
+
+Result emitScanCall(KernelEmitter &e, const BuiltinCall &c) {
+  return e.emitScan(c.name, c.args, c.call, c.displayName);
+}
+
+/// tl.cumsum and tl.cumprod; only cumsum takes a dtype.
+Result emitCumulative(KernelEmitter &e, const BuiltinCall &c) {
+  if (c.name == "cumprod" && c.args.present[3])
+    return e.error(c.args.locs[3], c.displayName +
+                                       "() got an unexpected keyword argument "
+                                       "'dtype'; valid: input, axis, reverse");
+  if (!e.requireIR(c.getLoc(), c.displayName))
+    return std::nullopt;
+  return emitScanCall(e, c);
+}
+} // namespace
+
+llvm::ArrayRef<Builtin> getReductionBuiltins() {
+  // emitReduction and emitScan read the arguments by these positions.
+  static const std::vector<BuiltinParam> maxMin = {
+      {"input", true},
+      {"axis", false},
+      {"return_indices", false},
+      {"return_indices_tie_break_left", false},
+      {"keep_dims", false}};
+  static const std::vector<BuiltinParam> argMaxMin = {{"input", true},
+                                                      {"axis", true},
+                                                      {"tie_break_left", false},
+                                                      {"keep_dims", false}};
+  static const std::vector<BuiltinParam> cumulative = {{"input", true},
+                                                       {"axis", false},
+                                                       {"reverse", false},
+                                                       {"dtype", false}};
+  constexpr unsigned reduction = kNeedsIR | kMethod;
+  static const Builtin builtins[] = {
+      {"sum",
+       {{"input", true}, {"axis", false}, {"keep_dims", false}, {"dtype", false}},
+       emitReductionCall,
+       reduction},
+      {"max", maxMin, emitReductionCall, reduction},
+      {"min", maxMin, emitReductionCall, reduction},
+      {"argmax", argMaxMin, emitReductionCall, reduction},
+      {"argmin", argMaxMin, emitReductionCall, reduction},
+      {"xor_sum",
+       {{"input", true}, {"axis", false}, {"keep_dims", false}},
+       emitReductionCall,
+       reduction},
+      {"reduce",
+       {{"input", true},
+        {"axis", true},
+        {"combine_fn", true},
+        {"keep_dims", false}},
+       emitReductionCall,
+       reduction},
+      {"cumsum", cumulative, emitCumulative, kMethod},
+      {"cumprod", cumulative, emitCumulative, kMethod},
+      {"associative_scan",
+       {{"input", true},
+        {"axis", true},
+        {"combine_fn", true},
+        {"reverse", false}},
+       emitScanCall,
+       reduction},
+  };
+  return builtins;
 }
 
 } // namespace tile::frontend::mlirgen

@@ -4,7 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "KernelEmitter.h"
+#include "Builtins/Builtins.h"
 
 namespace tile::frontend::mlirgen {
 
@@ -212,6 +212,39 @@ KernelEmitter::Result KernelEmitter::emitShapeOp(llvm::StringRef name,
         {result(split.getOutLHS()), result(split.getOutRHS())});
   }
   return error(callLoc, displayName + "() is not supported");
+}
+
+namespace {
+KernelEmitter::Result emitShapeCall(KernelEmitter &e, const BuiltinCall &c) {
+  return e.emitShapeOp(c.name, c.args, c.call, c.displayName);
+}
+} // namespace
+
+llvm::ArrayRef<Builtin> getShapeBuiltins() {
+  static const Builtin builtins[] = {
+      {"reshape",
+       {{"input", true}, {"shape", true}, {"can_reorder", false}},
+       emitShapeCall,
+       kMethod,
+       /*variadicFrom=*/1},
+      {"view", {{"input", true}, {"shape", true}}, emitShapeCall, kMethod, 1},
+      {"broadcast_to",
+       {{"input", true}, {"shape", true}},
+       emitShapeCall,
+       kMethod,
+       1},
+      {"trans", {{"input", true}, {"dims", false}}, emitShapeCall, kMethod, 1},
+      {"permute", {{"input", true}, {"dims", true}}, emitShapeCall, kMethod, 1},
+      {"expand_dims", {{"input", true}, {"axis", true}}, emitShapeCall, kMethod},
+      {"ravel", {{"x", true}, {"can_reorder", false}}, emitShapeCall, kMethod},
+      {"broadcast", {{"input", true}, {"other", true}}, emitShapeCall},
+      {"cat",
+       {{"input", true}, {"other", true}, {"can_reorder", false}},
+       emitShapeCall},
+      {"join", {{"a", true}, {"b", true}}, emitShapeCall, kMethod},
+      {"split", {{"a", true}}, emitShapeCall, kMethod},
+  };
+  return builtins;
 }
 
 } // namespace tile::frontend::mlirgen
