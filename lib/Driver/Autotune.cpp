@@ -1,4 +1,4 @@
-//===- Autotune.cpp - @triton.autotune in tile-run ------------------------===//
+//===- Autotune.cpp - @triton.autotune's configurations -------------------===//
 
 #include "tile/Driver/Autotune.h"
 

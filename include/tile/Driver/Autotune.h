@@ -1,4 +1,4 @@
-//===- Autotune.h - @triton.autotune in tile-run ----------------*- C++ -*-===//
+//===- Autotune.h - @triton.autotune's configurations -----------*- C++ -*-===//
 //
 // What tile-run needs to tune a kernel the way Triton's Autotuner does:
 // each triton.Config becomes launch overrides (its constexprs, num_warps,
