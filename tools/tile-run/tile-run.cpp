@@ -27,7 +27,6 @@
 #include "tile/Driver/Run.h"
 #include "tile/InitTile.h"
 #include "tile/Interpreter/Interpreter.h"
-#include "tile/Runtime/CudaDriver.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/DialectRegistry.h"
