@@ -7,10 +7,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TILE_TOOLS_TILE_RUN_NPY_H
-#define TILE_TOOLS_TILE_RUN_NPY_H
+#ifndef TILE_DRIVER_NPY_H
+#define TILE_DRIVER_NPY_H
 
-#include "HostData.h"
+#include "tile/Driver/HostData.h"
 
 #include "llvm/ADT/StringRef.h"
 
@@ -25,4 +25,4 @@ bool readNpy(llvm::StringRef path, HostArray &array, std::string &error);
 bool writeNpy(llvm::StringRef path, const HostArray &array, std::string &error);
 } // namespace tile
 
-#endif // TILE_TOOLS_TILE_RUN_NPY_H
+#endif // TILE_DRIVER_NPY_H

@@ -1,4 +1,4 @@
-//===- Autotune.h - @triton.autotune in tile-run ----------------*- C++ -*-===//
+//===- Autotune.h - @triton.autotune's configurations -----------*- C++ -*-===//
 //
 // What tile-run needs to tune a kernel the way Triton's Autotuner does:
 // each triton.Config becomes launch overrides (its constexprs, num_warps,
@@ -10,8 +10,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TILE_TOOLS_TILE_RUN_AUTOTUNE_H
-#define TILE_TOOLS_TILE_RUN_AUTOTUNE_H
+#ifndef TILE_DRIVER_AUTOTUNE_H
+#define TILE_DRIVER_AUTOTUNE_H
 
 #include "tile/Driver/LaunchSpec.h"
 #include "tile/Frontend/MLIRGen.h"
@@ -90,4 +90,4 @@ bool readFixture(llvm::StringRef path, Fixture &fixture, std::string &error);
 
 } // namespace tile::tune
 
-#endif // TILE_TOOLS_TILE_RUN_AUTOTUNE_H
+#endif // TILE_DRIVER_AUTOTUNE_H

@@ -7,8 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TILE_TOOLS_TILE_RUN_KERNELINFO_H
-#define TILE_TOOLS_TILE_RUN_KERNELINFO_H
+#ifndef TILE_DRIVER_KERNELINFO_H
+#define TILE_DRIVER_KERNELINFO_H
 
 #include "tile/Runtime/CudaDriver.h"
 
@@ -82,4 +82,4 @@ void printKernelReportJSON(const KernelReport &report, llvm::raw_ostream &os);
 
 } // namespace tile
 
-#endif // TILE_TOOLS_TILE_RUN_KERNELINFO_H
+#endif // TILE_DRIVER_KERNELINFO_H

@@ -9,8 +9,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TILE_TOOLS_TILE_RUN_SWEEP_H
-#define TILE_TOOLS_TILE_RUN_SWEEP_H
+#ifndef TILE_DRIVER_SWEEP_H
+#define TILE_DRIVER_SWEEP_H
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
@@ -90,4 +90,4 @@ bool plotWithGnuplot(const std::vector<Series> &series,
 
 } // namespace tile
 
-#endif // TILE_TOOLS_TILE_RUN_SWEEP_H
+#endif // TILE_DRIVER_SWEEP_H

@@ -1,6 +1,6 @@
 //===- HostData.cpp - host copies of kernel buffers -----------------------===//
 
-#include "HostData.h"
+#include "tile/Driver/HostData.h"
 #include "tile/Interpreter/FloatFormats.h"
 
 #include <cmath>

@@ -5,10 +5,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TILE_TOOLS_TILE_RUN_REFERENCES_H
-#define TILE_TOOLS_TILE_RUN_REFERENCES_H
+#ifndef TILE_DRIVER_REFERENCES_H
+#define TILE_DRIVER_REFERENCES_H
 
-#include "HostData.h"
+#include "tile/Driver/HostData.h"
 
 #include <string>
 #include <vector>
@@ -41,4 +41,4 @@ Comparison compare(const HostArray &output,
                    const std::vector<double> &reference, double tolerance);
 } // namespace tile
 
-#endif // TILE_TOOLS_TILE_RUN_REFERENCES_H
+#endif // TILE_DRIVER_REFERENCES_H

@@ -1,6 +1,6 @@
 //===- Sweep.cpp - tile-run --sweep: tables, CSV files and plots ----------===//
 
-#include "Sweep.h"
+#include "tile/Driver/Sweep.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"

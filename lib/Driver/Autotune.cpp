@@ -1,6 +1,6 @@
-//===- Autotune.cpp - @triton.autotune in tile-run ------------------------===//
+//===- Autotune.cpp - @triton.autotune's configurations -------------------===//
 
-#include "Autotune.h"
+#include "tile/Driver/Autotune.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Format.h"

@@ -1,7 +1,7 @@
 //===- HostData.h - host copies of kernel buffers ---------------*- C++ -*-===//
 
-#ifndef TILE_TOOLS_TILE_RUN_HOSTDATA_H
-#define TILE_TOOLS_TILE_RUN_HOSTDATA_H
+#ifndef TILE_DRIVER_HOSTDATA_H
+#define TILE_DRIVER_HOSTDATA_H
 
 #include "tile/Driver/LaunchSpec.h"
 
@@ -27,4 +27,4 @@ struct HostArray {
 HostArray makeHostArray(const launch::BufferSpec &spec, uint64_t seed);
 } // namespace tile
 
-#endif // TILE_TOOLS_TILE_RUN_HOSTDATA_H
+#endif // TILE_DRIVER_HOSTDATA_H

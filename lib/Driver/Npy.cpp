@@ -1,6 +1,6 @@
 //===- Npy.cpp - numpy .npy files for kernel buffers ----------------------===//
 
-#include "Npy.h"
+#include "tile/Driver/Npy.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"

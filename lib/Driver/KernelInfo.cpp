@@ -1,6 +1,6 @@
 //===- KernelInfo.cpp - tile-run --info: the compiled kernel's resources --===//
 
-#include "KernelInfo.h"
+#include "tile/Driver/KernelInfo.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"

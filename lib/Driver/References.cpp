@@ -1,6 +1,6 @@
 //===- References.cpp - independent references for kernel checks ----------===//
 
-#include "References.h"
+#include "tile/Driver/References.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,0 +1,259 @@
+//===- AutotuneRun.cpp - pick a @triton.autotune configuration ------------===//
+//
+// Before a run: decides whether the kernel's @triton.autotune
+// configurations are tuned (the launch sets none of their constexprs, or
+// --autotune) and, if so, runs each as a trial (Autotune.cpp keeps the
+// fastest) or takes the choice the kernel cache kept for the same key.
+//
+//===----------------------------------------------------------------------===//
+
+#include "RunInternal.h"
+#include "tile/Driver/Autotune.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace mlir;
+
+namespace tile {
+namespace {
+/// A tuning trial of one configuration: runKernel at `stage`, with what it
+/// would print on stderr captured for the progress line.
+tune::Trial runTrial(RunContext &context, ArrayRef<launch::Override> overrides,
+                     Stage stage) {
+  std::string captured;
+  llvm::raw_string_ostream capture(captured);
+  llvm::raw_ostream *saved = context.errorStream;
+  context.errorStream = &capture;
+  RunResult result;
+  int status;
+  {
+    llvm::SourceMgr sourceMgr;
+    SourceMgrDiagnosticHandler handler(sourceMgr, &context.mlirContext,
+                                       capture);
+    status = runKernel(context, overrides, result, stage);
+  }
+  context.errorStream = saved;
+  tune::Trial trial;
+  if (status == 0) {
+    trial.ms = result.ms;
+    return trial;
+  }
+  llvm::StringRef message = llvm::StringRef(captured).trim();
+  message = message.take_front(message.find('\n'));
+  message.consume_front(context.options.toolName + ": ");
+  trial.error = std::string("failed to ") + result.phase + ": " +
+                (message.empty() ? std::string("no message") : message.str());
+  return trial;
+}
+
+/// A kernel argument's type for the autotune key, as Triton keys on dtypes.
+std::string describeArgType(const launch::Value &value,
+                            const launch::LaunchSpec &spec) {
+  switch (value.kind) {
+  case launch::Value::Kind::Buffer:
+    return "*" + launch::getName(spec.buffers[value.buffer].dtype).str();
+  case launch::Value::Kind::Int:
+    return value.intValue >= INT32_MIN && value.intValue <= INT32_MAX ? "i32"
+                                                                      : "i64";
+  case launch::Value::Kind::Bool:
+    return "i1";
+  case launch::Value::Kind::Float:
+    return "fp32";
+  default:
+    return value.describe();
+  }
+}
+
+/// @triton.autotune: picks the configuration to run with and appends its
+/// overrides to `chosen`. The kernel is tuned when the launch sets none of
+/// the constexprs the configurations set (or with --autotune); a launch
+/// that sets all of them runs as it is; setting some is an error. Returns
+/// nonzero after an error.
+int chooseConfig(RunContext &context, ArrayRef<launch::Override> overrides,
+                 std::vector<launch::Override> &chosen) {
+  const RunOptions &options = context.options;
+  const std::string &tool = options.toolName;
+  if (isMLIRInput(options))
+    return 0;
+  std::unique_ptr<TileSource> source =
+      parseTileSource(options.inputFile, llvm::errs());
+  if (!source)
+    return 1;
+  if (source->launch.kernel.empty())
+    return 0; // the run reports it
+  // A decorator tile-run cannot read (configs from a function) only stops
+  // a run that asks for tuning; otherwise the launch's values run.
+  std::string autotuneErrors;
+  llvm::raw_string_ostream autotuneErrorStream(autotuneErrors);
+  frontend::DiagEmitter autotuneDiag(source->sourceMgr, autotuneErrorStream);
+  auto autotune = frontend::getAutotuneInfo(
+      *source->module, source->launch.kernel, autotuneDiag);
+  if (failed(autotune)) {
+    if (options.forceAutotune) {
+      llvm::errs() << autotuneErrors;
+      return 1;
+    }
+    llvm::StringRef first = llvm::StringRef(autotuneErrors).trim();
+    llvm::errs() << tool
+                 << ": note: not tuning: " << first.take_front(first.find('\n'))
+                 << "\n";
+    return 0;
+  }
+  if (!*autotune || (*autotune)->configs.empty())
+    return 0;
+  std::vector<tune::Candidate> candidates = tune::expandConfigs(**autotune);
+  std::vector<std::string> tuned = tune::getTunedNames(**autotune);
+  size_t count = candidates.size();
+
+  // Evaluate the launch with the first configuration's values for what the
+  // command line leaves open (its grid may use them), to see which of them
+  // the description itself sets.
+  llvm::StringSet<> fromCommandLine;
+  for (const launch::Override &o : overrides)
+    fromCommandLine.insert(o.name);
+  std::vector<launch::Override> probe(overrides.begin(), overrides.end());
+  for (const launch::Override &o : candidates.front().overrides)
+    if (llvm::is_contained(tuned, o.name) && !fromCommandLine.count(o.name))
+      probe.push_back(o);
+  if (!evaluateLaunch(*source, probe))
+    return 1;
+  const launch::LaunchSpec &spec = source->launch;
+  std::vector<std::string> pinned, open;
+  for (const std::string &name : tuned)
+    (spec.assigned.count(name) || fromCommandLine.count(name) ? pinned : open)
+        .push_back(name);
+  if (!options.forceAutotune) {
+    if (open.empty()) {
+      if (options.emit == Emit::None && options.info == InfoFormat::None)
+        llvm::outs() << "autotune: the launch sets " << llvm::join(pinned, ", ")
+                     << "; not tuning (--autotune tunes)\n";
+      return 0;
+    }
+    if (!pinned.empty()) {
+      source->diag->error(
+          spec.loc, "the launch sets " + llvm::join(pinned, ", ") +
+                        " but not " + llvm::join(open, ", ") +
+                        ", which @triton.autotune tunes: set all of them (no "
+                        "tuning) or none (tuning), or pass --autotune");
+      return 1;
+    }
+  }
+  const tune::Candidate &first = candidates.front();
+  if (options.emit != Emit::None) {
+    llvm::errs() << llvm::formatv(
+        "{0}: note: autotune: --emit compiles config 1/{1}: {2} (--set "
+        "its constexprs to pick another)\n",
+        tool, count, first.description);
+    llvm::append_range(chosen, first.overrides);
+    return 0;
+  }
+  bool useFixture = !options.autotuneFixture.empty();
+  if (!useFixture && !context.driver) {
+    llvm::outs() << llvm::formatv(
+        "autotune: the interpreter cannot time configurations; running "
+        "config 1/{0}: {1}\n",
+        count, first.description);
+    llvm::append_range(chosen, first.overrides);
+    return 0;
+  }
+  tune::Fixture fixture;
+  std::string error;
+  if (useFixture && !tune::readFixture(options.autotuneFixture, fixture, error))
+    return context.fail("--autotune-fixture: " + error);
+  std::string device =
+      useFixture ? fixture.device : context.driver->deviceName();
+
+  // The choice's key: Triton's (the key arguments' values, the argument
+  // types) plus the source, the device, the target and the compiler.
+  std::vector<std::pair<std::string, std::string>> keyValues;
+  cache::KeyBuilder key;
+  key.add("compiler", cache::getCompilerVersion())
+      .add("source",
+           source->sourceMgr.getMemoryBuffer(source->bufferId)->getBuffer())
+      .add("kernel", spec.kernel)
+      .add("device", device)
+      .add("target", options.target);
+  for (const std::string &name : (*autotune)->key) {
+    auto it = spec.variables.find(name);
+    std::string value = it == spec.variables.end()
+                            ? std::string("default")
+                            : tune::formatKeyValue(it->second, spec);
+    key.add("key " + name, value);
+    keyValues.push_back({name, value});
+  }
+  for (const frontend::KernelParam &param : source->params) {
+    auto it = spec.variables.find(param.name);
+    if (!param.isConstexpr && it != spec.variables.end())
+      key.add("type " + param.name, describeArgType(it->second, spec));
+  }
+  std::string choiceKey = key.digest();
+  cache::KernelCache *kernelCache = context.cache && context.cache->isEnabled()
+                                        ? context.cache.get()
+                                        : nullptr;
+  if (kernelCache && !options.retune) {
+    if (std::optional<std::string> payload =
+            kernelCache->lookup(cache::EntryKind::Autotune, choiceKey)) {
+      size_t index = 0;
+      double ms = 0;
+      if (tune::parseChoice(*payload, candidates, index, ms, error)) {
+        llvm::outs() << llvm::formatv(
+            "autotune: cached choice config {0}/{1}: {2}: {3:f4} ms when "
+            "tuned ({4}; --retune tunes again)\n",
+            index + 1, count, candidates[index].description, ms,
+            kernelCache->getPath(cache::EntryKind::Autotune, choiceKey));
+        llvm::append_range(chosen, candidates[index].overrides);
+        return 0;
+      }
+      kernelCache->discard(cache::EntryKind::Autotune, choiceKey, error);
+    }
+  }
+
+  std::string keyText;
+  for (const auto &keyValue : keyValues)
+    keyText +=
+        (keyText.empty() ? "" : ", ") + keyValue.first + "=" + keyValue.second;
+  llvm::outs() << llvm::formatv(
+      "autotune: {0} configurations of {1} on {2}, "
+      "key {3}{4}\n",
+      count, spec.kernel, device, keyText.empty() ? "()" : keyText,
+      useFixture ? " (fake timings from the fixture)" : "");
+  auto trial = [&](const tune::Candidate &candidate) {
+    std::vector<launch::Override> trialOverrides(overrides.begin(),
+                                                 overrides.end());
+    llvm::append_range(trialOverrides, candidate.overrides);
+    tune::Trial result =
+        runTrial(context, trialOverrides,
+                 useFixture ? Stage::CompileOnly : Stage::Trial);
+    if (!useFixture || !result.error.empty())
+      return result;
+    auto it = fixture.trials.find(candidate.index + 1);
+    if (it == fixture.trials.end())
+      return tune::Trial{std::nullopt, "no time in the fixture"};
+    return it->second;
+  };
+  std::optional<tune::Outcome> outcome =
+      tune::tune(candidates, trial, llvm::outs());
+  context.tuneBuffers.clear();
+  context.tuneInputs.clear();
+  if (!outcome)
+    return context.fail("autotune: no configuration of " + spec.kernel +
+                        " compiled and ran");
+  if (kernelCache)
+    kernelCache->store(cache::EntryKind::Autotune, choiceKey,
+                       tune::formatChoice(spec.kernel, device, keyValues,
+                                          candidates, *outcome));
+  llvm::append_range(chosen, candidates[outcome->best].overrides);
+  return 0;
+}
+} // namespace
+
+int runTuned(RunContext &context, ArrayRef<launch::Override> overrides,
+             RunResult &result) {
+  std::vector<launch::Override> all(overrides.begin(), overrides.end());
+  if (int status = chooseConfig(context, overrides, all))
+    return status;
+  return runKernel(context, all, result);
+}
+} // namespace tile

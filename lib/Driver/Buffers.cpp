@@ -1,0 +1,111 @@
+//===- Buffers.cpp - a run's input and output buffers ---------------------===//
+//
+// The host copies of the launch's buffers: made from the seed or read from
+// .npy files before a run (--input); printed or written to .npy files
+// after it (--print-buffer, --save, --save-dir).
+//
+//===----------------------------------------------------------------------===//
+
+#include "RunInternal.h"
+#include "tile/Driver/Npy.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/Path.h"
+
+using namespace mlir;
+
+namespace tile {
+bool makeInputs(RunContext &context, const launch::LaunchSpec &spec,
+                std::vector<HostArray> &inputs) {
+  for (size_t i = 0; i < spec.buffers.size(); ++i)
+    inputs.push_back(
+        makeHostArray(spec.buffers[i], context.options.seed + 977 * i));
+  for (const std::string &option : context.options.npyInputs) {
+    std::string name, path, error;
+    if (!splitAssignment(context, "--input", option, name, path))
+      return false;
+    auto it = llvm::find_if(spec.buffers, [&](const launch::BufferSpec &b) {
+      return b.name == name;
+    });
+    if (it == spec.buffers.end())
+      return context.fail("--input " + name + ": no buffer of that name"),
+             false;
+    HostArray array;
+    if (!readNpy(path, array, error))
+      return context.fail(error), false;
+    HostArray &target = inputs[it - spec.buffers.begin()];
+    if (array.dtype != target.dtype || array.shape != target.shape) {
+      auto describe = [](const HostArray &a) {
+        std::string text = launch::getName(a.dtype).str() + "(";
+        for (size_t d = 0; d < a.shape.size(); ++d)
+          text += (d ? ", " : "") + std::to_string(a.shape[d]);
+        return text + ")";
+      };
+      return context.fail("--input " + name + ": '" + path + "' holds " +
+                          describe(array) + ", the buffer is " +
+                          describe(target)),
+             false;
+    }
+    target.bytes = std::move(array.bytes);
+  }
+  return true;
+}
+
+bool sameBuffers(ArrayRef<launch::BufferSpec> a,
+                 ArrayRef<launch::BufferSpec> b) {
+  return a.size() == b.size() &&
+         std::equal(
+             a.begin(), a.end(), b.begin(),
+             [](const launch::BufferSpec &x, const launch::BufferSpec &y) {
+               return x.name == y.name && x.dtype == y.dtype &&
+                      x.shape == y.shape && x.init == y.init;
+             });
+}
+
+int saveBuffers(RunContext &context, const launch::LaunchSpec &spec,
+                const std::vector<HostArray> &buffers) {
+  const RunOptions &options = context.options;
+  for (const std::string &name : options.printBuffers) {
+    auto it = llvm::find_if(spec.buffers, [&](const launch::BufferSpec &b) {
+      return b.name == name;
+    });
+    if (it == spec.buffers.end())
+      return context.fail("--print-buffer " + name +
+                          ": no buffer of that name");
+    const HostArray &array = buffers[it - spec.buffers.begin()];
+    llvm::outs() << name << " =";
+    for (int64_t i = 0; i < array.size(); ++i)
+      llvm::outs() << " " << llvm::format("%.9g", array.get(i));
+    llvm::outs() << "\n";
+  }
+  std::vector<std::pair<size_t, std::string>> targets;
+  for (const std::string &option : options.npySaves) {
+    std::string name, path;
+    if (!splitAssignment(context, "--save", option, name, path))
+      return 1;
+    auto it = llvm::find_if(spec.buffers, [&](const launch::BufferSpec &b) {
+      return b.name == name;
+    });
+    if (it == spec.buffers.end())
+      return context.fail("--save " + name + ": no buffer of that name");
+    targets.push_back({size_t(it - spec.buffers.begin()), path});
+  }
+  if (!options.saveDir.empty()) {
+    if (std::error_code ec = llvm::sys::fs::create_directories(options.saveDir))
+      return context.fail("cannot create '" + options.saveDir +
+                          "': " + ec.message());
+    for (size_t b = 0; b < spec.buffers.size(); ++b) {
+      llvm::SmallString<128> path(options.saveDir);
+      llvm::sys::path::append(path, spec.buffers[b].name + ".npy");
+      targets.push_back({b, std::string(path)});
+    }
+  }
+  for (const auto &[b, path] : targets) {
+    std::string error;
+    if (!writeNpy(path, buffers[b], error))
+      return context.fail(error);
+  }
+  return 0;
+}
+} // namespace tile

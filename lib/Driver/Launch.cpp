@@ -1,0 +1,251 @@
+//===- Launch.cpp - load and launch a compiled kernel ---------------------===//
+//
+// Loads a kernel's PTX on the GPU (through the driver's JIT, or from a
+// cubin the kernel cache kept), launches it on the launch's buffers and
+// times it; or runs the tile-dialect kernel in the CPU interpreter.
+//
+//===----------------------------------------------------------------------===//
+
+#include "RunInternal.h"
+#include "tile/Analysis/Allocation.h"
+#include "tile/Interpreter/Interpreter.h"
+
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace mlir;
+namespace interp = mlir::tile::interp;
+
+namespace tile {
+namespace {
+/// Reads the dynamic shared memory the module declares, if any, and opts
+/// the kernel in to it.
+bool prepareDynamicShared(rt::Driver &driver, LoadedKernel &loaded,
+                          std::string &error) {
+  std::optional<uint32_t> bytes;
+  if (!driver.readGlobalU32(loaded.module,
+                            mlir::tilegpu::kDynamicSharedBytesSymbol.str(),
+                            bytes, error))
+    return false;
+  loaded.dynamicSharedBytes = bytes.value_or(0);
+  if (!bytes)
+    return true;
+  if (!driver.setMaxDynamicShared(loaded.function, int(*bytes), error)) {
+    error +=
+        llvm::formatv(" (the kernel needs {0} bytes of shared memory)", *bytes)
+            .str();
+    return false;
+  }
+  return true;
+}
+} // namespace
+
+/// Its source text, its specialization, the compile options and the
+/// compiler.
+std::string getPTXKey(const RunContext &context, const Kernel &kernel) {
+  const TileSource &source = *kernel.source;
+  const launch::LaunchSpec &spec = source.launch;
+  cache::KeyBuilder key;
+  key.add("compiler", cache::getCompilerVersion())
+      .add("input", isMLIRInput(context.options) ? "mlir" : "tile")
+      .add("source",
+           source.sourceMgr.getMemoryBuffer(source.bufferId)->getBuffer())
+      .add("kernel", spec.kernel)
+      .add("specialization", kernel.specializationKey)
+      .add("num_warps", spec.numWarps)
+      .add("num_stages", spec.numStages)
+      .add("target", context.options.target);
+  return key.digest();
+}
+
+std::string getCubinKey(const rt::Driver &driver, llvm::StringRef ptxKey) {
+  cache::KeyBuilder key;
+  key.add("ptx", ptxKey)
+      .add("driver", driver.driverVersion())
+      .add("device", driver.deviceName())
+      .add("cc", driver.computeCapability());
+  return key.digest();
+}
+
+void loadCachedCubin(rt::Driver &driver, cache::KernelCache &kernelCache,
+                     llvm::StringRef key, const Kernel &kernel,
+                     LoadedKernel &loaded, Timings &timings) {
+  auto start = Clock::now();
+  std::optional<std::string> payload =
+      kernelCache.lookup(cache::EntryKind::Cubin, key);
+  if (!payload)
+    return;
+  std::string cubin, log, error;
+  if (!cache::unpackCubin(*payload, cubin, log)) {
+    kernelCache.discard(cache::EntryKind::Cubin, key, "bad cubin payload");
+    return;
+  }
+  if (!driver.loadCubin(cubin, log, loaded.module, error) ||
+      !driver.getFunction(loaded.module, kernel.source->launch.kernel,
+                          loaded.function, error) ||
+      !prepareDynamicShared(driver, loaded, error)) {
+    loaded.module.reset();
+    loaded.function = rt::Function();
+    kernelCache.discard(cache::EntryKind::Cubin, key,
+                        "the driver refused it: " + error);
+    return;
+  }
+  timings.cacheUse = CacheUse::Cubin;
+  timings.load = msSince(start);
+}
+
+/// Through the driver's linker into a cubin that the cache keeps (under
+/// `cubinKey`, unless empty), or, where the driver has no linker or the
+/// link fails, by loading the PTX.
+int loadOnGPU(RunContext &context, Kernel &kernel, const std::string &ptx,
+              llvm::StringRef cubinKey, cache::KernelCache *kernelCache,
+              LoadedKernel &loaded, Timings &timings) {
+  rt::Driver &driver = *context.driver;
+  std::string error, cubin, log;
+  auto loadStart = Clock::now();
+  bool linked = driver.canLink() &&
+                driver.compileToCubin(ptx, cubin, log, error) &&
+                driver.loadCubin(cubin, log, loaded.module, error);
+  if (!linked) {
+    if (driver.canLink() && context.options.verboseCache)
+      llvm::errs() << context.options.toolName << ": cache: no cubin (" << error
+                   << "); loading the PTX\n";
+    cubin.clear();
+    error.clear();
+    if (!driver.loadModule(ptx, loaded.module, error))
+      return context.fail(error);
+  }
+  if (!driver.getFunction(loaded.module, kernel.source->launch.kernel,
+                          loaded.function, error) ||
+      !prepareDynamicShared(driver, loaded, error))
+    return context.fail(error);
+  timings.load = msSince(loadStart);
+  if (kernelCache && !cubinKey.empty() && !cubin.empty())
+    kernelCache->store(cache::EntryKind::Cubin, cubinKey,
+                       cache::packCubin(cubin, log));
+  return 0;
+}
+
+int runOnGPU(RunContext &context, Kernel &kernel, LoadedKernel &loaded,
+             std::vector<HostArray> &buffers, Timings &timings,
+             RunResult &result, Stage stage) {
+  const RunOptions &options = context.options;
+  rt::Driver &driver = *context.driver;
+  const launch::LaunchSpec &spec = kernel.source->launch;
+  std::string error;
+  double processMs = msSince(context.processStart);
+
+  std::vector<rt::DeviceBuffer> deviceBuffers(buffers.size());
+  for (size_t i = 0; i < buffers.size(); ++i)
+    if (!deviceBuffers[i].allocate(driver, buffers[i].bytes.size(), error) ||
+        !driver.copyToDevice(deviceBuffers[i].ptr(), buffers[i].bytes.data(),
+                             buffers[i].bytes.size(), error))
+      return context.fail(error);
+
+  // Kernel arguments, as the function's argument types say.
+  std::vector<uint64_t> storage(kernel.args.size());
+  std::vector<void *> args;
+  for (auto [i, value] : llvm::enumerate(kernel.args)) {
+    Type type = kernel.argTypes[i];
+    void *slot = &storage[i];
+    if (value.kind == launch::Value::Kind::Buffer)
+      *static_cast<uint64_t *>(slot) = deviceBuffers[value.buffer].ptr();
+    else if (type.isInteger(64))
+      *static_cast<int64_t *>(slot) = value.intValue;
+    else if (type.isIntOrIndex())
+      *static_cast<int32_t *>(slot) = int32_t(value.intValue);
+    else if (type.isF64())
+      *static_cast<double *>(slot) = value.asDouble();
+    else
+      *static_cast<float *>(slot) = float(value.asDouble());
+    args.push_back(slot);
+  }
+  unsigned threads = spec.numWarps * 32;
+  rt::Function function = loaded.function;
+  auto launchOnce = [&](std::string &err) {
+    return driver.launch(function, spec.grid[0], spec.grid[1], spec.grid[2],
+                         threads, loaded.dynamicSharedBytes, args.data(), err);
+  };
+
+  if (stage == Stage::Trial) {
+    // A tuning trial: one launch that must succeed, then a short timing.
+    std::vector<float> times;
+    if (!launchOnce(error) || !driver.synchronize(error) ||
+        !rt::benchmarkMedian(driver, launchOnce, options.tuneWarmupMs,
+                             options.tuneRepMs,
+                             /*flushL2=*/true, times, error))
+      return context.fail(error);
+    result.ms = rt::quantile(times, 0.5);
+    return 0;
+  }
+  llvm::outs() << llvm::formatv(
+      "{0} on {1}: grid ({2}, {3}, {4}){5}, "
+      "num_warps {6}\n",
+      spec.kernel, driver.deviceName(), spec.grid[0], spec.grid[1],
+      spec.grid[2], describeGridSource(kernel, false), spec.numWarps);
+  if (!launchOnce(error) || !driver.synchronize(error))
+    return context.fail(error);
+  for (size_t i = 0; i < buffers.size(); ++i)
+    if (!driver.copyToHost(buffers[i].bytes.data(), deviceBuffers[i].ptr(),
+                           buffers[i].bytes.size(), error))
+      return context.fail(error);
+
+  if (!options.noBench && !options.compare) {
+    // The ceiling first: its own buffers are freed before the kernel's
+    // timing starts.
+    std::optional<double> ceiling =
+        spec.bytes ? getCopyCeiling(context) : std::nullopt;
+    std::vector<float> times;
+    if (!rt::benchmarkMedian(driver, launchOnce, options.warmupMs,
+                             options.repMs,
+                             /*flushL2=*/true, times, error))
+      return context.fail(error);
+    if (int status = reportTimes(context, spec, times, ceiling, result))
+      return status;
+  }
+  reportCompileTimes(context, timings, processMs);
+  return 0;
+}
+
+int runInInterpreter(RunContext &context, Kernel &kernel, func::FuncOp func,
+                     std::vector<HostArray> &buffers, double &wallMs) {
+  const launch::LaunchSpec &spec = kernel.source->launch;
+  std::vector<interp::Buffer> views;
+  for (auto [i, buffer] : llvm::enumerate(buffers))
+    views.push_back({spec.buffers[i].name, buffer.bytes});
+  std::vector<interp::Argument> args;
+  for (const launch::Value &value : kernel.args) {
+    interp::Argument arg;
+    if (value.kind == launch::Value::Kind::Buffer) {
+      arg.kind = interp::Argument::Kind::Buffer;
+      arg.buffer = value.buffer;
+    } else if (value.kind == launch::Value::Kind::Float) {
+      arg.kind = interp::Argument::Kind::Float;
+      arg.floatValue = value.floatValue;
+    } else if (value.kind == launch::Value::Kind::Int ||
+               value.kind == launch::Value::Kind::Bool) {
+      arg.intValue = value.intValue;
+    } else {
+      return context.fail("kernel argument " + std::to_string(args.size()) +
+                          " must be a buffer or a number, got " +
+                          value.describe());
+    }
+    args.push_back(arg);
+  }
+  interp::LaunchOptions options;
+  options.grid = spec.grid;
+  options.printStream = &llvm::outs();
+  llvm::outs() << llvm::formatv("{0} in the interpreter: grid ({1}, {2}, "
+                                "{3}){4}\n",
+                                spec.kernel, spec.grid[0], spec.grid[1],
+                                spec.grid[2], describeGridSource(kernel, true));
+  llvm::outs().flush();
+  auto start = Clock::now();
+  if (failed(interp::runKernel(func, args, views, options)))
+    return 1;
+  wallMs = msSince(start);
+  llvm::outs() << llvm::formatv(
+      "interpreter time: {0:f1} ms for {1} programs\n", wallMs,
+      spec.grid[0] * spec.grid[1] * spec.grid[2]);
+  return 0;
+}
+} // namespace tile

@@ -1,0 +1,148 @@
+//===- LaunchCalls.cpp - functions a launch calls -------------------------===//
+//
+// The functions a launch description may call: the buffer constructors
+// (rand, randn, zeros, empty), stride and the integer helpers (cdiv,
+// next_power_of_2, min, max, num_sms(), occupancy()).
+//
+//===----------------------------------------------------------------------===//
+
+#include "LaunchEvaluator.h"
+
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace tile;
+using namespace tile::launch;
+using namespace tile::frontend;
+using llvm::cast;
+using llvm::dyn_cast;
+using llvm::isa;
+using namespace tile::launch::detail;
+
+std::optional<Value> Evaluator::evalCall(const ast::CallExpr &expr) {
+  const auto *callee = dyn_cast<ast::NameExpr>(&expr.getCallee());
+  if (!callee)
+    return error(expr, "only plain function names can be called here");
+  llvm::StringRef name = callee->getName();
+  const ast::ExprList &args = expr.getArgs();
+  auto expectArgs = [&](size_t lo, size_t hi) {
+    if (args.size() >= lo && args.size() <= hi)
+      return true;
+    error(expr, name + "() takes " + std::to_string(lo) +
+                    (hi != lo ? " to " + std::to_string(hi) : "") +
+                    " arguments, got " + std::to_string(args.size()));
+    return false;
+  };
+
+  // Buffers.
+  auto init = llvm::StringSwitch<std::optional<BufferSpec::Init>>(name)
+                  .Case("rand", BufferSpec::Init::Rand)
+                  .Case("randn", BufferSpec::Init::Randn)
+                  .Case("zeros", BufferSpec::Init::Zeros)
+                  .Case("empty", BufferSpec::Init::Empty)
+                  .Default(std::nullopt);
+  if (init) {
+    if (!expectArgs(2, 5))
+      return std::nullopt;
+    std::optional<Value> dtype = eval(*args[0]);
+    if (!dtype)
+      return std::nullopt;
+    if (dtype->kind != Value::Kind::DType)
+      return error(*args[0], name + "() needs a dtype first (fp16, bf16, "
+                                    "fp32, fp64, i8, i16, i32, i64, u8, "
+                                    "u16, u32, u64, i1)");
+    BufferSpec buffer;
+    buffer.dtype = dtype->dtype;
+    buffer.init = *init;
+    for (size_t i = 1; i < args.size(); ++i) {
+      std::optional<int64_t> extent = evalInt(*args[i]);
+      if (!extent)
+        return std::nullopt;
+      if (*extent <= 0 || *extent > (int64_t(1) << 34))
+        return error(*args[i], "buffer extent " + std::to_string(*extent) +
+                                   " out of range");
+      buffer.shape.push_back(*extent);
+    }
+    // The byte size, checked as it grows so that it cannot overflow.
+    int64_t bytes = getByteWidth(buffer.dtype);
+    for (int64_t extent : buffer.shape) {
+      if (extent > (int64_t(1) << 36) / bytes)
+        return error(expr, "buffer of more than 2^36 bytes is too large");
+      bytes *= extent;
+    }
+    Value value;
+    value.kind = Value::Kind::Buffer;
+    value.buffer = spec.buffers.size();
+    spec.buffers.push_back(buffer);
+    return value;
+  }
+
+  if (name == "stride") {
+    if (!expectArgs(2, 2))
+      return std::nullopt;
+    std::optional<Value> buffer = eval(*args[0]);
+    std::optional<int64_t> axis = evalInt(*args[1]);
+    if (!buffer || !axis)
+      return std::nullopt;
+    if (buffer->kind != Value::Kind::Buffer)
+      return error(*args[0], "stride() needs a buffer");
+    const BufferSpec &b = spec.buffers[buffer->buffer];
+    if (*axis < 0 || *axis >= int64_t(b.shape.size()))
+      return error(*args[1], "axis " + std::to_string(*axis) +
+                                 " out of range for a buffer of rank " +
+                                 std::to_string(b.shape.size()));
+    return Value::getInt(b.getStride(*axis));
+  }
+  if (name == "cdiv" || name == "next_power_of_2" || name == "min" ||
+      name == "max") {
+    bool unary = name == "next_power_of_2";
+    if (!expectArgs(unary ? 1 : 2, unary ? 1 : 8))
+      return std::nullopt;
+    std::vector<int64_t> values;
+    bool deferred = false;
+    for (const auto &arg : args) {
+      std::optional<Value> v = eval(*arg);
+      if (!v)
+        return std::nullopt;
+      if (v->kind == Value::Kind::Deferred) {
+        deferred = true;
+        continue;
+      }
+      if (v->kind != Value::Kind::Int && v->kind != Value::Kind::Bool)
+        return error(*arg, "expected an integer, got " + v->describe());
+      values.push_back(v->intValue);
+    }
+    if (deferred)
+      return getDeferred();
+    if (name == "cdiv") {
+      if (values.size() != 2 || values[1] == 0)
+        return error(expr, "cdiv(a, b) needs two integers, b != 0");
+      std::optional<int64_t> negated = llvm::checkedSub(int64_t(0), values[0]);
+      std::optional<int64_t> quotient =
+          negated ? floorDiv(*negated, values[1]) : std::nullopt;
+      return intResult(expr, quotient ? llvm::checkedSub(int64_t(0), *quotient)
+                                      : std::nullopt);
+    }
+    if (unary)
+      return intResult(expr, values[0] <= 1 ? 1
+                             : values[0] > (int64_t(1) << 62)
+                                 ? std::nullopt
+                                 : std::optional<int64_t>(llvm::PowerOf2Ceil(
+                                       uint64_t(values[0]))));
+    return Value::getInt(name == "min"
+                             ? *std::min_element(values.begin(), values.end())
+                             : *std::max_element(values.begin(), values.end()));
+  }
+  if (name == "num_sms" || name == "occupancy") {
+    if (!expectArgs(0, 0))
+      return std::nullopt;
+    if (!device)
+      return getDeferred();
+    return Value::getInt(name == "num_sms" ? device->numSMs
+                                           : device->occupancy);
+  }
+  return error(expr, "unknown function '" + name +
+                         "' in a launch description; known: rand, randn, "
+                         "zeros, empty, stride, cdiv, next_power_of_2, min, "
+                         "max, num_sms, occupancy, check");
+}
