@@ -1,4 +1,4 @@
-//===- Broadcast.cpp - Triton kernels to the tile dialect -------------------===
+//===- Broadcast.cpp - Shapes, broadcasting, conversions ------------------===//
 //
 // Blocks: Triton's broadcasting, shapes, conversions between element types.
 //

@@ -1,6 +1,7 @@
-//===- Calls.cpp - Triton kernels to the tile dialect -----------------------===
+//===- Calls.cpp - Calls and argument binding -----------------------------===//
 //
-// Calls: the callee resolved, arguments bound to parameters as Python binds them.
+// Calls: the callee resolved, arguments bound to parameters as Python binds
+// them.
 //
 //===----------------------------------------------------------------------===//
 

@@ -1,4 +1,4 @@
-//===- Constexpr.cpp - Triton kernels to the tile dialect -------------------===
+//===- Constexpr.cpp - Compile-time folding -------------------------------===//
 //
 // Compile-time evaluation: operators folded with Python semantics.
 //

@@ -1,4 +1,4 @@
-//===- ControlFlow.cpp - Triton kernels to the tile dialect -----------------===
+//===- ControlFlow.cpp - scf.if, scf.for and scf.while --------------------===//
 //
 // Runtime control flow: scf.if, scf.for and scf.while with loop-carried values.
 //

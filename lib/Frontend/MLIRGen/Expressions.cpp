@@ -1,4 +1,4 @@
-//===- Expressions.cpp - Triton kernels to the tile dialect -----------------===
+//===- Expressions.cpp - The expression walker ----------------------------===//
 //
 // The expression walker: constants, attributes, subscripts, sequences.
 //

@@ -1,4 +1,4 @@
-//===- HelperCalls.cpp - Triton kernels to the tile dialect -----------------===
+//===- HelperCalls.cpp - Inlining @triton.jit helpers ---------------------===//
 //
 // Calls of @triton.jit helpers, inlined at the call site.
 //

@@ -1,4 +1,4 @@
-//===- Kernel.cpp - Triton kernels to the tile dialect ----------------------===
+//===- Kernel.cpp - The kernel's signature --------------------------------===//
 //
 // The kernel's signature: decorators, specialization, arguments.
 //

@@ -31,7 +31,6 @@
 
 #include "PyValue.h"
 
-
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -387,7 +386,6 @@ public:
   /// The helpers being inlined, innermost last (recursion is an error).
   llvm::SmallVector<const ast::FunctionDef *> callStack;
 };
-
 
 } // namespace tile::frontend::mlirgen
 

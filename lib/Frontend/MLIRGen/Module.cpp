@@ -1,6 +1,7 @@
-//===- Module.cpp - Triton kernels to the tile dialect ----------------------===
+//===- Module.cpp - Imports, decorators, kernels --------------------------===//
 //
-// Imports, decorators, kernels and autotuning configurations of a module; the entry point.
+// Imports, decorators, kernels and autotuning configurations of a module; the
+// entry point.
 //
 //===----------------------------------------------------------------------===//
 

@@ -1,4 +1,4 @@
-//===- Names.cpp - Triton kernels to the tile dialect -----------------------===
+//===- Names.cpp - Names with Python scoping ------------------------------===//
 //
 // Name lookup with Python scoping: locals, module globals, parameter defaults.
 //

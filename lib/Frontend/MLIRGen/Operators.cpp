@@ -1,6 +1,7 @@
-//===- Operators.cpp - Triton kernels to the tile dialect -------------------===
+//===- Operators.cpp - Operators on runtime values ------------------------===//
 //
-// Operators on runtime values: arithmetic, pointer arithmetic, unary, boolean, comparisons.
+// Operators on runtime values: arithmetic, pointer arithmetic, unary, boolean,
+// comparisons.
 //
 //===----------------------------------------------------------------------===//
 

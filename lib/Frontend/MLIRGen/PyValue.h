@@ -60,7 +60,6 @@ bool isConstexprAnnotation(const ast::Expr *annotation,
 // Values and types (Values.cpp)
 //===----------------------------------------------------------------------===//
 
-
 /// A Python value during lowering: an SSA value (a scalar or a block), or a
 /// value known at compile time, as Triton's constexpr, which gets IR only
 /// when it meets an SSA value.

@@ -1,4 +1,4 @@
-//===- PythonBuiltins.cpp - Triton kernels to the tile dialect --------------===
+//===- PythonBuiltins.cpp - Python's builtins in kernels ------------------===//
 //
 // Python's builtins inside kernels: min, max, abs, int, float, bool.
 //

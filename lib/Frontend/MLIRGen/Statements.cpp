@@ -1,4 +1,4 @@
-//===- Statements.cpp - Triton kernels to the tile dialect ------------------===
+//===- Statements.cpp - Statements ----------------------------------------===//
 //
 // Statements: blocks, assignments, if/else at compile time.
 //

@@ -1,4 +1,4 @@
-//===- TypePromotion.cpp - Triton kernels to the tile dialect ---------------===
+//===- TypePromotion.cpp - Triton's type promotion ------------------------===//
 //
 // Triton's type promotion and the materialization of operands.
 //

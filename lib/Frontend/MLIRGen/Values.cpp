@@ -1,4 +1,4 @@
-//===- Values.cpp - Triton kernels to the tile dialect ----------------------===
+//===- Values.cpp - Python values during lowering -------------------------===//
 //
 // Python values during lowering: how they print, their truth, their kinds.
 //

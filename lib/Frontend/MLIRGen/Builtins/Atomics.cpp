@@ -1,4 +1,4 @@
-//===- Atomics.cpp - Triton kernels to the tile dialect ---------------------===
+//===- Atomics.cpp - Atomic builtins --------------------------------------===//
 //
 // Atomic read-modify-write and compare-and-swap builtins.
 //

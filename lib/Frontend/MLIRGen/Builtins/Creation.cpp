@@ -1,6 +1,7 @@
-//===- Creation.cpp - Triton kernels to the tile dialect --------------------===
+//===- Creation.cpp - Builtins that create values -------------------------===//
 //
-// Builtins that create values: program ids, ranges, blocks filled with a value, casts.
+// Builtins that create values: program ids, ranges, blocks filled with a value,
+// casts.
 //
 //===----------------------------------------------------------------------===//
 

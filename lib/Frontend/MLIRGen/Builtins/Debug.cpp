@@ -1,4 +1,4 @@
-//===- Debug.cpp - static_print, static_assert, device_print, ... ----------===//
+//===- Debug.cpp - Debugging builtins -------------------------------------===//
 //
 // Debugging builtins: compile-time printing and assertions, and their
 // runtime counterparts (tile.print, tile.assert), and tl.debug_barrier.

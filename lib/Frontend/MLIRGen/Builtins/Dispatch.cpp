@@ -1,4 +1,4 @@
-//===- Dispatch.cpp - triton.language calls to their builtin ---------------===//
+//===- Dispatch.cpp - triton.language calls to their builtin --------------===//
 //
 // Finds a triton.language call's row in the families' tables, binds and
 // evaluates its arguments against the row's parameters, and calls the row's
@@ -35,8 +35,8 @@ const Builtin *lookupBuiltin(llvm::StringRef name) {
 
 bool isBlockMethod(llvm::StringRef name) {
   // Methods of Triton's tensor that Tile has no builtin for yet.
-  static const char *const unsupportedMethods[] = {
-      "flip", "sort", "histogram", "logical_and", "logical_or"};
+  static const char *const unsupportedMethods[] = {"flip", "sort", "histogram",
+                                                   "logical_and", "logical_or"};
   const Builtin *builtin = lookupBuiltin(name);
   return (builtin && (builtin->flags & kMethod)) ||
          llvm::is_contained(unsupportedMethods, name);
@@ -50,9 +50,8 @@ KernelEmitter::emitLanguageCall(const ast::CallExpr &call, llvm::StringRef name,
   if (builtin && (!self || (builtin->flags & kMethod))) {
     BuiltinCall builtinCall{call, name, displayName, self, {}};
     if (!(builtin->flags & kRawArguments)) {
-      std::optional<CallArgs> args =
-          evaluateArguments(call, displayName, builtin->params, self,
-                            builtin->variadicFrom);
+      std::optional<CallArgs> args = evaluateArguments(
+          call, displayName, builtin->params, self, builtin->variadicFrom);
       if (!args)
         return std::nullopt;
       builtinCall.args = std::move(*args);

@@ -1,4 +1,4 @@
-//===- Dot.cpp - Triton kernels to the tile dialect -------------------------===
+//===- Dot.cpp - tl.dot ---------------------------------------------------===//
 //
 // tl.dot: operand types, accumulators and input precision.
 //

@@ -1,4 +1,4 @@
-//===- Hints.cpp - Compiler hints: multiple_of, max_contiguous, assume -----===//
+//===- Hints.cpp - Compiler hints -----------------------------------------===//
 //
 // Hints that annotate a value for the contiguity analysis (AxisInfo):
 // tl.multiple_of, tl.max_contiguous and tl.max_constancy set the tile

@@ -1,6 +1,7 @@
-//===- Math.cpp - Triton kernels to the tile dialect ------------------------===
+//===- Math.cpp - Elementwise math builtins -------------------------------===//
 //
-// Elementwise math builtins: where, minimum/maximum, casts, exp, sqrt, fdiv, ....
+// Elementwise math builtins: where, minimum/maximum, casts, exp, sqrt, fdiv,
+// ....
 //
 //===----------------------------------------------------------------------===//
 
@@ -448,7 +449,10 @@ llvm::ArrayRef<Builtin> getMathBuiltins() {
       {"floor", unary, emitMathCall, kMethod},
       {"ceil", unary, emitMathCall, kMethod},
       {"sigmoid", unary, emitMathCall, kMethod},
-      {"softmax", {{"x", true}, {"ieee_rounding", false}}, emitSoftmax, kMethod},
+      {"softmax",
+       {{"x", true}, {"ieee_rounding", false}},
+       emitSoftmax,
+       kMethod},
   };
   return builtins;
 }

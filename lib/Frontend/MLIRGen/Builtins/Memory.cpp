@@ -1,6 +1,7 @@
-//===- Memory.cpp - Triton kernels to the tile dialect ----------------------===
+//===- Memory.cpp - tl.load and tl.store ----------------------------------===//
 //
-// Memory builtins: tl.load and tl.store with masks, other values and cache hints.
+// Memory builtins: tl.load and tl.store with masks, other values and cache
+// hints.
 //
 //===----------------------------------------------------------------------===//
 

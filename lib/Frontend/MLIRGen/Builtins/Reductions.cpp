@@ -1,4 +1,4 @@
-//===- Reductions.cpp - Triton kernels to the tile dialect ------------------===
+//===- Reductions.cpp - Reductions and scans ------------------------------===//
 //
 // Reductions and scans: sum, max, argmax, reduce, cumsum, associative_scan.
 //
@@ -555,14 +555,15 @@ llvm::ArrayRef<Builtin> getReductionBuiltins() {
                                                       {"axis", true},
                                                       {"tie_break_left", false},
                                                       {"keep_dims", false}};
-  static const std::vector<BuiltinParam> cumulative = {{"input", true},
-                                                       {"axis", false},
-                                                       {"reverse", false},
-                                                       {"dtype", false}};
+  static const std::vector<BuiltinParam> cumulative = {
+      {"input", true}, {"axis", false}, {"reverse", false}, {"dtype", false}};
   constexpr unsigned reduction = kNeedsIR | kMethod;
   static const Builtin builtins[] = {
       {"sum",
-       {{"input", true}, {"axis", false}, {"keep_dims", false}, {"dtype", false}},
+       {{"input", true},
+        {"axis", false},
+        {"keep_dims", false},
+        {"dtype", false}},
        emitReductionCall,
        reduction},
       {"max", maxMin, emitReductionCall, reduction},

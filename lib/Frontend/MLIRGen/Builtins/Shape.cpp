@@ -1,4 +1,4 @@
-//===- Shape.cpp - Triton kernels to the tile dialect -----------------------===
+//===- Shape.cpp - Shape builtins -----------------------------------------===//
 //
 // Shape builtins: broadcast, reshape, expand_dims, trans, cat, join, split.
 //
@@ -235,7 +235,10 @@ llvm::ArrayRef<Builtin> getShapeBuiltins() {
        1},
       {"trans", {{"input", true}, {"dims", false}}, emitShapeCall, kMethod, 1},
       {"permute", {{"input", true}, {"dims", true}}, emitShapeCall, kMethod, 1},
-      {"expand_dims", {{"input", true}, {"axis", true}}, emitShapeCall, kMethod},
+      {"expand_dims",
+       {{"input", true}, {"axis", true}},
+       emitShapeCall,
+       kMethod},
       {"ravel", {{"x", true}, {"can_reorder", false}}, emitShapeCall, kMethod},
       {"broadcast", {{"input", true}, {"other", true}}, emitShapeCall},
       {"cat",
