@@ -4,15 +4,15 @@
 # saved as text (details, raw metrics CSV, per-instruction SASS samples)
 # and summarized (duration, throughputs, IPC, issue slots, occupancy).
 #
-#   bench/profile FILE.tile [tile-run options...]    (OUT=DIR, default /tmp/tile-profile)
-#   e.g. bench/profile kernels/matmul.tile --set M=2048 --set N=2048 --set K=2048
+#   scripts/profile-gpu.sh FILE.tile [tile-run options...]    (OUT=DIR, default /tmp/tile-profile)
+#   e.g. scripts/profile-gpu.sh kernels/matmul.tile --set M=2048 --set N=2048 --set K=2048
 #
 # To profile Triton's kernel beside it, run the same ncu command line on a
 # Python script that launches it once (ncu -k regex:NAME -c 1 python3 ...).
 set -uo pipefail
 case "${1:-}" in ""|-h|--help) sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'; exit 0;; esac
-command -v ncu >/dev/null || { echo "bench/profile: ncu (Nsight Compute) is not on the PATH" >&2; exit 1; }
-command -v tile-run >/dev/null || { echo "bench/profile: tile-run is not on the PATH" >&2; exit 1; }
+command -v ncu >/dev/null || { echo "scripts/profile-gpu.sh: ncu (Nsight Compute) is not on the PATH" >&2; exit 1; }
+command -v tile-run >/dev/null || { echo "scripts/profile-gpu.sh: tile-run is not on the PATH" >&2; exit 1; }
 out=${OUT:-/tmp/tile-profile}; mkdir -p "$out"
 file=$1; shift
 name=$(basename "$file" .tile)
@@ -21,10 +21,10 @@ export TILE_CACHE_DIR=$(mktemp -d)
 ncu --clock-control none --set full --import-source no -k "regex:${kernel:-.}" -c 1 \
   --export "$out/$name" --force-overwrite \
   tile-run "$file" "$@" --no-check --warmup-ms 1 --rep-ms 1 > "$out/$name-run.log" 2>&1 \
-  || { echo "bench/profile: ncu failed; see $out/$name-run.log" >&2; exit 1; }
+  || { echo "scripts/profile-gpu.sh: ncu failed; see $out/$name-run.log" >&2; exit 1; }
 ncu --import "$out/$name.ncu-rep" --page details > "$out/$name-details.txt" 2>&1
 ncu --import "$out/$name.ncu-rep" --page raw --csv > "$out/$name-raw.csv" 2>&1
 ncu --import "$out/$name.ncu-rep" --page source --csv --print-source sass > "$out/$name-source.csv" 2>&1
 grep -E "^\s+(Duration|Registers Per|Memory Throughput|DRAM Throughput|L2 Cache Throughput|Compute \(SM\) Throughput|Executed Ipc A|Issue Slots Busy|Achieved Occupancy|Warp Cycles Per Issued|Dynamic Shared)" "$out/$name-details.txt"
-echo "bench/profile: $out/$name.ncu-rep and $out/$name-{details.txt,raw.csv,source.csv}"
+echo "scripts/profile-gpu.sh: $out/$name.ncu-rep and $out/$name-{details.txt,raw.csv,source.csv}"
 rm -rf "$TILE_CACHE_DIR"

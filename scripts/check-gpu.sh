@@ -6,20 +6,20 @@
 # them, and tile-run's GPU-only features (--info, the kernel cache,
 # autotuning, --sweep). No timing comparisons: bench/run does those.
 #
-#   bench/check-gpu [SECTION...]     sections: add softmax matmul mma-sync tf32 scans tools
+#   scripts/check-gpu.sh [SECTION...]     sections: add softmax matmul mma-sync tf32 scans tools
 #                                    (default: all of them)
 #
 # Prints one line per check and a count; exits 1 if any check failed.
-#   bash .gpu/unpack.sh && export PATH=$PWD/.gpu/bin:$PATH && bench/check-gpu
+#   bash .gpu/unpack.sh && export PATH=$PWD/.gpu/bin:$PATH && scripts/check-gpu.sh
 set -uo pipefail
 cd "$(dirname "$0")/.."
 all="add softmax matmul mma-sync tf32 scans tools"
 case "${1:-}" in -h|--help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0;; esac
 for s in "$@"; do
-  case " $all " in *" $s "*) ;; *) echo "bench/check-gpu: unknown section '$s' (sections: $all)" >&2; exit 1;; esac
+  case " $all " in *" $s "*) ;; *) echo "scripts/check-gpu.sh: unknown section '$s' (sections: $all)" >&2; exit 1;; esac
 done
-command -v tile-run >/dev/null || { echo "bench/check-gpu: tile-run is not on the PATH" >&2; exit 1; }
-nvidia-smi -L 2>/dev/null | grep -q GPU || { echo "bench/check-gpu: no NVIDIA GPU found (nvidia-smi -L lists none)" >&2; exit 1; }
+command -v tile-run >/dev/null || { echo "scripts/check-gpu.sh: tile-run is not on the PATH" >&2; exit 1; }
+nvidia-smi -L 2>/dev/null | grep -q GPU || { echo "scripts/check-gpu.sh: no NVIDIA GPU found (nvidia-smi -L lists none)" >&2; exit 1; }
 export TILE_CACHE_DIR=$(mktemp -d)
 tmp=$(mktemp -d)
 log=$tmp/checks.log
