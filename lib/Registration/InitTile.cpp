@@ -17,12 +17,6 @@
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
 
-namespace mlir::tile::test {
-void registerTestAxisInfoPass();
-void registerTestAllocationPass();
-void registerTestMembarPass();
-} // namespace mlir::tile::test
-
 using namespace mlir;
 
 void mlir::tile::registerTileDialects(DialectRegistry &registry) {
@@ -52,9 +46,6 @@ struct PipelineOptions : public PassPipelineOptions<PipelineOptions> {
 void mlir::tile::registerTilePasses() {
   registerTileConversionPasses();
   tilegpu::registerTileGPUPasses();
-  test::registerTestAxisInfoPass();
-  test::registerTestAllocationPass();
-  test::registerTestMembarPass();
   registerCanonicalizerPass();
   registerCSEPass();
   registerReconcileUnrealizedCastsPass();

@@ -23,6 +23,8 @@ void mlir::tile::buildTileToTileGPUPipeline(OpPassManager &pm,
                                             const CompileOptions &options) {
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+  // What survives canonicalization must have a GPU lowering.
+  pm.addPass(createTileCheckGPUSupport());
   ConvertTileToTileGPUOptions convert;
   convert.numWarps = options.numWarps;
   convert.target = options.target;

@@ -43,8 +43,21 @@ translateTileFile(llvm::StringRef path, DialectRegistry &registry) {
   return llvm::MemoryBuffer::getMemBufferCopy(text, path);
 }
 
+// The test passes of test/lib, which print analyses and the ops the
+// interpreter and the GPU path run.
+namespace mlir::tile::test {
+void registerTestAxisInfoPass();
+void registerTestAllocationPass();
+void registerTestMembarPass();
+void registerTestGPUParityPass();
+} // namespace mlir::tile::test
+
 int main(int argc, char **argv) {
   mlir::tile::registerTilePasses();
+  mlir::tile::test::registerTestAxisInfoPass();
+  mlir::tile::test::registerTestAllocationPass();
+  mlir::tile::test::registerTestMembarPass();
+  mlir::tile::test::registerTestGPUParityPass();
   DialectRegistry registry;
   mlir::tile::registerTileDialects(registry);
 

@@ -5,6 +5,20 @@
 
 include "mlir/Pass/PassBase.td"
 
+def TileCheckGPUSupport : Pass<"tile-check-gpu-support", "mlir::ModuleOp"> {
+  let summary = "Report the ops the GPU path cannot lower yet, at their line";
+  let description = [{
+    Runs on the tile dialect before convert-tile-to-tilegpu. Every op that
+    convert-tilegpu-to-llvm has no pattern for (tl.trans, the atomics,
+    tl.device_print, ...) and every arith op on fp8 values is reported as
+    `error: tl.X is not supported on the GPU yet` at its location, and the
+    pass fails, instead of a "failed to legalize" deep in the pipeline. The
+    interpreter runs these ops; the GPU does not yet.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect",
+                           "::mlir::NVVM::NVVMDialect"];
+}
+
 def ConvertTileToTileGPU : Pass<"convert-tile-to-tilegpu", "mlir::ModuleOp"> {
   let summary = "Give every tensor of a tile program a default blocked layout";
   let description = [{

@@ -26,6 +26,7 @@
 #include "LayoutIndexing.h"
 #include "Utility.h"
 #include "tile/Analysis/AxisInfo.h"
+#include "tile/Conversion/GPUSupport.h"
 #include "tile/Conversion/Passes.h"
 #include "tile/Dialect/TileGPU/IR/TileGPUDialect.h"
 
@@ -612,6 +613,32 @@ struct StoreOpLowering : public TilePattern<StoreOp> {
 // The pass
 //===----------------------------------------------------------------------===//
 
+/// Every pattern of convert-tilegpu-to-llvm.
+void populateTileGPUToLLVMPatterns(TileLLVMTypeConverter &converter,
+                                   ModuleAxisInfo &axisInfo,
+                                   RewritePatternSet &patterns) {
+  MLIRContext *ctx = patterns.getContext();
+  patterns.add<FuncOpLowering, ReturnOpLowering, BarrierOpLowering,
+               MakeRangeOpLowering, SplatOpLowering, AddPtrOpLowering,
+               GridQueryLowering<ProgramIdOp, NVVM::BlockIdXOp,
+                                 NVVM::BlockIdYOp, NVVM::BlockIdZOp>,
+               GridQueryLowering<NumProgramsOp, NVVM::GridDimXOp,
+                                 NVVM::GridDimYOp, NVVM::GridDimZOp>>(
+      converter);
+  patterns.add<ConstantOpLowering>(converter, /*benefit=*/3);
+  patterns.add<LoadOpLowering, StoreOpLowering>(converter, axisInfo);
+  patterns.add<ElementwiseOpLowering>(converter, ctx, axisInfo);
+  arith::populateArithToLLVMConversionPatterns(converter, patterns);
+  populateReduceOpToLLVMPatterns(converter, patterns);
+  populateScanOpToLLVMPatterns(converter, patterns);
+  populateDotOpToLLVMPatterns(converter, patterns);
+  populateWgmmaDotOpToLLVMPatterns(converter, patterns);
+  populateMmaSyncDotOpToLLVMPatterns(converter, patterns);
+  populateShapeOpToLLVMPatterns(converter, patterns);
+  populateMathOpToLLVMPatterns(converter, patterns);
+  populateAsyncCopyOpToLLVMPatterns(converter, axisInfo, patterns);
+}
+
 struct ConvertTileGPUToLLVM
     : public tile::impl::ConvertTileGPUToLLVMBase<ConvertTileGPUToLLVM> {
   void runOnOperation() override {
@@ -690,25 +717,7 @@ struct ConvertTileGPUToLLVM
     ModuleAxisInfo axisInfo(module);
     TileLLVMTypeConverter converter(ctx);
     RewritePatternSet patterns(ctx);
-    patterns.add<FuncOpLowering, ReturnOpLowering, BarrierOpLowering,
-                 MakeRangeOpLowering, SplatOpLowering, AddPtrOpLowering,
-                 GridQueryLowering<ProgramIdOp, NVVM::BlockIdXOp,
-                                   NVVM::BlockIdYOp, NVVM::BlockIdZOp>,
-                 GridQueryLowering<NumProgramsOp, NVVM::GridDimXOp,
-                                   NVVM::GridDimYOp, NVVM::GridDimZOp>>(
-        converter);
-    patterns.add<ConstantOpLowering>(converter, /*benefit=*/3);
-    patterns.add<LoadOpLowering, StoreOpLowering>(converter, axisInfo);
-    patterns.add<ElementwiseOpLowering>(converter, ctx, axisInfo);
-    arith::populateArithToLLVMConversionPatterns(converter, patterns);
-    populateReduceOpToLLVMPatterns(converter, patterns);
-    populateScanOpToLLVMPatterns(converter, patterns);
-    populateDotOpToLLVMPatterns(converter, patterns);
-    populateWgmmaDotOpToLLVMPatterns(converter, patterns);
-    populateMmaSyncDotOpToLLVMPatterns(converter, patterns);
-    populateShapeOpToLLVMPatterns(converter, patterns);
-    populateMathOpToLLVMPatterns(converter, patterns);
-    populateAsyncCopyOpToLLVMPatterns(converter, axisInfo, patterns);
+    populateTileGPUToLLVMPatterns(converter, axisInfo, patterns);
 
     ConversionTarget target(*ctx);
     // scf ops stay (with converted types); scf-to-cf runs next.
@@ -721,3 +730,22 @@ struct ConvertTileGPUToLLVM
   }
 };
 } // namespace
+
+std::vector<std::string> mlir::tile::getGPULoweredOpNames(MLIRContext *ctx) {
+  OpBuilder builder(ctx);
+  OwningOpRef<ModuleOp> empty = ModuleOp::create(builder.getUnknownLoc());
+  ModuleAxisInfo axisInfo(*empty);
+  TileLLVMTypeConverter converter(ctx);
+  RewritePatternSet patterns(ctx);
+  populateTileGPUToLLVMPatterns(converter, axisInfo, patterns);
+  // The regions' terminators are lowered with the ops that hold them.
+  std::vector<std::string> names = {ReduceReturnOp::getOperationName().str(),
+                                    ScanReturnOp::getOperationName().str()};
+  for (const std::unique_ptr<RewritePattern> &pattern :
+       patterns.getNativePatterns())
+    if (std::optional<OperationName> root = pattern->getRootKind())
+      names.push_back(root->getStringRef().str());
+  llvm::sort(names);
+  names.erase(std::unique(names.begin(), names.end()), names.end());
+  return names;
+}

@@ -187,6 +187,44 @@ KernelEmitter::Result KernelEmitter::foldBinary(ast::BinaryOp op,
   return unsupportedOperands(opName, lhs, rhs, loc);
 }
 
+namespace {
+/// Python's `==` between two compile-time values: numbers by value (1 ==
+/// 1.0 == True), dtypes by type and signedness (tl.int32 != tl.uint32),
+/// tuples element by element, names by name.
+bool isEqualConstexpr(const PyValue &lhs, const PyValue &rhs) {
+  using Kind = PyValue::Kind;
+  if (lhs.isNumber() && rhs.isNumber()) {
+    if (lhs.kind == Kind::Float || rhs.kind == Kind::Float) {
+      auto asDouble = [](const PyValue &v) {
+        return v.kind == Kind::Float  ? v.floatValue
+               : v.kind == Kind::Bool ? static_cast<double>(v.boolValue)
+                                      : static_cast<double>(v.intValue);
+      };
+      return asDouble(lhs) == asDouble(rhs);
+    }
+    auto asInt = [](const PyValue &v) -> int64_t {
+      return v.kind == Kind::Bool ? v.boolValue : v.intValue;
+    };
+    return asInt(lhs) == asInt(rhs);
+  }
+  if (lhs.kind != rhs.kind)
+    return false;
+  switch (lhs.kind) {
+  case Kind::None:
+    return true;
+  case Kind::DType:
+    return lhs.type == rhs.type && lhs.isUnsigned == rhs.isUnsigned;
+  case Kind::Tuple:
+    return lhs.elements.size() == rhs.elements.size() &&
+           llvm::all_of(llvm::zip(lhs.elements, rhs.elements), [](auto pair) {
+             return isEqualConstexpr(std::get<0>(pair), std::get<1>(pair));
+           });
+  default:
+    return lhs.text == rhs.text;
+  }
+}
+} // namespace
+
 KernelEmitter::Result KernelEmitter::foldCompare(ast::CompareOp op,
                                                  const PyValue &lhs,
                                                  const PyValue &rhs,
@@ -197,27 +235,7 @@ KernelEmitter::Result KernelEmitter::foldCompare(ast::CompareOp op,
     return error(loc, "'" + opName + "' is not supported yet");
 
   // Equality and identity are defined between any two values.
-  auto equal = [&]() -> bool {
-    if (lhs.isNumber() && rhs.isNumber()) {
-      if (lhs.kind == Kind::Float || rhs.kind == Kind::Float) {
-        auto asDouble = [](const PyValue &v) {
-          return v.kind == Kind::Float  ? v.floatValue
-                 : v.kind == Kind::Bool ? static_cast<double>(v.boolValue)
-                                        : static_cast<double>(v.intValue);
-        };
-        return asDouble(lhs) == asDouble(rhs);
-      }
-      auto asInt = [](const PyValue &v) -> int64_t {
-        return v.kind == Kind::Bool ? v.boolValue : v.intValue;
-      };
-      return asInt(lhs) == asInt(rhs);
-    }
-    if (lhs.kind != rhs.kind)
-      return false;
-    if (lhs.kind == Kind::None)
-      return true;
-    return lhs.text == rhs.text;
-  };
+  auto equal = [&]() { return isEqualConstexpr(lhs, rhs); };
   switch (op) {
   case ast::CompareOp::Eq:
     return PyValue::boolean(equal());

@@ -148,6 +148,14 @@ KernelEmitter::emitAttribute(const ast::AttributeExpr &attribute) {
     }
     if (attr == "dtype")
       return PyValue::dtype(getElementType(value), base->isUnsigned);
+    // A scalar's type is its dtype (a pointer's: the pointer type, whose
+    // .element_ty is the pointee), as Triton's tensor.type.
+    if (attr == "type") {
+      if (isBlock(value))
+        return error(attribute.getAttrLoc(),
+                     "'.type' of a block is not supported yet; use .dtype");
+      return PyValue::dtype(value.getType(), base->isUnsigned);
+    }
     if (attr == "numel") {
       int64_t count = 1;
       for (int64_t dim : getShape(value))

@@ -1,0 +1,43 @@
+// RUN: tile-opt %s -tile-check-gpu-support -split-input-file -verify-diagnostics
+// Ops the GPU path has no lowering for are reported at their line with the
+// builtin's name; ops it lowers pass without a word.
+
+func.func @unsupported(%p: !tile.ptr<f32>, %x: tensor<16xf32>, %bc: tensor<16x4xf32>) {
+  // expected-error @+1 {{tl.trans (tl.permute, .T) is not supported on the GPU yet}}
+  %t = tile.trans %bc {order = array<i32: 1, 0>} : tensor<16x4xf32> -> tensor<4x16xf32>
+  // expected-error @+1 {{tl.reshape (tl.view, tl.ravel) is not supported on the GPU yet}}
+  %r = tile.reshape %bc : tensor<16x4xf32> -> tensor<64xf32>
+  // expected-error @+1 {{tl.join is not supported on the GPU yet}}
+  %j = tile.join %x, %x : tensor<16xf32> -> tensor<16x2xf32>
+  %ps = tile.splat %p : !tile.ptr<f32> -> tensor<16x!tile.ptr<f32>>
+  // expected-error @+1 {{tl.atomic_add is not supported on the GPU yet}}
+  %old = tile.atomic_rmw fadd, %ps, %x : tensor<16x!tile.ptr<f32>>
+  // expected-error @+1 {{tl.atomic_cas is not supported on the GPU yet}}
+  %old2 = tile.atomic_cas %ps, %x, %x {sem = 1 : i32} : tensor<16x!tile.ptr<f32>>
+  // expected-error @+1 {{tl.device_print is not supported on the GPU yet}}
+  tile.print "x: " {hex = false, isSigned = array<i32: 0>} : %x : tensor<16xf32>
+  return
+}
+
+// -----
+
+func.func @fp8(%x: tensor<16xf32>) -> tensor<16xf8E4M3FN> {
+  // expected-error @+1 {{fp8 values (tl.cast to or from tl.float8e4nv, tl.float8e5) are not supported on the GPU yet}}
+  %y = arith.truncf %x : tensor<16xf32> to tensor<16xf8E4M3FN>
+  return %y : tensor<16xf8E4M3FN>
+}
+
+// -----
+
+func.func @supported(%p: !tile.ptr<f32>, %x: tensor<16xf32>) {
+  %ps = tile.splat %p : !tile.ptr<f32> -> tensor<16x!tile.ptr<f32>>
+  %l = tile.load %ps : tensor<16x!tile.ptr<f32>>
+  %s = arith.addf %l, %x : tensor<16xf32>
+  %sum = tile.reduce(%s) {axis = 0 : i32} : (tensor<16xf32>) -> f32 {
+  ^bb0(%a: f32, %b: f32):
+    %q = arith.addf %a, %b : f32
+    tile.reduce_return %q : f32
+  }
+  tile.store %ps, %s : tensor<16x!tile.ptr<f32>>
+  return
+}
