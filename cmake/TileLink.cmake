@@ -18,6 +18,30 @@ function(tile_add_library name)
   set_property(GLOBAL APPEND PROPERTY TILE_LIBRARIES ${name})
 endfunction()
 
+# Compiles `name`'s sources as unity sources of at most 16 files (see
+# TILE_UNITY_BUILD in the top-level CMakeLists.txt); GROUPS NAME FILES...
+# puts those files in a unity source of their own (files whose file-scope
+# using-directives clash with the others').
+function(tile_unity_build name)
+  if(NOT TILE_UNITY_BUILD)
+    return()
+  endif()
+  cmake_parse_arguments(ARG "" "" "GROUPS" ${ARGN})
+  set_target_properties(${name} PROPERTIES UNITY_BUILD ON
+                                           UNITY_BUILD_BATCH_SIZE 16)
+  if(ARG_GROUPS)
+    set_target_properties(${name} PROPERTIES UNITY_BUILD_MODE GROUP)
+    set(group "")
+    foreach(item ${ARG_GROUPS})
+      if(item MATCHES "\\.cpp$")
+        set_source_files_properties(${item} PROPERTIES UNITY_GROUP ${group})
+      else()
+        set(group ${item})
+      endif()
+    endforeach()
+  endif()
+endfunction()
+
 if(TILE_STATIC_LLVM)
   file(GLOB TILE_MLIR_ARCHIVES "${LLVM_LIBRARY_DIR}/libMLIR*.a")
   list(FILTER TILE_MLIR_ARCHIVES EXCLUDE REGEX "libMLIR(CAPI|Python|ExecutionEngine|JitRunner|Mlir|RocmTarget|ROCDLTarget)")
