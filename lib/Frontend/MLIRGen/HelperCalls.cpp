@@ -73,11 +73,9 @@ KernelEmitter::Result KernelEmitter::callFunction(
         return std::nullopt;
       bound[index] = *value;
     }
-    if (isConstexprAnnotation(param.annotation.get(), aliases) &&
-        bound[index]->isRuntime())
-      return error(loc, "argument '" + param.name + "' of " + name +
-                            "() is tl.constexpr but got a runtime value (" +
-                            describe(*bound[index]) + ")");
+    // A tl.constexpr annotation does not constrain the argument: as in
+    // Triton, an argument is compile-time by what it is (a Python value),
+    // and a runtime value binds as one.
   }
 
   // A fresh Python scope for the helper; the caller's comes back after.

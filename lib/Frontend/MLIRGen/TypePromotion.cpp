@@ -55,11 +55,18 @@ KernelEmitter::getComputationType(ast::BinaryOp op, const PyValue &lhs,
     // int < float) takes the runtime operand's type, as in Triton; an
     // integer that does not fit that type promotes it instead.
     const PyValue &number = lhs.isRuntime() ? rhs : lhs;
-    mlir::Type runtimeType =
-        getElementType((lhs.isRuntime() ? lhs : rhs).value);
+    const PyValue &runtime = lhs.isRuntime() ? lhs : rhs;
+    mlir::Type runtimeType = getElementType(runtime.value);
     bool fits = true;
-    if (number.kind == PyValue::Kind::Int && isInteger(runtimeType))
-      fits = fitsInWidth(number.intValue, runtimeType.getIntOrFloatBitWidth());
+    if (number.kind == PyValue::Kind::Int && isInteger(runtimeType)) {
+      unsigned width = runtimeType.getIntOrFloatBitWidth();
+      fits = fitsInWidth(number.intValue, width);
+      // An unsigned operand also keeps its type for the literals of its
+      // own range: Triton types 2^31..2^32-1 as uint32, and uint32 with
+      // uint32 (or int32) computes in uint32.
+      if (runtime.isUnsigned && width > 1 && width < 64)
+        fits = fits || llvm::isUIntN(width, number.intValue);
+    }
     if (getNumberKind(number) <= getNumberKind(runtimeType) && fits) {
       if (divOrMod && (runtimeType.isF16() || runtimeType.isBF16()))
         return builder.getF32Type();
