@@ -130,6 +130,8 @@ std::optional<Value> Evaluator::eval(const ast::Expr &expr) {
   }
   case ast::Expr::Kind::Constant: {
     const auto &c = cast<ast::ConstantExpr>(expr);
+    if (c.isOversizedInt())
+      return error(expr, c.getOversizedIntMessage());
     if (c.isInt())
       return Value::getInt(c.getInt());
     if (c.isFloat())

@@ -105,6 +105,19 @@ std::unique_ptr<ConstantExpr> ConstantExpr::getInt(Location loc,
   return c;
 }
 
+std::unique_ptr<ConstantExpr>
+ConstantExpr::getOversizedInt(Location loc, std::string spelling) {
+  std::unique_ptr<ConstantExpr> c(new ConstantExpr(loc, ValueKind::Int));
+  c->oversized = true;
+  c->stringValue = std::move(spelling);
+  return c;
+}
+
+std::string ConstantExpr::getOversizedIntMessage() const {
+  return "integer literal is too large: '" + stringValue +
+         "' does not fit in a signed 64-bit integer";
+}
+
 std::unique_ptr<ConstantExpr> ConstantExpr::getFloat(Location loc,
                                                      double value) {
   std::unique_ptr<ConstantExpr> c(new ConstantExpr(loc, ValueKind::Float));
@@ -202,7 +215,10 @@ void ast::dump(const Expr &expr, llvm::raw_ostream &os) {
     const auto &c = cast<ConstantExpr>(expr);
     switch (c.getValueKind()) {
     case ConstantExpr::ValueKind::Int:
-      os << c.getInt();
+      if (c.isOversizedInt())
+        os << c.getString();
+      else
+        os << c.getInt();
       return;
     case ConstantExpr::ValueKind::Float:
       os << llvm::format("%g", c.getFloat());

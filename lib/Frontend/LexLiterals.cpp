@@ -117,10 +117,10 @@ Token Lexer::lexNumber(const char *start) {
   uint64_t value = 0;
   for (char c : digits) {
     unsigned digit = llvm::hexDigitValue(c);
-    if (value > (limit - digit) / radix)
-      return makeError(start,
-                       "integer literal is too large: " + token.describe() +
-                           " does not fit in a signed 64-bit integer");
+    if (value > (limit - digit) / radix) {
+      token.intTooLarge = true;
+      return token;
+    }
     value = value * radix + digit;
   }
   token.intValue = static_cast<int64_t>(value);

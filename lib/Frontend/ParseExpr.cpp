@@ -423,7 +423,10 @@ ExprPtr Parser::parseAtom() {
     return name;
   }
   case TokenKind::Integer: {
-    auto constant = ConstantExpr::getInt(loc, token.intValue);
+    auto constant =
+        token.intTooLarge
+            ? ConstantExpr::getOversizedInt(loc, token.text.str())
+            : ConstantExpr::getInt(loc, token.intValue);
     consume();
     return constant;
   }

@@ -126,6 +126,10 @@ public:
   enum class ValueKind { Int, Float, Bool, None, String, Ellipsis };
 
   static std::unique_ptr<ConstantExpr> getInt(Location loc, int64_t value);
+  /// An integer literal beyond the signed 64-bit range, kept with its
+  /// spelling: evaluating it is an error (getOversizedIntMessage).
+  static std::unique_ptr<ConstantExpr> getOversizedInt(Location loc,
+                                                       std::string spelling);
   static std::unique_ptr<ConstantExpr> getFloat(Location loc, double value);
   static std::unique_ptr<ConstantExpr> getBool(Location loc, bool value);
   static std::unique_ptr<ConstantExpr> getNone(Location loc);
@@ -140,6 +144,9 @@ public:
   bool isNone() const { return valueKind == ValueKind::None; }
   bool isString() const { return valueKind == ValueKind::String; }
   bool isEllipsis() const { return valueKind == ValueKind::Ellipsis; }
+  bool isOversizedInt() const { return isInt() && oversized; }
+  /// The error of evaluating an oversized integer literal.
+  std::string getOversizedIntMessage() const;
 
   int64_t getInt() const { return intValue; }
   double getFloat() const { return floatValue; }
@@ -159,6 +166,7 @@ private:
   double floatValue = 0.0;
   bool boolValue = false;
   bool bytes = false;
+  bool oversized = false;
   std::string stringValue;
 };
 

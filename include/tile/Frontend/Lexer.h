@@ -140,6 +140,10 @@ struct Token {
   SourceLocation loc;
   /// Value of an Integer token.
   int64_t intValue = 0;
+  /// An Integer beyond the signed 64-bit range (intValue is 0). Python's
+  /// integers are unbounded, so such a literal is an error only where it
+  /// is evaluated, not in a branch that is never compiled.
+  bool intTooLarge = false;
   /// Value of a Float token.
   double floatValue = 0.0;
   /// Value of a String token with escapes decoded (raw strings keep them).

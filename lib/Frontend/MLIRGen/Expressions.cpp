@@ -71,6 +71,8 @@ KernelEmitter::Result
 KernelEmitter::emitConstant(const ast::ConstantExpr &constant) {
   switch (constant.getValueKind()) {
   case ast::ConstantExpr::ValueKind::Int:
+    if (constant.isOversizedInt())
+      return error(constant.getLoc(), constant.getOversizedIntMessage());
     return PyValue::integer(constant.getInt());
   case ast::ConstantExpr::ValueKind::Float:
     return PyValue::floating(constant.getFloat());

@@ -164,6 +164,8 @@ namespace {
 /// strings.
 std::optional<ConstexprValue> evaluateLiteral(const ast::Expr &expr) {
   if (auto *constant = dyn_cast<ast::ConstantExpr>(&expr)) {
+    if (constant->isOversizedInt())
+      return std::nullopt;
     if (constant->isInt())
       return ConstexprValue(constant->getInt());
     if (constant->isFloat())
