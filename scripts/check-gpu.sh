@@ -6,14 +6,14 @@
 # them, and tile-run's GPU-only features (--info, the kernel cache,
 # autotuning, --sweep). No timing comparisons: bench/run does those.
 #
-#   scripts/check-gpu.sh [SECTION...]     sections: add softmax matmul mma-sync tf32 scans tools
+#   scripts/check-gpu.sh [SECTION...]     sections: add softmax matmul mma-sync tf32 scans casts tools
 #                                    (default: all of them)
 #
 # Prints one line per check and a count; exits 1 if any check failed.
 #   bash .gpu/unpack.sh && export PATH=$PWD/.gpu/bin:$PATH && scripts/check-gpu.sh
 set -uo pipefail
 cd "$(dirname "$0")/.."
-all="add softmax matmul mma-sync tf32 scans tools"
+all="add softmax matmul mma-sync tf32 scans casts tools"
 case "${1:-}" in -h|--help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0;; esac
 for s in "$@"; do
   case " $all " in *" $s "*) ;; *) echo "scripts/check-gpu.sh: unknown section '$s' (sections: $all)" >&2; exit 1;; esac
@@ -127,6 +127,12 @@ sec_scans() {
   compare "cumsum n_rows=1000" kernels/cumsum.tile --set n_rows=1000
   compare "argmax n_rows=999" kernels/argmax.tile --set n_rows=999
   compare associative_scan kernels/associative_scan.tile
+}
+sec_casts() {
+  # Pointers through integers and back, and pointer casts.
+  check "pointer casts" test/tools/tile-run/Inputs/pointer-casts.tile
+  check "pointer casts n=1000" test/tools/tile-run/Inputs/pointer-casts.tile --set n=1000
+  compare "pointer casts" test/tools/tile-run/Inputs/pointer-casts.tile
 }
 sec_tools() {
   # --info on the GPU, text and JSON.

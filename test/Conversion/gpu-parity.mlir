@@ -4,6 +4,6 @@
 // interpreter handler) changes these lines: update them, and the "not
 // supported on the GPU yet" list of docs/language.md with them.
 
-// CHECK: interpreter only: tile.assert tile.atomic_cas tile.atomic_rmw tile.cat tile.debug_barrier tile.int_to_ptr tile.join tile.print tile.ptr_cast tile.ptr_to_int tile.reshape tile.split tile.trans{{$}}
+// CHECK: interpreter only: tile.assert tile.atomic_cas tile.atomic_rmw tile.cat tile.debug_barrier tile.join tile.print tile.reshape tile.split tile.trans{{$}}
 // CHECK-NEXT: GPU only:{{$}}
 module {}

@@ -636,6 +636,7 @@ void populateTileGPUToLLVMPatterns(TileLLVMTypeConverter &converter,
   populateMmaSyncDotOpToLLVMPatterns(converter, patterns);
   populateShapeOpToLLVMPatterns(converter, patterns);
   populateMathOpToLLVMPatterns(converter, patterns);
+  populatePointerCastOpToLLVMPatterns(converter, patterns);
   populateAsyncCopyOpToLLVMPatterns(converter, axisInfo, patterns);
 }
 

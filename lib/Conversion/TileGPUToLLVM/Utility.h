@@ -104,6 +104,8 @@ void populateShapeOpToLLVMPatterns(LLVMTypeConverter &converter,
                                    RewritePatternSet &patterns);
 void populateMathOpToLLVMPatterns(LLVMTypeConverter &converter,
                                   RewritePatternSet &patterns);
+void populatePointerCastOpToLLVMPatterns(LLVMTypeConverter &converter,
+                                         RewritePatternSet &patterns);
 void populateAsyncCopyOpToLLVMPatterns(LLVMTypeConverter &converter,
                                        const tile::ModuleAxisInfo &axisInfo,
                                        RewritePatternSet &patterns);
