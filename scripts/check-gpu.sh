@@ -133,6 +133,8 @@ sec_casts() {
   check "pointer casts" test/tools/tile-run/Inputs/pointer-casts.tile
   check "pointer casts n=1000" test/tools/tile-run/Inputs/pointer-casts.tile --set n=1000
   compare "pointer casts" test/tools/tile-run/Inputs/pointer-casts.tile
+  check "pointer table" test/tools/tile-run/Inputs/pointer-table.tile
+  compare "pointer table" test/tools/tile-run/Inputs/pointer-table.tile
 }
 sec_tools() {
   # --info on the GPU, text and JSON.

@@ -103,7 +103,8 @@ HostArray tile::makeHostArray(const launch::BufferSpec &spec, uint64_t seed) {
     std::fill(array.bytes.begin(), array.bytes.end(), 0xff);
     return array;
   }
-  if (spec.init == Init::Zeros)
+  // A pointer table's addresses are only known where it is launched.
+  if (spec.init == Init::Zeros || spec.init == Init::Pointers)
     return array;
   std::mt19937_64 engine(seed);
   std::uniform_real_distribution<double> uniform(0.0, 1.0);

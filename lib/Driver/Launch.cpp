@@ -12,6 +12,8 @@
 
 #include "llvm/Support/FormatVariadic.h"
 
+#include <cstring>
+
 using namespace mlir;
 namespace interp = mlir::tile::interp;
 
@@ -36,6 +38,22 @@ bool prepareDynamicShared(rt::Driver &driver, LoadedKernel &loaded,
     return false;
   }
   return true;
+}
+
+/// Writes into each pointer table (`ptrs(...)`) the addresses at which the
+/// run sees its buffers.
+void fillPointerTables(const launch::LaunchSpec &spec,
+                       std::vector<HostArray> &buffers,
+                       llvm::function_ref<uint64_t(unsigned)> addressOf) {
+  for (auto [table, buffer] : llvm::zip(spec.buffers, buffers)) {
+    if (table.init != launch::BufferSpec::Init::Pointers)
+      continue;
+    for (auto [i, pointee] : llvm::enumerate(table.pointees)) {
+      uint64_t address = addressOf(pointee);
+      std::memcpy(buffer.bytes.data() + i * sizeof(address), &address,
+                  sizeof(address));
+    }
+  }
 }
 } // namespace
 
@@ -136,8 +154,13 @@ int runOnGPU(RunContext &context, Kernel &kernel, LoadedKernel &loaded,
 
   std::vector<rt::DeviceBuffer> deviceBuffers(buffers.size());
   for (size_t i = 0; i < buffers.size(); ++i)
-    if (!deviceBuffers[i].allocate(driver, buffers[i].bytes.size(), error) ||
-        !driver.copyToDevice(deviceBuffers[i].ptr(), buffers[i].bytes.data(),
+    if (!deviceBuffers[i].allocate(driver, buffers[i].bytes.size(), error))
+      return context.fail(error);
+  fillPointerTables(spec, buffers, [&](unsigned buffer) {
+    return uint64_t(deviceBuffers[buffer].ptr());
+  });
+  for (size_t i = 0; i < buffers.size(); ++i)
+    if (!driver.copyToDevice(deviceBuffers[i].ptr(), buffers[i].bytes.data(),
                              buffers[i].bytes.size(), error))
       return context.fail(error);
 
@@ -209,6 +232,7 @@ int runOnGPU(RunContext &context, Kernel &kernel, LoadedKernel &loaded,
 int runInInterpreter(RunContext &context, Kernel &kernel, func::FuncOp func,
                      std::vector<HostArray> &buffers, double &wallMs) {
   const launch::LaunchSpec &spec = kernel.source->launch;
+  fillPointerTables(spec, buffers, interp::getBufferAddress);
   std::vector<interp::Buffer> views;
   for (auto [i, buffer] : llvm::enumerate(buffers))
     views.push_back({spec.buffers[i].name, buffer.bytes});

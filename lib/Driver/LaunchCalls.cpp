@@ -1,7 +1,8 @@
 //===- LaunchCalls.cpp - functions a launch calls -------------------------===//
 //
 // The functions a launch description may call: the buffer constructors
-// (rand, randn, zeros, empty), stride and the integer helpers (cdiv,
+// (rand, randn, zeros, empty, and ptrs, a table of other buffers' addresses),
+// stride and the integer helpers (cdiv,
 // next_power_of_2, min, max, num_sms(), occupancy()).
 //
 //===----------------------------------------------------------------------===//
@@ -77,6 +78,30 @@ std::optional<Value> Evaluator::evalCall(const ast::CallExpr &expr) {
     return value;
   }
 
+  // A table of the other buffers' device addresses, as the int64 tensor of
+  // data_ptr()s that Triton's grouped GEMM takes.
+  if (name == "ptrs") {
+    if (args.empty())
+      return error(expr, "ptrs() needs at least one buffer");
+    BufferSpec table;
+    table.dtype = DType::I64;
+    table.init = BufferSpec::Init::Pointers;
+    table.shape = {int64_t(args.size())};
+    for (const auto &arg : args) {
+      std::optional<Value> buffer = eval(*arg);
+      if (!buffer)
+        return std::nullopt;
+      if (buffer->kind != Value::Kind::Buffer)
+        return error(*arg, "ptrs() takes buffers, got " + buffer->describe());
+      table.pointees.push_back(buffer->buffer);
+    }
+    Value value;
+    value.kind = Value::Kind::Buffer;
+    value.buffer = spec.buffers.size();
+    spec.buffers.push_back(table);
+    return value;
+  }
+
   if (name == "stride") {
     if (!expectArgs(2, 2))
       return std::nullopt;
@@ -143,6 +168,6 @@ std::optional<Value> Evaluator::evalCall(const ast::CallExpr &expr) {
   }
   return error(expr, "unknown function '" + name +
                          "' in a launch description; known: rand, randn, "
-                         "zeros, empty, stride, cdiv, next_power_of_2, min, "
+                         "zeros, empty, ptrs, stride, cdiv, next_power_of_2, min, "
                          "max, num_sms, occupancy, check");
 }

@@ -112,6 +112,10 @@ void mlir::tile::interp::registerInterpretedDialects(
                   scf::SCFDialect, func::FuncDialect>();
 }
 
+uint64_t mlir::tile::interp::getBufferAddress(unsigned index) {
+  return detail::Interpreter::bufferAddress(index);
+}
+
 std::vector<std::string> mlir::tile::interp::getHandledOpNames() {
   std::vector<std::string> names;
   for (const auto &entry : getHandlers())

@@ -71,7 +71,11 @@ struct BufferSpec {
   std::string name; // the variable it was first bound to
   DType dtype = DType::F32;
   std::vector<int64_t> shape;
-  enum class Init { Rand, Randn, Zeros, Empty } init = Init::Empty;
+  /// Pointers: a table of the addresses of `pointees`, filled at launch
+  /// (`ptrs(a, b, ...)`; i64 elements, as torch's int64 tensor of
+  /// data_ptr()s).
+  enum class Init { Rand, Randn, Zeros, Empty, Pointers } init = Init::Empty;
+  std::vector<unsigned> pointees;
 
   int64_t getNumElements() const;
   /// Row-major strides, in elements.

@@ -43,6 +43,10 @@ void registerInterpretedDialects(DialectRegistry &registry);
 /// ...), sorted.
 std::vector<std::string> getHandledOpNames();
 
+/// The device-like address at which the kernel sees buffer `index` of the
+/// launch (what a table of pointers to it must hold).
+uint64_t getBufferAddress(unsigned index);
+
 /// A buffer of the launch; the kernel sees it at a device-like address.
 struct Buffer {
   std::string name;
