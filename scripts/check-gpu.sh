@@ -6,14 +6,14 @@
 # them, and tile-run's GPU-only features (--info, the kernel cache,
 # autotuning, --sweep). No timing comparisons: bench/run does those.
 #
-#   scripts/check-gpu.sh [SECTION...]     sections: add softmax matmul mma-sync tf32 scans casts tools
+#   scripts/check-gpu.sh [SECTION...]     sections: add softmax matmul mma-sync tf32 scans ops tools
 #                                    (default: all of them)
 #
 # Prints one line per check and a count; exits 1 if any check failed.
 #   bash .gpu/unpack.sh && export PATH=$PWD/.gpu/bin:$PATH && scripts/check-gpu.sh
 set -uo pipefail
 cd "$(dirname "$0")/.."
-all="add softmax matmul mma-sync tf32 scans casts tools"
+all="add softmax matmul mma-sync tf32 scans ops tools"
 case "${1:-}" in -h|--help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0;; esac
 for s in "$@"; do
   case " $all " in *" $s "*) ;; *) echo "scripts/check-gpu.sh: unknown section '$s' (sections: $all)" >&2; exit 1;; esac
@@ -128,8 +128,17 @@ sec_scans() {
   compare "argmax n_rows=999" kernels/argmax.tile --set n_rows=999
   compare associative_scan kernels/associative_scan.tile
 }
-sec_casts() {
-  # Pointers through integers and back, and pointer casts.
+sec_ops() {
+  # Transposes (tl.trans, .T, tl.permute; tile sizes that do not divide the
+  # shape), a transpose feeding a dot, pointers through integers and back,
+  # pointer casts, and a table of pointers.
+  for how in trans T permute; do
+    check "transpose $how" kernels/transpose.tile --set "HOW=\"$how\""
+  done
+  check "transpose 300x200" kernels/transpose.tile --set M=300 --set N=200
+  check "transpose 8 warps, 128x64 tiles" kernels/transpose.tile --set num_warps=8 --set BLOCK_M=128 --set BLOCK_N=64
+  compare "transpose" kernels/transpose.tile --set M=300 --set N=200
+  check "dot of a double transpose" test/tools/tile-run/Inputs/dot-trans.tile
   check "pointer casts" test/tools/tile-run/Inputs/pointer-casts.tile
   check "pointer casts n=1000" test/tools/tile-run/Inputs/pointer-casts.tile --set n=1000
   compare "pointer casts" test/tools/tile-run/Inputs/pointer-casts.tile

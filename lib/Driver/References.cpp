@@ -34,6 +34,23 @@ bool referenceAdd(const std::vector<RefArg> &args, std::vector<double> &out,
   return true;
 }
 
+/// The transpose of a 2-D buffer: out is cols x rows.
+bool referenceTranspose(const std::vector<RefArg> &args,
+                        std::vector<double> &out, std::string &error) {
+  if (args.size() != 1 || !args[0].buffer ||
+      args[0].buffer->shape.size() != 2) {
+    error = "ref_transpose(x) needs a 2-D buffer";
+    return false;
+  }
+  const HostArray &x = *args[0].buffer;
+  int64_t rows = x.shape[0], cols = x.shape[1];
+  out.resize(rows * cols);
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t c = 0; c < cols; ++c)
+      out[c * rows + r] = x.get(r * cols + c);
+  return true;
+}
+
 /// Row-wise softmax of a 2-D buffer over its first n_cols columns (all of
 /// them by default): out is rows x n_cols.
 bool referenceSoftmax(const std::vector<RefArg> &args, std::vector<double> &out,
@@ -241,6 +258,7 @@ const std::map<std::string, ReferenceFn> &getReferences() {
       {"ref_linear_recurrence", referenceLinearRecurrence},
       {"ref_softmax", referenceSoftmax},
       {"ref_matmul", referenceMatmul},
+      {"ref_transpose", referenceTranspose},
   };
   return references;
 }

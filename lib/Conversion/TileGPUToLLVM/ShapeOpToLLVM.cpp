@@ -5,6 +5,8 @@
 //     axes (which the operand holds once per thread);
 //   - expand_dims from slice(dim, L) to L: the same registers (a slice holds
 //     what its parent holds at coordinate 0 along dim);
+//   - trans from a blocked layout to the same layout with the axes permuted:
+//     the same registers;
 //   - convert_layout between layouts that give threads different elements:
 //     every thread writes its elements to the op's shared-memory scratch
 //     buffer (at its tilegpu.shared_offset) at their row-major index, and
@@ -67,6 +69,24 @@ struct BroadcastOpLowering : public ConvertOpToLLVMPattern<BroadcastOp> {
     rewriter.replaceOp(
         op, packStruct(rewriter, loc,
                        getTypeConverter()->convertType(op.getType()), values));
+    return success();
+  }
+};
+
+/// A transpose whose result layout permutes its operand's blocked layout
+/// (convert-tile-to-tilegpu gives it that one) holds the same registers.
+struct TransOpLowering : public ConvertOpToLLVMPattern<TransOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult
+  matchAndRewrite(TransOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto src = dyn_cast<BlockedEncodingAttr>(
+        cast<RankedTensorType>(op.getSrc().getType()).getEncoding());
+    auto dst = dyn_cast<BlockedEncodingAttr>(op.getType().getEncoding());
+    if (!src || !dst || permuteBlockedLayout(src, op.getOrder()) != dst)
+      return op.emitOpError("needs the operand's blocked layout with the axes "
+                            "permuted as its result layout");
+    rewriter.replaceOp(op, adaptor.getSrc());
     return success();
   }
 };
@@ -149,6 +169,6 @@ struct ConvertLayoutOpLowering
 void mlir::tilegpu::populateShapeOpToLLVMPatterns(LLVMTypeConverter &converter,
                                                   RewritePatternSet &patterns) {
   patterns
-      .add<BroadcastOpLowering, ExpandDimsOpLowering, ConvertLayoutOpLowering>(
-          converter);
+      .add<BroadcastOpLowering, ExpandDimsOpLowering, ConvertLayoutOpLowering,
+           TransOpLowering>(converter);
 }

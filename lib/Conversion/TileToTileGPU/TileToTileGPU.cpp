@@ -10,7 +10,9 @@
 //     reduced axis, and expand_dims takes the slice of its result's layout,
 //     so that neither moves data either;
 //   - a scan's result keeps its operand's layout when that is blocked (else
-//     it takes the default one).
+//     it takes the default one);
+//   - a transpose's result takes its (blocked) operand's layout with the
+//     axes permuted: the same registers, no data moved.
 // Where an operand's layout differs from the one its user needs, a
 // tilegpu.convert_layout is inserted; later passes (coalesce, remove layout
 // conversions) choose better layouts and remove what they can. Dense
@@ -80,8 +82,23 @@ struct ConvertTileToTileGPU
     return withLayout(type, defaultLayouts.lookup(tensor.getRank()));
   }
 
+  /// The blocked layout a transpose reads its operand in: the operand's own
+  /// when it is blocked, else the default one.
+  BlockedEncodingAttr getTransposeSourceLayout(TransOp trans) {
+    auto src = cast<RankedTensorType>(trans.getSrc().getType());
+    if (auto blocked = dyn_cast_or_null<BlockedEncodingAttr>(src.getEncoding()))
+      return blocked;
+    return cast<BlockedEncodingAttr>(defaultLayouts.lookup(src.getRank()));
+  }
+
   /// The layout each tensor result of `op` gets.
   void assignResultLayouts(Operation *op) {
+    if (auto trans = dyn_cast<TransOp>(op)) {
+      trans.getResult().setType(withLayout(
+          trans.getType(), permuteBlockedLayout(getTransposeSourceLayout(trans),
+                                                trans.getOrder())));
+      return;
+    }
     if (auto reduce = dyn_cast<ReduceOp>(op)) {
       auto src = cast<RankedTensorType>(reduce.getSrcs()[0].getType());
       for (OpResult result : op->getResults())
@@ -152,6 +169,10 @@ struct ConvertTileToTileGPU
     }
     if (auto dot = dyn_cast<DotOp>(op)) {
       requireLayout(dot.getCMutable(), layoutOf(dot));
+      return;
+    }
+    if (auto trans = dyn_cast<TransOp>(op)) {
+      requireLayout(trans.getSrcMutable(), getTransposeSourceLayout(trans));
       return;
     }
     if (auto store = dyn_cast<StoreOp>(op)) {

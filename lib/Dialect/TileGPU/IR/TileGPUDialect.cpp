@@ -275,6 +275,23 @@ DistributedLayoutInterface mlir::tilegpu::getDistributedLayout(Type type) {
   return dyn_cast_or_null<DistributedLayoutInterface>(tensor.getEncoding());
 }
 
+BlockedEncodingAttr
+mlir::tilegpu::permuteBlockedLayout(BlockedEncodingAttr layout,
+                                   ArrayRef<int32_t> order) {
+  SmallVector<unsigned> sizePerThread, threadsPerWarp, warpsPerCTA;
+  SmallVector<unsigned> inverse(order.size()), fastestFirst;
+  for (auto [axis, from] : llvm::enumerate(order)) {
+    sizePerThread.push_back(layout.getSizePerThread()[from]);
+    threadsPerWarp.push_back(layout.getThreadsPerWarp()[from]);
+    warpsPerCTA.push_back(layout.getWarpsPerCTA()[from]);
+    inverse[from] = axis;
+  }
+  for (unsigned from : layout.getOrder())
+    fastestFirst.push_back(inverse[from]);
+  return BlockedEncodingAttr::get(layout.getContext(), sizePerThread,
+                                  threadsPerWarp, warpsPerCTA, fastestFirst);
+}
+
 RankedTensorType mlir::tilegpu::withLayout(Type type, Attribute layout) {
   auto tensor = cast<RankedTensorType>(type);
   return RankedTensorType::get(tensor.getShape(), tensor.getElementType(),

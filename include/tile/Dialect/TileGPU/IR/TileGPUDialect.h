@@ -35,6 +35,12 @@ BlockedEncodingAttr getBlockedLayout(MLIRContext *ctx, ArrayRef<int64_t> shape,
                                      ArrayRef<unsigned> order,
                                      unsigned numWarps,
                                      unsigned threadsPerWarp = 32);
+/// The layout of tile.trans's result with permutation `order` (result axis
+/// i is operand axis order[i]) from its operand's blocked layout: the same
+/// parameters with the axes permuted, so that each thread holds the same
+/// elements in the same registers and the transpose moves no data.
+BlockedEncodingAttr permuteBlockedLayout(BlockedEncodingAttr layout,
+                                         ArrayRef<int32_t> order);
 /// The distributed layout of a tensor type, or null.
 DistributedLayoutInterface getDistributedLayout(Type type);
 /// `type` (a ranked tensor) with its layout replaced by `layout`.
