@@ -20,6 +20,17 @@ using llvm::dyn_cast;
 using llvm::isa;
 using namespace tile::launch::detail;
 
+namespace {
+/// A new buffer of the launch, as the value a description binds.
+Value addBuffer(LaunchSpec &spec, BufferSpec buffer) {
+  Value value;
+  value.kind = Value::Kind::Buffer;
+  value.buffer = spec.buffers.size();
+  spec.buffers.push_back(std::move(buffer));
+  return value;
+}
+} // namespace
+
 std::optional<Value> Evaluator::evalCall(const ast::CallExpr &expr) {
   const auto *callee = dyn_cast<ast::NameExpr>(&expr.getCallee());
   if (!callee)
@@ -71,11 +82,7 @@ std::optional<Value> Evaluator::evalCall(const ast::CallExpr &expr) {
         return error(expr, "buffer of more than 2^36 bytes is too large");
       bytes *= extent;
     }
-    Value value;
-    value.kind = Value::Kind::Buffer;
-    value.buffer = spec.buffers.size();
-    spec.buffers.push_back(buffer);
-    return value;
+    return addBuffer(spec, std::move(buffer));
   }
 
   // A table of the other buffers' device addresses, as the int64 tensor of
@@ -95,11 +102,7 @@ std::optional<Value> Evaluator::evalCall(const ast::CallExpr &expr) {
         return error(*arg, "ptrs() takes buffers, got " + buffer->describe());
       table.pointees.push_back(buffer->buffer);
     }
-    Value value;
-    value.kind = Value::Kind::Buffer;
-    value.buffer = spec.buffers.size();
-    spec.buffers.push_back(table);
-    return value;
+    return addBuffer(spec, std::move(table));
   }
 
   if (name == "stride") {
