@@ -169,8 +169,9 @@ std::optional<Value> Evaluator::evalCall(const ast::CallExpr &expr) {
     return Value::getInt(name == "num_sms" ? device->numSMs
                                            : device->occupancy);
   }
-  return error(expr, "unknown function '" + name +
-                         "' in a launch description; known: rand, randn, "
-                         "zeros, empty, ptrs, stride, cdiv, next_power_of_2, min, "
-                         "max, num_sms, occupancy, check");
+  return error(expr,
+               "unknown function '" + name +
+                   "' in a launch description; known: rand, randn, "
+                   "zeros, empty, ptrs, stride, cdiv, next_power_of_2, min, "
+                   "max, num_sms, occupancy, check");
 }

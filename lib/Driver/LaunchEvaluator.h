@@ -1,4 +1,4 @@
-//===- LaunchEvaluator.h - evaluates launch descriptions ------*- C++ -*-===//
+//===- LaunchEvaluator.h - evaluates launch descriptions --------*- C++ -*-===//
 //
 // Private to lib/Driver: the evaluator of a launch description's
 // statements, shared by LaunchEvaluator.cpp (expressions and statements),

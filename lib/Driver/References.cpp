@@ -4,9 +4,9 @@
 
 #include <algorithm>
 #include <cmath>
-#include <thread>
 #include <functional>
 #include <map>
+#include <thread>
 
 using namespace tile;
 
@@ -117,8 +117,8 @@ bool referenceMatmul(const std::vector<RefArg> &args, std::vector<double> &out,
           out[i * n + j] += aip * bs[p * n + j];
       }
   };
-  int64_t workers = std::clamp<int64_t>(std::thread::hardware_concurrency(),
-                                        1, std::max<int64_t>(1, m));
+  int64_t workers = std::clamp<int64_t>(std::thread::hardware_concurrency(), 1,
+                                        std::max<int64_t>(1, m));
   if (m * n * k < (int64_t(1) << 24))
     workers = 1;
   std::vector<std::thread> threads;

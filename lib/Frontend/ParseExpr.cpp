@@ -423,10 +423,9 @@ ExprPtr Parser::parseAtom() {
     return name;
   }
   case TokenKind::Integer: {
-    auto constant =
-        token.intTooLarge
-            ? ConstantExpr::getOversizedInt(loc, token.text.str())
-            : ConstantExpr::getInt(loc, token.intValue);
+    auto constant = token.intTooLarge
+                        ? ConstantExpr::getOversizedInt(loc, token.text.str())
+                        : ConstantExpr::getInt(loc, token.intValue);
     consume();
     return constant;
   }

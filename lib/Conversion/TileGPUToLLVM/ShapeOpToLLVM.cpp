@@ -168,7 +168,6 @@ struct ConvertLayoutOpLowering
 
 void mlir::tilegpu::populateShapeOpToLLVMPatterns(LLVMTypeConverter &converter,
                                                   RewritePatternSet &patterns) {
-  patterns
-      .add<BroadcastOpLowering, ExpandDimsOpLowering, ConvertLayoutOpLowering,
-           TransOpLowering>(converter);
+  patterns.add<BroadcastOpLowering, ExpandDimsOpLowering,
+               ConvertLayoutOpLowering, TransOpLowering>(converter);
 }

@@ -40,8 +40,7 @@ struct TestGPUParityPass
     for (const std::string &name : tile::interp::getHandledOpNames())
       interpreter.insert(name);
     std::vector<std::string> tileOps;
-    for (RegisteredOperationName name :
-         getContext().getRegisteredOperations())
+    for (RegisteredOperationName name : getContext().getRegisteredOperations())
       if (name.getDialectNamespace() == "tile")
         tileOps.push_back(name.getStringRef().str());
     llvm::sort(tileOps);

@@ -277,7 +277,7 @@ DistributedLayoutInterface mlir::tilegpu::getDistributedLayout(Type type) {
 
 BlockedEncodingAttr
 mlir::tilegpu::permuteBlockedLayout(BlockedEncodingAttr layout,
-                                   ArrayRef<int32_t> order) {
+                                    ArrayRef<int32_t> order) {
   SmallVector<unsigned> sizePerThread, threadsPerWarp, warpsPerCTA;
   SmallVector<unsigned> inverse(order.size()), fastestFirst;
   for (auto [axis, from] : llvm::enumerate(order)) {
