@@ -130,8 +130,8 @@ sec_scans() {
 }
 sec_ops() {
   # Transposes (tl.trans, .T, tl.permute; tile sizes that do not divide the
-  # shape), a transpose feeding a dot, pointers through integers and back,
-  # pointer casts, and a table of pointers.
+  # shape), a transpose feeding a dot, atomics, pointers through integers
+  # and back, pointer casts, and a table of pointers.
   for how in trans T permute; do
     check "transpose $how" kernels/transpose.tile --set "HOW=\"$how\""
   done
@@ -139,6 +139,12 @@ sec_ops() {
   check "transpose 8 warps, 128x64 tiles" kernels/transpose.tile --set num_warps=8 --set BLOCK_M=128 --set BLOCK_N=64
   compare "transpose" kernels/transpose.tile --set M=300 --set N=200
   check "dot of a double transpose" test/tools/tile-run/Inputs/dot-trans.tile
+  check "atomics" test/tools/tile-run/Inputs/atomics.tile
+  check "atomics R=7, BLOCK=64" test/tools/tile-run/Inputs/atomics.tile --set R=7 --set BLOCK=64
+  local out; out=$(tile-run test/tools/tile-run/Inputs/atomics.tile --compare 2>&1)
+  local exact; exact=$(echo "$out" | grep -cE 'compare (fmax|fmin|isum|imax|bits|swapped|old): max \|gpu - interpreter\| 0.00e\+00')
+  local word=PASS; [ "$exact" = 7 ] || word=FAIL
+  echo "$word compare atomics: $exact of 7 order-independent results identical to the interpreter" | tee -a "$log"
   check "pointer casts" test/tools/tile-run/Inputs/pointer-casts.tile
   check "pointer casts n=1000" test/tools/tile-run/Inputs/pointer-casts.tile --set n=1000
   compare "pointer casts" test/tools/tile-run/Inputs/pointer-casts.tile

@@ -34,6 +34,35 @@ bool referenceAdd(const std::vector<RefArg> &args, std::vector<double> &out,
   return true;
 }
 
+/// The sum of all of a buffer's elements (one element), or of a 2-D buffer
+/// along `axis` (its other extent).
+bool referenceSum(const std::vector<RefArg> &args, std::vector<double> &out,
+                  std::string &error) {
+  bool ok = (args.size() == 1 || args.size() == 2) && args[0].buffer &&
+            (args.size() == 1 ||
+             (args[0].buffer->shape.size() == 2 && args[1].value &&
+              args[1].value->kind == launch::Value::Kind::Int &&
+              (args[1].value->intValue == 0 || args[1].value->intValue == 1)));
+  if (!ok) {
+    error = "ref_sum(x) or ref_sum(x, axis) (axis 0 or 1 of a 2-D buffer)";
+    return false;
+  }
+  const HostArray &x = *args[0].buffer;
+  if (args.size() == 1) {
+    out.assign(1, 0);
+    for (int64_t i = 0; i < x.size(); ++i)
+      out[0] += x.get(i);
+    return true;
+  }
+  int64_t rows = x.shape[0], cols = x.shape[1];
+  bool alongRows = args[1].value->intValue == 0;
+  out.assign(alongRows ? cols : rows, 0);
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t c = 0; c < cols; ++c)
+      out[alongRows ? c : r] += x.get(r * cols + c);
+  return true;
+}
+
 /// The transpose of a 2-D buffer: out is cols x rows.
 bool referenceTranspose(const std::vector<RefArg> &args,
                         std::vector<double> &out, std::string &error) {
@@ -258,6 +287,7 @@ const std::map<std::string, ReferenceFn> &getReferences() {
       {"ref_linear_recurrence", referenceLinearRecurrence},
       {"ref_softmax", referenceSoftmax},
       {"ref_matmul", referenceMatmul},
+      {"ref_sum", referenceSum},
       {"ref_transpose", referenceTranspose},
   };
   return references;

@@ -189,3 +189,60 @@ mlir::tilegpu::emitIndices(OpBuilder &b, Location loc,
   }
   return indices;
 }
+
+SmallVector<Value>
+mlir::tilegpu::emitFirstCopyMasks(OpBuilder &b, Location loc,
+                                  DistributedLayoutInterface layout,
+                                  ArrayRef<int64_t> shape) {
+  if (!isa<BlockedEncodingAttr>(layout))
+    return {};
+  SmallVector<unsigned> spt = layout.getLayoutSizePerThread();
+  SmallVector<unsigned> tpw = layout.getLayoutThreadsPerWarp();
+  SmallVector<unsigned> wpc = layout.getLayoutWarpsPerCTA();
+  SmallVector<unsigned> order = layout.getLayoutOrder();
+  unsigned numRegs = layout.getTotalElemsPerThread(shape);
+  unsigned rank = shape.size();
+  bool replicated = false;
+  for (unsigned d = 0; d < rank; ++d)
+    replicated |= shape[d] < int64_t(spt[d]) * tpw[d] * wpc[d];
+  if (!replicated)
+    return SmallVector<Value>(numRegs);
+
+  Type i32 = b.getI32Type();
+  auto constant = [&](int64_t v) -> Value {
+    return LLVM::ConstantOp::create(b, loc, i32, v);
+  };
+  unsigned threadsPerWarp = 1;
+  for (unsigned t : tpw)
+    threadsPerWarp *= t;
+  Value tid = NVVM::ThreadIdXOp::create(b, loc, i32);
+  Value lane = LLVM::URemOp::create(b, loc, tid, constant(threadsPerWarp));
+  Value warp = LLVM::UDivOp::create(b, loc, tid, constant(threadsPerWarp));
+  SmallVector<Value> laneCoords = delinearize(b, loc, lane, tpw, order);
+  SmallVector<Value> warpCoords = delinearize(b, loc, warp, wpc, order);
+  SmallVector<Value> masks;
+  for (unsigned reg = 0; reg < numRegs; ++reg) {
+    SmallVector<unsigned> coords = getRegisterCoords(layout, shape, reg);
+    Value mask;
+    for (unsigned d = 0; d < rank; ++d) {
+      int64_t tile = int64_t(spt[d]) * tpw[d] * wpc[d];
+      if (shape[d] >= tile)
+        continue;
+      // The element's coordinate before the modulo that replicates it.
+      Value index = LLVM::AddOp::create(
+          b, loc,
+          LLVM::AddOp::create(
+              b, loc,
+              LLVM::MulOp::create(b, loc, warpCoords[d],
+                                  constant(int64_t(spt[d]) * tpw[d])),
+              LLVM::MulOp::create(b, loc, laneCoords[d], constant(spt[d]))),
+          constant(blockedRegisterOffset(coords[d], spt[d], tile)));
+      Value first = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ult,
+                                         index, constant(shape[d]));
+      mask =
+          mask ? LLVM::AndOp::create(b, loc, mask, first).getResult() : first;
+    }
+    masks.push_back(mask);
+  }
+  return masks;
+}

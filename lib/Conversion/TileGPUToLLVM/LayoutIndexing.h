@@ -35,6 +35,15 @@ SmallVector<SmallVector<Value>> emitIndices(OpBuilder &builder, Location loc,
                                             DistributedLayoutInterface layout,
                                             ArrayRef<int64_t> shape);
 
+/// For each register of the calling thread under a blocked layout, whether
+/// the thread holds the element's first copy (a tensor smaller than the
+/// layout's tile is replicated across threads): an i1, or null where no
+/// copy exists. Empty for other layouts. Ops with side effects per element
+/// (atomics) run only where this is true.
+SmallVector<Value> emitFirstCopyMasks(OpBuilder &builder, Location loc,
+                                      DistributedLayoutInterface layout,
+                                      ArrayRef<int64_t> shape);
+
 } // namespace mlir::tilegpu
 
 #endif // TILE_CONVERSION_TILEGPUTOLLVM_LAYOUTINDEXING_H

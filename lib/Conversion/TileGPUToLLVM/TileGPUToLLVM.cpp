@@ -637,6 +637,7 @@ void populateTileGPUToLLVMPatterns(TileLLVMTypeConverter &converter,
   populateShapeOpToLLVMPatterns(converter, patterns);
   populateMathOpToLLVMPatterns(converter, patterns);
   populatePointerCastOpToLLVMPatterns(converter, patterns);
+  populateAtomicOpToLLVMPatterns(converter, patterns);
   populateAsyncCopyOpToLLVMPatterns(converter, axisInfo, patterns);
 }
 

@@ -106,6 +106,8 @@ void populateMathOpToLLVMPatterns(LLVMTypeConverter &converter,
                                   RewritePatternSet &patterns);
 void populatePointerCastOpToLLVMPatterns(LLVMTypeConverter &converter,
                                          RewritePatternSet &patterns);
+void populateAtomicOpToLLVMPatterns(LLVMTypeConverter &converter,
+                                    RewritePatternSet &patterns);
 void populateAsyncCopyOpToLLVMPatterns(LLVMTypeConverter &converter,
                                        const tile::ModuleAxisInfo &axisInfo,
                                        RewritePatternSet &patterns);

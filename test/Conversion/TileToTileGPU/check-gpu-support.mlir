@@ -10,10 +10,10 @@ func.func @unsupported(%p: !tile.ptr<f32>, %x: tensor<16xf32>, %bc: tensor<16x4x
   // expected-error @+1 {{tl.join is not supported on the GPU yet}}
   %j = tile.join %x, %x : tensor<16xf32> -> tensor<16x2xf32>
   %ps = tile.splat %p : !tile.ptr<f32> -> tensor<16x!tile.ptr<f32>>
-  // expected-error @+1 {{tl.atomic_add is not supported on the GPU yet}}
+  // Atomics run on the GPU.
   %old = tile.atomic_rmw fadd, %ps, %x : tensor<16x!tile.ptr<f32>>
-  // expected-error @+1 {{tl.atomic_cas is not supported on the GPU yet}}
-  %old2 = tile.atomic_cas %ps, %x, %x {sem = 1 : i32} : tensor<16x!tile.ptr<f32>>
+  // expected-error @+1 {{tl.split is not supported on the GPU yet}}
+  %s0, %s1 = tile.split %j : tensor<16x2xf32> -> tensor<16xf32>
   // expected-error @+1 {{tl.device_print is not supported on the GPU yet}}
   tile.print "x: " {hex = false, isSigned = array<i32: 0>} : %x : tensor<16xf32>
   return
