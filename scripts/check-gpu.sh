@@ -139,6 +139,9 @@ sec_ops() {
   check "transpose 8 warps, 128x64 tiles" kernels/transpose.tile --set num_warps=8 --set BLOCK_M=128 --set BLOCK_N=64
   compare "transpose" kernels/transpose.tile --set M=300 --set N=200
   check "dot of a double transpose" test/tools/tile-run/Inputs/dot-trans.tile
+  check "join and split" test/tools/tile-run/Inputs/join-split.tile
+  check "join and split n=100, BLOCK=64" test/tools/tile-run/Inputs/join-split.tile --set n=100 --set BLOCK=64
+  compare "join and split" test/tools/tile-run/Inputs/join-split.tile
   check "atomics" test/tools/tile-run/Inputs/atomics.tile
   check "atomics R=7, BLOCK=64" test/tools/tile-run/Inputs/atomics.tile --set R=7 --set BLOCK=64
   local out; out=$(tile-run test/tools/tile-run/Inputs/atomics.tile --compare 2>&1)

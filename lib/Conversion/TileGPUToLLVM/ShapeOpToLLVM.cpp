@@ -7,6 +7,8 @@
 //     what its parent holds at coordinate 0 along dim);
 //   - trans from a blocked layout to the same layout with the axes permuted:
 //     the same registers;
+//   - join and split between a blocked layout and the same with a new last
+//     axis of 2 held per thread: registers interleaved and de-interleaved;
 //   - convert_layout between layouts that give threads different elements:
 //     every thread writes its elements to the op's shared-memory scratch
 //     buffer (at its tilegpu.shared_offset) at their row-major index, and
@@ -91,6 +93,61 @@ struct TransOpLowering : public ConvertOpToLLVMPattern<TransOp> {
   }
 };
 
+/// A join whose result layout is its operands' with a new last axis held
+/// per thread (convert-tile-to-tilegpu gives it that one) interleaves the
+/// operands' registers.
+struct JoinOpLowering : public ConvertOpToLLVMPattern<JoinOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult
+  matchAndRewrite(JoinOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto src =
+        dyn_cast<BlockedEncodingAttr>(op.getLhs().getType().getEncoding());
+    auto dst = dyn_cast<BlockedEncodingAttr>(op.getType().getEncoding());
+    if (!src || !dst || joinBlockedLayout(src) != dst)
+      return op.emitOpError("needs its operands' blocked layout with a new "
+                            "last axis held per thread as its result layout");
+    Location loc = op.getLoc();
+    SmallVector<Value> lhs = unpackStruct(rewriter, loc, adaptor.getLhs());
+    SmallVector<Value> rhs = unpackStruct(rewriter, loc, adaptor.getRhs());
+    SmallVector<Value> joined;
+    for (auto [a, b] : llvm::zip(lhs, rhs)) {
+      joined.push_back(a);
+      joined.push_back(b);
+    }
+    rewriter.replaceOp(
+        op, packStruct(rewriter, loc,
+                       getTypeConverter()->convertType(op.getType()), joined));
+    return success();
+  }
+};
+
+/// The inverse of a join: the even registers, then the odd ones.
+struct SplitOpLowering : public ConvertOpToLLVMPattern<SplitOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult
+  matchAndRewrite(SplitOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto src =
+        dyn_cast<BlockedEncodingAttr>(op.getSrc().getType().getEncoding());
+    auto dst =
+        dyn_cast<BlockedEncodingAttr>(op.getOutLHS().getType().getEncoding());
+    if (!src || !dst || splitBlockedLayout(src) != dst)
+      return op.emitOpError("needs its results' blocked layout with a new "
+                            "last axis held per thread as its operand layout");
+    Location loc = op.getLoc();
+    SmallVector<Value> registers =
+        unpackStruct(rewriter, loc, adaptor.getSrc());
+    SmallVector<Value> halves[2];
+    for (auto [i, value] : llvm::enumerate(registers))
+      halves[i % 2].push_back(value);
+    Type half = getTypeConverter()->convertType(op.getOutLHS().getType());
+    rewriter.replaceOp(op, {packStruct(rewriter, loc, half, halves[0]),
+                            packStruct(rewriter, loc, half, halves[1])});
+    return success();
+  }
+};
+
 struct ExpandDimsOpLowering : public ConvertOpToLLVMPattern<ExpandDimsOp> {
   using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
   LogicalResult
@@ -168,6 +225,7 @@ struct ConvertLayoutOpLowering
 
 void mlir::tilegpu::populateShapeOpToLLVMPatterns(LLVMTypeConverter &converter,
                                                   RewritePatternSet &patterns) {
-  patterns.add<BroadcastOpLowering, ExpandDimsOpLowering,
-               ConvertLayoutOpLowering, TransOpLowering>(converter);
+  patterns
+      .add<BroadcastOpLowering, ExpandDimsOpLowering, ConvertLayoutOpLowering,
+           TransOpLowering, JoinOpLowering, SplitOpLowering>(converter);
 }

@@ -12,7 +12,10 @@
 //   - a scan's result keeps its operand's layout when that is blocked (else
 //     it takes the default one);
 //   - a transpose's result takes its (blocked) operand's layout with the
-//     axes permuted: the same registers, no data moved.
+//     axes permuted: the same registers, no data moved;
+//   - a join's result takes its operands' layout with a new last axis of 2
+//     held per thread (joinBlockedLayout), and a split's results the inverse,
+//     so that both only regroup registers.
 // Where an operand's layout differs from the one its user needs, a
 // tilegpu.convert_layout is inserted; later passes (coalesce, remove layout
 // conversions) choose better layouts and remove what they can. Dense
@@ -91,8 +94,38 @@ struct ConvertTileToTileGPU
     return cast<BlockedEncodingAttr>(defaultLayouts.lookup(src.getRank()));
   }
 
+  /// `value`'s layout when it is blocked, else the default one of its rank.
+  BlockedEncodingAttr getBlockedOrDefault(Value value) {
+    auto tensor = cast<RankedTensorType>(value.getType());
+    if (auto blocked =
+            dyn_cast_or_null<BlockedEncodingAttr>(tensor.getEncoding()))
+      return blocked;
+    return cast<BlockedEncodingAttr>(defaultLayouts.lookup(tensor.getRank()));
+  }
+
+  /// The layout of a split's results: its operand's without the last axis
+  /// when the operand is laid out as a join's result, else the default.
+  BlockedEncodingAttr getSplitResultLayout(SplitOp split) {
+    if (auto blocked = splitBlockedLayout(getBlockedOrDefault(split.getSrc())))
+      return blocked;
+    return cast<BlockedEncodingAttr>(
+        defaultLayouts.lookup(split.getOutLHS().getType().getRank()));
+  }
+
   /// The layout each tensor result of `op` gets.
   void assignResultLayouts(Operation *op) {
+    if (auto join = dyn_cast<JoinOp>(op)) {
+      join.getResult().setType(
+          withLayout(join.getType(),
+                     joinBlockedLayout(getBlockedOrDefault(join.getLhs()))));
+      return;
+    }
+    if (auto split = dyn_cast<SplitOp>(op)) {
+      BlockedEncodingAttr layout = getSplitResultLayout(split);
+      for (OpResult result : op->getResults())
+        result.setType(withLayout(result.getType(), layout));
+      return;
+    }
     if (auto trans = dyn_cast<TransOp>(op)) {
       trans.getResult().setType(withLayout(
           trans.getType(), permuteBlockedLayout(getTransposeSourceLayout(trans),
@@ -173,6 +206,19 @@ struct ConvertTileToTileGPU
     }
     if (auto trans = dyn_cast<TransOp>(op)) {
       requireLayout(trans.getSrcMutable(), getTransposeSourceLayout(trans));
+      return;
+    }
+    if (auto join = dyn_cast<JoinOp>(op)) {
+      Attribute operands = splitBlockedLayout(
+          cast<BlockedEncodingAttr>(layoutOf(join.getResult())));
+      for (OpOperand &operand : op->getOpOperands())
+        requireLayout(operand, operands);
+      return;
+    }
+    if (auto split = dyn_cast<SplitOp>(op)) {
+      requireLayout(split.getSrcMutable(),
+                    joinBlockedLayout(cast<BlockedEncodingAttr>(
+                        layoutOf(split.getOutLHS()))));
       return;
     }
     if (auto store = dyn_cast<StoreOp>(op)) {

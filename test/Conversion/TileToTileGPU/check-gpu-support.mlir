@@ -7,13 +7,14 @@ func.func @unsupported(%p: !tile.ptr<f32>, %x: tensor<16xf32>, %bc: tensor<16x4x
   %t = tile.trans %bc {order = array<i32: 1, 0>} : tensor<16x4xf32> -> tensor<4x16xf32>
   // expected-error @+1 {{tl.reshape (tl.view, tl.ravel) is not supported on the GPU yet}}
   %r = tile.reshape %bc : tensor<16x4xf32> -> tensor<64xf32>
-  // expected-error @+1 {{tl.join is not supported on the GPU yet}}
+  // Joins and splits run on the GPU.
   %j = tile.join %x, %x : tensor<16xf32> -> tensor<16x2xf32>
   %ps = tile.splat %p : !tile.ptr<f32> -> tensor<16x!tile.ptr<f32>>
   // Atomics run on the GPU.
   %old = tile.atomic_rmw fadd, %ps, %x : tensor<16x!tile.ptr<f32>>
-  // expected-error @+1 {{tl.split is not supported on the GPU yet}}
   %s0, %s1 = tile.split %j : tensor<16x2xf32> -> tensor<16xf32>
+  // expected-error @+1 {{tl.cat is not supported on the GPU yet}}
+  %c = tile.cat %x, %x : tensor<16xf32> -> tensor<32xf32>
   // expected-error @+1 {{tl.device_print is not supported on the GPU yet}}
   tile.print "x: " {hex = false, isSigned = array<i32: 0>} : %x : tensor<16xf32>
   return

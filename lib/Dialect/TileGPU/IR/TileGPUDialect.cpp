@@ -292,6 +292,34 @@ mlir::tilegpu::permuteBlockedLayout(BlockedEncodingAttr layout,
                                   threadsPerWarp, warpsPerCTA, fastestFirst);
 }
 
+BlockedEncodingAttr
+mlir::tilegpu::joinBlockedLayout(BlockedEncodingAttr layout) {
+  SmallVector<unsigned> sizePerThread(layout.getSizePerThread());
+  SmallVector<unsigned> threadsPerWarp(layout.getThreadsPerWarp());
+  SmallVector<unsigned> warpsPerCTA(layout.getWarpsPerCTA());
+  unsigned axis = sizePerThread.size();
+  sizePerThread.push_back(2);
+  threadsPerWarp.push_back(1);
+  warpsPerCTA.push_back(1);
+  SmallVector<unsigned> order{axis};
+  order.append(layout.getOrder().begin(), layout.getOrder().end());
+  return BlockedEncodingAttr::get(layout.getContext(), sizePerThread,
+                                  threadsPerWarp, warpsPerCTA, order);
+}
+
+BlockedEncodingAttr
+mlir::tilegpu::splitBlockedLayout(BlockedEncodingAttr layout) {
+  unsigned axis = layout.getSizePerThread().size() - 1;
+  if (axis == 0 || layout.getSizePerThread()[axis] != 2 ||
+      layout.getThreadsPerWarp()[axis] != 1 ||
+      layout.getWarpsPerCTA()[axis] != 1 || layout.getOrder()[0] != axis)
+    return {};
+  return BlockedEncodingAttr::get(
+      layout.getContext(), layout.getSizePerThread().drop_back(),
+      layout.getThreadsPerWarp().drop_back(),
+      layout.getWarpsPerCTA().drop_back(), layout.getOrder().drop_front());
+}
+
 RankedTensorType mlir::tilegpu::withLayout(Type type, Attribute layout) {
   auto tensor = cast<RankedTensorType>(type);
   return RankedTensorType::get(tensor.getShape(), tensor.getElementType(),

@@ -41,6 +41,13 @@ BlockedEncodingAttr getBlockedLayout(MLIRContext *ctx, ArrayRef<int64_t> shape,
 /// elements in the same registers and the transpose moves no data.
 BlockedEncodingAttr permuteBlockedLayout(BlockedEncodingAttr layout,
                                          ArrayRef<int32_t> order);
+/// The layout of tile.join's result from its operands' blocked layout: a
+/// new last axis of 2 elements, held by each thread as its fastest axis, so
+/// that the result's registers interleave the operands' (a0, b0, a1, ...).
+BlockedEncodingAttr joinBlockedLayout(BlockedEncodingAttr layout);
+/// The inverse, for tile.split: the operand's layout without its last axis,
+/// or null when that axis is not 2 elements held by each thread fastest.
+BlockedEncodingAttr splitBlockedLayout(BlockedEncodingAttr layout);
 /// The distributed layout of a tensor type, or null.
 DistributedLayoutInterface getDistributedLayout(Type type);
 /// `type` (a ranked tensor) with its layout replaced by `layout`.
