@@ -152,10 +152,13 @@ struct ReturnOpLowering : public ConvertOpToLLVMPattern<func::ReturnOp> {
   }
 };
 
-struct BarrierOpLowering : public ConvertOpToLLVMPattern<BarrierOp> {
-  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+/// tilegpu.barrier and tl.debug_barrier: bar.sync 0.
+template <typename OpTy>
+struct BarrierOpLowering : public ConvertOpToLLVMPattern<OpTy> {
+  using ConvertOpToLLVMPattern<OpTy>::ConvertOpToLLVMPattern;
+  using OpAdaptor = typename ConvertOpToLLVMPattern<OpTy>::OpAdaptor;
   LogicalResult
-  matchAndRewrite(BarrierOp op, OpAdaptor,
+  matchAndRewrite(OpTy op, OpAdaptor,
                   ConversionPatternRewriter &rewriter) const override {
     rewriter.replaceOpWithNewOp<NVVM::Barrier0Op>(op);
     return success();
@@ -618,8 +621,9 @@ void populateTileGPUToLLVMPatterns(TileLLVMTypeConverter &converter,
                                    ModuleAxisInfo &axisInfo,
                                    RewritePatternSet &patterns) {
   MLIRContext *ctx = patterns.getContext();
-  patterns.add<FuncOpLowering, ReturnOpLowering, BarrierOpLowering,
-               MakeRangeOpLowering, SplatOpLowering, AddPtrOpLowering,
+  patterns.add<FuncOpLowering, ReturnOpLowering, BarrierOpLowering<BarrierOp>,
+               BarrierOpLowering<DebugBarrierOp>, MakeRangeOpLowering,
+               SplatOpLowering, AddPtrOpLowering,
                GridQueryLowering<ProgramIdOp, NVVM::BlockIdXOp,
                                  NVVM::BlockIdYOp, NVVM::BlockIdZOp>,
                GridQueryLowering<NumProgramsOp, NVVM::GridDimXOp,
