@@ -129,8 +129,10 @@ sec_scans() {
   compare associative_scan kernels/associative_scan.tile
 }
 sec_ops() {
+  local out
   # Transposes (tl.trans, .T, tl.permute; tile sizes that do not divide the
-  # shape), a transpose feeding a dot, atomics, pointers through integers
+  # shape), a transpose feeding a dot, join and split (with debug_barrier),
+  # device_assert holding and failing, atomics, pointers through integers
   # and back, pointer casts, and a table of pointers.
   for how in trans T permute; do
     check "transpose $how" kernels/transpose.tile --set "HOW=\"$how\""
@@ -142,9 +144,14 @@ sec_ops() {
   check "join and split" test/tools/tile-run/Inputs/join-split.tile
   check "join and split n=100, BLOCK=64" test/tools/tile-run/Inputs/join-split.tile --set n=100 --set BLOCK=64
   compare "join and split" test/tools/tile-run/Inputs/join-split.tile
+  check "device_assert that holds" test/tools/tile-run/Inputs/device-assert.tile
+  out=$(tile-run test/tools/tile-run/Inputs/device-assert.tile --set LIMIT=0.5 --no-bench 2>&1)
+  local rc=$? word=FAIL
+  [ $rc -ne 0 ] && echo "$out" | grep -qi 'assert' && word=PASS
+  echo "$word device_assert that fails: exit $rc, $(echo "$out" | grep -i 'assert' | head -1)" | tee -a "$log"
   check "atomics" test/tools/tile-run/Inputs/atomics.tile
   check "atomics R=7, BLOCK=64" test/tools/tile-run/Inputs/atomics.tile --set R=7 --set BLOCK=64
-  local out; out=$(tile-run test/tools/tile-run/Inputs/atomics.tile --compare 2>&1)
+  out=$(tile-run test/tools/tile-run/Inputs/atomics.tile --compare 2>&1)
   local exact; exact=$(echo "$out" | grep -cE 'compare (fmax|fmin|isum|imax|bits|swapped|old): max \|gpu - interpreter\| 0.00e\+00')
   local word=PASS; [ "$exact" = 7 ] || word=FAIL
   echo "$word compare atomics: $exact of 7 order-independent results identical to the interpreter" | tee -a "$log"

@@ -12,6 +12,9 @@ class LLVMDialect;
 namespace NVVM {
 class NVVMDialect;
 }
+namespace scf {
+class SCFDialect;
+}
 namespace tilegpu {
 class TileGPUDialect;
 }

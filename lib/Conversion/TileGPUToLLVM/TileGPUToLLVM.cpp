@@ -642,6 +642,7 @@ void populateTileGPUToLLVMPatterns(TileLLVMTypeConverter &converter,
   populateMathOpToLLVMPatterns(converter, patterns);
   populatePointerCastOpToLLVMPatterns(converter, patterns);
   populateAtomicOpToLLVMPatterns(converter, patterns);
+  populateDebugOpToLLVMPatterns(converter, patterns);
   populateAsyncCopyOpToLLVMPatterns(converter, axisInfo, patterns);
 }
 

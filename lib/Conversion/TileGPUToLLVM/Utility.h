@@ -108,6 +108,8 @@ void populatePointerCastOpToLLVMPatterns(LLVMTypeConverter &converter,
                                          RewritePatternSet &patterns);
 void populateAtomicOpToLLVMPatterns(LLVMTypeConverter &converter,
                                     RewritePatternSet &patterns);
+void populateDebugOpToLLVMPatterns(LLVMTypeConverter &converter,
+                                   RewritePatternSet &patterns);
 void populateAsyncCopyOpToLLVMPatterns(LLVMTypeConverter &converter,
                                        const tile::ModuleAxisInfo &axisInfo,
                                        RewritePatternSet &patterns);
