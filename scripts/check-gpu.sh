@@ -147,8 +147,8 @@ sec_ops() {
   check "device_assert that holds" test/tools/tile-run/Inputs/device-assert.tile
   out=$(tile-run test/tools/tile-run/Inputs/device-assert.tile --set LIMIT=0.5 --no-bench 2>&1)
   local rc=$? word=FAIL
-  [ $rc -ne 0 ] && echo "$out" | grep -qi 'assert' && word=PASS
-  echo "$word device_assert that fails: exit $rc, $(echo "$out" | grep -i 'assert' | head -1)" | tee -a "$log"
+  [ $rc -ne 0 ] && grep -q 'CUDA_ERROR_ASSERT' <<<"$out" && word=PASS
+  echo "$word device_assert that fails: exit $rc, $(grep -m1 'Assertion' <<<"$out")" | tee -a "$log"
   check "atomics" test/tools/tile-run/Inputs/atomics.tile
   check "atomics R=7, BLOCK=64" test/tools/tile-run/Inputs/atomics.tile --set R=7 --set BLOCK=64
   out=$(tile-run test/tools/tile-run/Inputs/atomics.tile --compare 2>&1)
