@@ -144,6 +144,9 @@ sec_ops() {
   check "join and split" test/tools/tile-run/Inputs/join-split.tile
   check "join and split n=100, BLOCK=64" test/tools/tile-run/Inputs/join-split.tile --set n=100 --set BLOCK=64
   compare "join and split" test/tools/tile-run/Inputs/join-split.tile
+  check "reshape, ravel, view" test/tools/tile-run/Inputs/reshape.tile
+  check "reshape, ravel, view (8 warps)" test/tools/tile-run/Inputs/reshape.tile --set num_warps=8
+  compare "reshape" test/tools/tile-run/Inputs/reshape.tile
   check "device_assert that holds" test/tools/tile-run/Inputs/device-assert.tile
   out=$(tile-run test/tools/tile-run/Inputs/device-assert.tile --set LIMIT=0.5 --no-bench 2>&1)
   local rc=$? word=FAIL

@@ -24,6 +24,10 @@ unsigned mlir::tilegpu::getScratchBytes(Operation *op) {
     return getScanScratchBytes(scan);
   if (auto convert = dyn_cast<ConvertLayoutOp>(op))
     return getConvertLayoutScratchBytes(convert);
+  // A reshape passes its elements through shared memory in row-major order.
+  if (auto reshape = dyn_cast<tile::ReshapeOp>(op))
+    return getSharedElementBytes(reshape.getType().getElementType()) *
+           reshape.getType().getNumElements();
   return 0;
 }
 

@@ -9,6 +9,7 @@
 //     the same registers;
 //   - join and split between a blocked layout and the same with a new last
 //     axis of 2 held per thread: registers interleaved and de-interleaved;
+//   - reshape through the op's scratch buffer, in row-major order;
 //   - convert_layout between layouts that give threads different elements:
 //     every thread writes its elements to the op's shared-memory scratch
 //     buffer (at its tilegpu.shared_offset) at their row-major index, and
@@ -221,11 +222,62 @@ struct ConvertLayoutOpLowering
     return success();
   }
 };
+/// A reshape keeps the row-major order of the elements: each thread writes
+/// its elements to the op's scratch buffer at their row-major index in the
+/// operand's shape and, after a barrier, reads the ones the result's layout
+/// gives it at their row-major index in the result's shape.
+struct ReshapeOpLowering : public ConvertOpToLLVMPattern<ReshapeOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult
+  matchAndRewrite(ReshapeOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto srcType = cast<RankedTensorType>(op.getSrc().getType());
+    auto dstType = op.getType();
+    auto srcLayout = getDistributedLayout(srcType);
+    auto dstLayout = getDistributedLayout(dstType);
+    if (!srcLayout || !dstLayout)
+      return op.emitOpError("needs distributed layouts");
+    std::optional<uint64_t> bufferOffset = getSharedOffset(op);
+    if (!bufferOffset)
+      return rewriter.notifyMatchFailure(op, "no shared-memory offset");
+    Type structType = getTypeConverter()->convertType(dstType);
+    Type element = cast<LLVM::LLVMStructType>(structType).getBody()[0];
+    unsigned bytes = getSharedElementBytes(dstType.getElementType());
+    auto address = [&](ArrayRef<int64_t> shape, ArrayRef<Value> index) {
+      Value linear = i32Constant(rewriter, loc, 0);
+      for (unsigned d = 0; d < shape.size(); ++d)
+        linear = LLVM::AddOp::create(
+            rewriter, loc,
+            LLVM::MulOp::create(rewriter, loc, linear,
+                                i32Constant(rewriter, loc, shape[d])),
+            index[d]);
+      return getScratchPointer(
+          rewriter, loc, *bufferOffset,
+          LLVM::MulOp::create(rewriter, loc, linear,
+                              i32Constant(rewriter, loc, bytes)));
+    };
+    SmallVector<Value> src = unpackStruct(rewriter, loc, adaptor.getSrc());
+    auto srcIndices = emitIndices(rewriter, loc, srcLayout, srcType.getShape());
+    for (auto [value, index] : llvm::zip(src, srcIndices))
+      LLVM::StoreOp::create(rewriter, loc, value,
+                            address(srcType.getShape(), index));
+    emitBarrier(rewriter, loc);
+    SmallVector<Value> values;
+    for (auto &index :
+         emitIndices(rewriter, loc, dstLayout, dstType.getShape()))
+      values.push_back(LLVM::LoadOp::create(
+          rewriter, loc, element, address(dstType.getShape(), index)));
+    rewriter.replaceOp(op, packStruct(rewriter, loc, structType, values));
+    return success();
+  }
+};
 } // namespace
 
 void mlir::tilegpu::populateShapeOpToLLVMPatterns(LLVMTypeConverter &converter,
                                                   RewritePatternSet &patterns) {
   patterns
       .add<BroadcastOpLowering, ExpandDimsOpLowering, ConvertLayoutOpLowering,
-           TransOpLowering, JoinOpLowering, SplitOpLowering>(converter);
+           TransOpLowering, JoinOpLowering, SplitOpLowering, ReshapeOpLowering>(
+          converter);
 }
