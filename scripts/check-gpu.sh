@@ -147,6 +147,10 @@ sec_ops() {
   check "reshape, ravel, view" test/tools/tile-run/Inputs/reshape.tile
   check "reshape, ravel, view (8 warps)" test/tools/tile-run/Inputs/reshape.tile --set num_warps=8
   compare "reshape" test/tools/tile-run/Inputs/reshape.tile
+  out=$(tile-run test/tools/tile-run/Inputs/cat.tile --compare 2>&1)
+  local word=FAIL
+  grep -q 'GPU and interpreter agree exactly' <<<"$out" && word=PASS
+  echo "$word compare cat: $(tail -1 <<<"$out")" | tee -a "$log"
   check "device_assert that holds" test/tools/tile-run/Inputs/device-assert.tile
   out=$(tile-run test/tools/tile-run/Inputs/device-assert.tile --set LIMIT=0.5 --no-bench 2>&1)
   local rc=$? word=FAIL

@@ -24,10 +24,12 @@ unsigned mlir::tilegpu::getScratchBytes(Operation *op) {
     return getScanScratchBytes(scan);
   if (auto convert = dyn_cast<ConvertLayoutOp>(op))
     return getConvertLayoutScratchBytes(convert);
-  // A reshape passes its elements through shared memory in row-major order.
-  if (auto reshape = dyn_cast<tile::ReshapeOp>(op))
-    return getSharedElementBytes(reshape.getType().getElementType()) *
-           reshape.getType().getNumElements();
+  // A reshape or cat passes its elements through shared memory in row-major
+  // order.
+  if (isa<tile::ReshapeOp, tile::CatOp>(op)) {
+    auto type = cast<RankedTensorType>(op->getResult(0).getType());
+    return getSharedElementBytes(type.getElementType()) * type.getNumElements();
+  }
   return 0;
 }
 

@@ -4,6 +4,6 @@
 // interpreter handler) changes these lines: update them, and the "not
 // supported on the GPU yet" list of docs/language.md with them.
 
-// CHECK: interpreter only: tile.cat tile.print{{$}}
+// CHECK: interpreter only: tile.print{{$}}
 // CHECK-NEXT: GPU only:{{$}}
 module {}

@@ -9,7 +9,8 @@
 //     the same registers;
 //   - join and split between a blocked layout and the same with a new last
 //     axis of 2 held per thread: registers interleaved and de-interleaved;
-//   - reshape through the op's scratch buffer, in row-major order;
+//   - reshape and cat (along axis 0) through the op's scratch buffer, in
+//     row-major order;
 //   - convert_layout between layouts that give threads different elements:
 //     every thread writes its elements to the op's shared-memory scratch
 //     buffer (at its tilegpu.shared_offset) at their row-major index, and
@@ -222,29 +223,38 @@ struct ConvertLayoutOpLowering
     return success();
   }
 };
-/// A reshape keeps the row-major order of the elements: each thread writes
-/// its elements to the op's scratch buffer at their row-major index in the
-/// operand's shape and, after a barrier, reads the ones the result's layout
-/// gives it at their row-major index in the result's shape.
-struct ReshapeOpLowering : public ConvertOpToLLVMPattern<ReshapeOp> {
-  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+/// Ops that only move elements in row-major order pass them through their
+/// scratch buffer: each thread writes its operands' elements at their
+/// row-major index (operands one after the other) and, after a barrier,
+/// reads the ones the result's layout gives it at their row-major index in
+/// the result's shape. A reshape keeps the order of the elements; a cat
+/// along axis 0 (the outermost) puts the second operand's after the first's.
+template <typename OpTy>
+struct RowMajorCopyLowering : public ConvertOpToLLVMPattern<OpTy> {
+  using ConvertOpToLLVMPattern<OpTy>::ConvertOpToLLVMPattern;
+  using OpAdaptor = typename ConvertOpToLLVMPattern<OpTy>::OpAdaptor;
+
+  /// The operands in order: their original values and converted registers.
+  virtual SmallVector<std::pair<Value, Value>>
+  getSources(OpTy op, OpAdaptor adaptor) const = 0;
+
   LogicalResult
-  matchAndRewrite(ReshapeOp op, OpAdaptor adaptor,
+  matchAndRewrite(OpTy op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    auto srcType = cast<RankedTensorType>(op.getSrc().getType());
-    auto dstType = op.getType();
-    auto srcLayout = getDistributedLayout(srcType);
+    auto dstType = cast<RankedTensorType>(op.getType());
     auto dstLayout = getDistributedLayout(dstType);
-    if (!srcLayout || !dstLayout)
-      return op.emitOpError("needs distributed layouts");
     std::optional<uint64_t> bufferOffset = getSharedOffset(op);
     if (!bufferOffset)
       return rewriter.notifyMatchFailure(op, "no shared-memory offset");
-    Type structType = getTypeConverter()->convertType(dstType);
+    Type structType = this->getTypeConverter()->convertType(dstType);
+    if (!dstLayout || !structType)
+      return op.emitOpError("needs a distributed layout");
     Type element = cast<LLVM::LLVMStructType>(structType).getBody()[0];
     unsigned bytes = getSharedElementBytes(dstType.getElementType());
-    auto address = [&](ArrayRef<int64_t> shape, ArrayRef<Value> index) {
+    // Element `first` + the row-major index of `index` in `shape`.
+    auto address = [&](ArrayRef<int64_t> shape, ArrayRef<Value> index,
+                       int64_t first) {
       Value linear = i32Constant(rewriter, loc, 0);
       for (unsigned d = 0; d < shape.size(); ++d)
         linear = LLVM::AddOp::create(
@@ -252,32 +262,57 @@ struct ReshapeOpLowering : public ConvertOpToLLVMPattern<ReshapeOp> {
             LLVM::MulOp::create(rewriter, loc, linear,
                                 i32Constant(rewriter, loc, shape[d])),
             index[d]);
+      linear = LLVM::AddOp::create(rewriter, loc, linear,
+                                   i32Constant(rewriter, loc, first));
       return getScratchPointer(
           rewriter, loc, *bufferOffset,
           LLVM::MulOp::create(rewriter, loc, linear,
                               i32Constant(rewriter, loc, bytes)));
     };
-    SmallVector<Value> src = unpackStruct(rewriter, loc, adaptor.getSrc());
-    auto srcIndices = emitIndices(rewriter, loc, srcLayout, srcType.getShape());
-    for (auto [value, index] : llvm::zip(src, srcIndices))
-      LLVM::StoreOp::create(rewriter, loc, value,
-                            address(srcType.getShape(), index));
+    int64_t first = 0;
+    for (auto [value, registers] : getSources(op, adaptor)) {
+      auto type = cast<RankedTensorType>(value.getType());
+      auto layout = getDistributedLayout(type);
+      if (!layout)
+        return op.emitOpError("needs distributed layouts");
+      SmallVector<Value> elements = unpackStruct(rewriter, loc, registers);
+      auto indices = emitIndices(rewriter, loc, layout, type.getShape());
+      for (auto [element, index] : llvm::zip(elements, indices))
+        LLVM::StoreOp::create(rewriter, loc, element,
+                              address(type.getShape(), index, first));
+      first += type.getNumElements();
+    }
     emitBarrier(rewriter, loc);
     SmallVector<Value> values;
     for (auto &index :
          emitIndices(rewriter, loc, dstLayout, dstType.getShape()))
       values.push_back(LLVM::LoadOp::create(
-          rewriter, loc, element, address(dstType.getShape(), index)));
+          rewriter, loc, element, address(dstType.getShape(), index, 0)));
     rewriter.replaceOp(op, packStruct(rewriter, loc, structType, values));
     return success();
+  }
+};
+
+struct ReshapeOpLowering : public RowMajorCopyLowering<ReshapeOp> {
+  using RowMajorCopyLowering::RowMajorCopyLowering;
+  SmallVector<std::pair<Value, Value>>
+  getSources(ReshapeOp op, OpAdaptor adaptor) const override {
+    return {{op.getSrc(), adaptor.getSrc()}};
+  }
+};
+
+struct CatOpLowering : public RowMajorCopyLowering<CatOp> {
+  using RowMajorCopyLowering::RowMajorCopyLowering;
+  SmallVector<std::pair<Value, Value>>
+  getSources(CatOp op, OpAdaptor adaptor) const override {
+    return {{op.getLhs(), adaptor.getLhs()}, {op.getRhs(), adaptor.getRhs()}};
   }
 };
 } // namespace
 
 void mlir::tilegpu::populateShapeOpToLLVMPatterns(LLVMTypeConverter &converter,
                                                   RewritePatternSet &patterns) {
-  patterns
-      .add<BroadcastOpLowering, ExpandDimsOpLowering, ConvertLayoutOpLowering,
-           TransOpLowering, JoinOpLowering, SplitOpLowering, ReshapeOpLowering>(
-          converter);
+  patterns.add<BroadcastOpLowering, ExpandDimsOpLowering,
+               ConvertLayoutOpLowering, TransOpLowering, JoinOpLowering,
+               SplitOpLowering, ReshapeOpLowering, CatOpLowering>(converter);
 }
