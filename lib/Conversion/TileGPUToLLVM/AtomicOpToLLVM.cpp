@@ -125,21 +125,17 @@ StringRef getTargetName(Operation *op) {
   return target ? target.getValue() : StringRef();
 }
 
-StringRef getConstraint(unsigned bits) {
-  return bits == 64 ? "l" : bits == 32 ? "r" : "h";
-}
-
 /// `@pred atom.global{sem}{scope}{form} old, [ptr], operands...;` with old =
 /// 0 where `pred` is false. Operands are integers of `bits` bits.
 Value emitAtom(OpBuilder &b, Location loc, StringRef prefix, StringRef form,
                unsigned bits, Value ptr, ValueRange operands, Value pred) {
   Type word = b.getIntegerType(bits);
-  std::string constraints = "=" + getConstraint(bits).str() + ",l";
+  std::string constraints = "=" + constraintFor(bits).str() + ",l";
   std::string list;
   SmallVector<Value> asmOperands{ptr};
   for (Value operand : operands) {
     asmOperands.push_back(operand);
-    constraints += "," + getConstraint(bits).str();
+    constraints += "," + constraintFor(bits).str();
     list += llvm::formatv(", ${0}", asmOperands.size()).str();
   }
   std::string text = llvm::formatv("mov.b{0} $0, 0;\n\t", bits).str();

@@ -404,10 +404,6 @@ struct AddPtrOpLowering : public ConvertOpToLLVMPattern<AddPtrOp> {
 // Global memory
 //===----------------------------------------------------------------------===//
 
-StringRef constraintFor(unsigned wordBits) {
-  return wordBits == 64 ? "l" : wordBits == 32 ? "r" : "h";
-}
-
 /// Reinterprets `width` elements as `plan.words` integer words, or back.
 SmallVector<Value> toWords(OpBuilder &b, Location loc, ArrayRef<Value> elements,
                            const VectorPlan &plan) {

@@ -42,6 +42,10 @@ mlir::tilegpu::createInlinePtx(OpBuilder &b, Location loc, Type result,
       ArrayAttr());
 }
 
+StringRef mlir::tilegpu::constraintFor(unsigned bits) {
+  return bits == 64 ? "l" : bits == 32 ? "r" : "h";
+}
+
 Value mlir::tilegpu::i32Constant(OpBuilder &b, Location loc, int64_t value) {
   return LLVM::ConstantOp::create(b, loc, b.getI32Type(), value);
 }

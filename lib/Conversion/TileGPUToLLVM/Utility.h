@@ -65,6 +65,9 @@ SmallVector<Value> applyCombineRegion(OpBuilder &b, Region &combine,
 LLVM::InlineAsmOp createInlinePtx(OpBuilder &b, Location loc, Type result,
                                   ValueRange operands, StringRef text,
                                   StringRef constraints, bool hasSideEffects);
+/// The inline-asm constraint of a PTX register of `bits` bits (16, 32 or
+/// 64): "h", "r" or "l".
+StringRef constraintFor(unsigned bits);
 /// An i32 constant.
 Value i32Constant(OpBuilder &b, Location loc, int64_t value);
 

@@ -85,15 +85,6 @@ struct ConvertTileToTileGPU
     return withLayout(type, defaultLayouts.lookup(tensor.getRank()));
   }
 
-  /// The blocked layout a transpose reads its operand in: the operand's own
-  /// when it is blocked, else the default one.
-  BlockedEncodingAttr getTransposeSourceLayout(TransOp trans) {
-    auto src = cast<RankedTensorType>(trans.getSrc().getType());
-    if (auto blocked = dyn_cast_or_null<BlockedEncodingAttr>(src.getEncoding()))
-      return blocked;
-    return cast<BlockedEncodingAttr>(defaultLayouts.lookup(src.getRank()));
-  }
-
   /// `value`'s layout when it is blocked, else the default one of its rank.
   BlockedEncodingAttr getBlockedOrDefault(Value value) {
     auto tensor = cast<RankedTensorType>(value.getType());
@@ -127,9 +118,10 @@ struct ConvertTileToTileGPU
       return;
     }
     if (auto trans = dyn_cast<TransOp>(op)) {
-      trans.getResult().setType(withLayout(
-          trans.getType(), permuteBlockedLayout(getTransposeSourceLayout(trans),
-                                                trans.getOrder())));
+      trans.getResult().setType(
+          withLayout(trans.getType(),
+                     permuteBlockedLayout(getBlockedOrDefault(trans.getSrc()),
+                                          trans.getOrder())));
       return;
     }
     if (auto reduce = dyn_cast<ReduceOp>(op)) {
@@ -205,7 +197,7 @@ struct ConvertTileToTileGPU
       return;
     }
     if (auto trans = dyn_cast<TransOp>(op)) {
-      requireLayout(trans.getSrcMutable(), getTransposeSourceLayout(trans));
+      requireLayout(trans.getSrcMutable(), getBlockedOrDefault(trans.getSrc()));
       return;
     }
     if (auto join = dyn_cast<JoinOp>(op)) {
