@@ -105,6 +105,40 @@ std::optional<Value> Evaluator::evalCall(const ast::CallExpr &expr) {
     return addBuffer(spec, std::move(table));
   }
 
+  // A 1-D buffer of the listed numbers: the sizes and leading dimensions
+  // tutorial 08 hands its grouped GEMM as small int32 tensors.
+  if (name == "values") {
+    if (args.size() < 2)
+      return error(expr, "values() needs a dtype and at least one number");
+    std::optional<Value> dtype = eval(*args[0]);
+    if (!dtype)
+      return std::nullopt;
+    if (dtype->kind != Value::Kind::DType)
+      return error(*args[0], "values() needs a dtype first");
+    BufferSpec buffer;
+    buffer.dtype = dtype->dtype;
+    buffer.init = BufferSpec::Init::Values;
+    for (size_t i = 1; i < args.size(); ++i) {
+      std::optional<Value> number = eval(*args[i]);
+      if (!number)
+        return std::nullopt;
+      if (number->kind == Value::Kind::Int && !isFloat(buffer.dtype) &&
+          (number->intValue < -(int64_t(1) << 53) ||
+           number->intValue > (int64_t(1) << 53)))
+        return error(*args[i], "values() holds integers up to 2^53");
+      if (number->kind == Value::Kind::Int)
+        buffer.values.push_back(double(number->intValue));
+      else if (number->kind == Value::Kind::Float && isFloat(buffer.dtype))
+        buffer.values.push_back(number->floatValue);
+      else
+        return error(*args[i], "values() of " + getName(buffer.dtype).str() +
+                                   " takes numbers of that kind, got " +
+                                   number->describe());
+    }
+    buffer.shape = {int64_t(buffer.values.size())};
+    return addBuffer(spec, std::move(buffer));
+  }
+
   if (name == "stride") {
     if (!expectArgs(2, 2))
       return std::nullopt;

@@ -74,8 +74,18 @@ struct BufferSpec {
   /// Pointers: a table of the addresses of `pointees`, filled at launch
   /// (`ptrs(a, b, ...)`; i64 elements, as torch's int64 tensor of
   /// data_ptr()s).
-  enum class Init { Rand, Randn, Zeros, Empty, Pointers } init = Init::Empty;
+  /// Values: the numbers `values` lists (`values(i32, 1024, 512, ...)`,
+  /// as a small torch.tensor([...]) of sizes or strides).
+  enum class Init {
+    Rand,
+    Randn,
+    Zeros,
+    Empty,
+    Pointers,
+    Values
+  } init = Init::Empty;
   std::vector<unsigned> pointees;
+  std::vector<double> values;
 
   int64_t getNumElements() const;
   /// Row-major strides, in elements.
