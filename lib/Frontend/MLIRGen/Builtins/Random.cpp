@@ -288,7 +288,7 @@ public:
     return PyValue::tuple({*n1, *n2});
   }
 
-  /// The four uniforms of rand4x.
+  /// The uniforms of rand4x (of each word of a tuple).
   Result uniform4x(const PyValue &words) {
     std::vector<PyValue> u;
     for (const PyValue &w : words.elements) {
@@ -324,6 +324,9 @@ Result emitRandomCall(KernelEmitter &e, const BuiltinCall &c) {
     return words->elements[0];
   if (name == "rand")
     return r.uniform(words->elements[0], c.getLoc());
+  // randn uses the first two words only.
+  if (name == "randn")
+    words->elements.resize(2);
   Result uniforms = r.uniform4x(*words);
   if (!uniforms || name == "rand4x")
     return uniforms;
