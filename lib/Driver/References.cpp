@@ -3,8 +3,8 @@
 #include "tile/Driver/References.h"
 
 #include <algorithm>
-#include <cstdint>
 #include <cmath>
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <thread>
@@ -346,9 +346,8 @@ bool referenceSeededDropout(const std::vector<RefArg> &args,
   }
   out.resize(x.size());
   for (int64_t i = 0; i < x.size(); ++i)
-    out[i] = philoxUniform(seed, uint32_t(i)) > p
-                 ? x.get(i) / (1 - double(p))
-                 : 0.0;
+    out[i] =
+        philoxUniform(seed, uint32_t(i)) > p ? x.get(i) / (1 - double(p)) : 0.0;
   return true;
 }
 
