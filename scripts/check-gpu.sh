@@ -7,14 +7,14 @@
 # autotuning, --sweep). No timing comparisons: bench/run does those.
 #
 #   scripts/check-gpu.sh [SECTION...]     sections: add add-large softmax matmul mma-sync
-#                                    tf32 scans ops tutorials tools
+#                                    tf32 scans ops random tutorials tools
 #                                    (default: all of them)
 #
 # Prints one line per check and a count; exits 1 if any check failed.
 #   bash .gpu/unpack.sh && export PATH=$PWD/.gpu/bin:$PATH && scripts/check-gpu.sh
 set -uo pipefail
 cd "$(dirname "$0")/.."
-all="add add-large softmax matmul mma-sync tf32 scans ops tutorials tools"
+all="add add-large softmax matmul mma-sync tf32 scans ops random tutorials tools"
 case "${1:-}" in -h|--help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0;; esac
 for s in "$@"; do
   case " $all " in *" $s "*) ;; *) echo "scripts/check-gpu.sh: unknown section '$s' (sections: $all)" >&2; exit 1;; esac
@@ -193,6 +193,23 @@ sec_tutorials() {
   else
     echo "FAIL attention backward: needs python3 with torch and numpy" | tee -a "$log"
   fi
+}
+sec_random() {
+  # Tutorial 04's dropout kernels; seeded dropout's reference runs its own
+  # Philox, so it checks tl.rand on the GPU against Triton's algorithm. The
+  # RNG kernel against the interpreter: the integer words and the uniforms
+  # exactly, the normals within the approximate lg2/sin/cos (1e-4).
+  check "dropout" kernels/dropout.tile
+  check "seeded_dropout" kernels/seeded_dropout.tile
+  check "seeded_dropout seed=-7 p=0.3" kernels/seeded_dropout.tile --set seed=-7 --set p=0.3
+  check "seeded_dropout seed=2**40+5 n=2**24" kernels/seeded_dropout.tile --set 'seed=2**40+5' --set 'n=2**24'
+  compare seeded_dropout kernels/seeded_dropout.tile
+  local out exact close
+  out=$(tile-run test/tools/tile-run/Inputs/random.tile --compare 2>&1)
+  exact=$(echo "$out" | grep -cE 'compare (words|ints|ints64|ints7|unif|unif4): max \|gpu - interpreter\| 0.00e\+00,')
+  close=$(echo "$out" | grep -cE 'compare (norm|norm4): max \|gpu - interpreter\| ([0-9.]+e-(0[5-9]|[1-9][0-9])|0.00e\+00),.* 0 NaN mismatches')
+  local word=PASS; [ "$exact" = 6 ] && [ "$close" = 2 ] || word=FAIL
+  echo "$word compare random: $exact of 6 integer/uniform outputs identical, $close of 2 normal outputs within 1e-4" | tee -a "$log"
 }
 sec_tools() {
   # --info on the GPU, text and JSON.
