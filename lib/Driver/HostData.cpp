@@ -88,6 +88,52 @@ void HostArray::set(int64_t i, double value) {
   }
 }
 
+int64_t HostArray::getInt(int64_t i) const {
+  const uint8_t *p = bytes.data() + i * launch::getByteWidth(dtype);
+  switch (dtype) {
+  case DType::I8:
+    return read<int8_t>(p);
+  case DType::I16:
+    return read<int16_t>(p);
+  case DType::I32:
+    return read<int32_t>(p);
+  case DType::I64:
+  case DType::U64:
+    return read<int64_t>(p);
+  case DType::U8:
+  case DType::Bool:
+    return read<uint8_t>(p);
+  case DType::U16:
+    return read<uint16_t>(p);
+  case DType::U32:
+    return read<uint32_t>(p);
+  default:
+    return int64_t(get(i));
+  }
+}
+
+void HostArray::setInt(int64_t i, int64_t value) {
+  uint8_t *p = bytes.data() + i * launch::getByteWidth(dtype);
+  switch (dtype) {
+  case DType::I8:
+  case DType::U8:
+    return write(p, uint8_t(value));
+  case DType::I16:
+  case DType::U16:
+    return write(p, uint16_t(value));
+  case DType::I32:
+  case DType::U32:
+    return write(p, uint32_t(value));
+  case DType::I64:
+  case DType::U64:
+    return write(p, value);
+  case DType::Bool:
+    return write(p, uint8_t(value != 0));
+  default:
+    return set(i, double(value));
+  }
+}
+
 double HostArray::roundToElement(double value) const {
   // The common float types directly: exact checks of multi-GB buffers call
   // this once per element.

@@ -3,7 +3,8 @@
 // The functions a launch description may call: the buffer constructors
 // (rand, randn, zeros, empty, and ptrs, a table of other buffers' addresses),
 // stride and the integer helpers (cdiv,
-// next_power_of_2, min, max, num_sms(), occupancy()).
+// next_power_of_2, min, max, num_sms(), occupancy()). The element-wise
+// functions (where, exp, x.to(dtype), ...) are in LaunchElementwise.cpp.
 //
 //===----------------------------------------------------------------------===//
 
@@ -32,6 +33,8 @@ Value addBuffer(LaunchSpec &spec, BufferSpec buffer) {
 } // namespace
 
 std::optional<Value> Evaluator::evalCall(const ast::CallExpr &expr) {
+  if (isElementwiseCall(expr))
+    return evalElementwiseCall(expr);
   const auto *callee = dyn_cast<ast::NameExpr>(&expr.getCallee());
   if (!callee)
     return error(expr, "only plain function names can be called here");
@@ -207,5 +210,8 @@ std::optional<Value> Evaluator::evalCall(const ast::CallExpr &expr) {
                "unknown function '" + name +
                    "' in a launch description; known: rand, randn, "
                    "zeros, empty, ptrs, stride, cdiv, next_power_of_2, min, "
-                   "max, num_sms, occupancy, check");
+                   "max, num_sms, occupancy, check, where, minimum, maximum, "
+                   "exp, log, sqrt, abs, sin, cos, tan, asin, acos, atan, "
+                   "tanh, sinh, cosh, exp2, log2, erf, floor, ceil, ref_* "
+                   "(in check), and x.to(dtype)");
 }

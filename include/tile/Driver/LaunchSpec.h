@@ -39,6 +39,7 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -67,6 +68,11 @@ std::optional<DType> parseDType(llvm::StringRef name);
 unsigned getByteWidth(DType type);
 bool isFloat(DType type);
 
+/// An element-wise expression of buffers (lib/Driver/Elementwise.h): a
+/// derived buffer's contents or a check's reference.
+struct ElemExpr;
+using ElemExprPtr = std::shared_ptr<const ElemExpr>;
+
 struct BufferSpec {
   std::string name; // the variable it was first bound to
   DType dtype = DType::F32;
@@ -75,17 +81,23 @@ struct BufferSpec {
   /// (`ptrs(a, b, ...)`; i64 elements, as torch's int64 tensor of
   /// data_ptr()s).
   /// Values: the numbers `values` lists (`values(i32, 1024, 512, ...)`,
-  /// as a small torch.tensor([...]) of sizes or strides).
+  /// as a small torch.tensor([...]) of sizes or strides). Derived: computed
+  /// from `derived`, an element-wise expression of earlier buffers, before
+  /// the launch (`x2 = x * 2`).
   enum class Init {
     Rand,
     Randn,
     Zeros,
     Empty,
     Pointers,
-    Values
+    Values,
+    Derived
   } init = Init::Empty;
   std::vector<unsigned> pointees;
   std::vector<double> values;
+  ElemExprPtr derived;
+  /// Where a derived buffer is assigned, for errors computing it.
+  frontend::SourceLocation loc;
 
   int64_t getNumElements() const;
   /// Row-major strides, in elements.
@@ -103,7 +115,10 @@ struct Value {
     DType,
     Buffer,
     Tuple,
-    Deferred
+    Deferred,
+    /// An element-wise expression of buffers (`expr`), not yet a buffer:
+    /// an assignment makes it one, check() takes it as a reference.
+    Elementwise
   };
   Kind kind = Kind::None;
   int64_t intValue = 0;
@@ -112,6 +127,7 @@ struct Value {
   DType dtype = DType::F32;
   unsigned buffer = 0; // index into LaunchSpec::buffers
   std::vector<Value> elements;
+  ElemExprPtr expr;
 
   static Value getInt(int64_t v);
   static Value getFloat(double v);
@@ -125,11 +141,15 @@ struct Value {
   bool isDeferred() const;
 };
 
-/// `check(output, ref_name(args...), tol=...)`.
+/// `check(output, ref_name(args...), tol=...)` or `check(output, EXPR,
+/// tol=...)`.
 struct Check {
   unsigned output = 0; // buffer
+  /// The ref_* function, or the printed expression where `expr` is set.
   std::string reference;
   std::vector<Value> args;
+  /// An element-wise reference (which may call ref_* functions).
+  ElemExprPtr expr;
   double tolerance = 0; // relative L2 error allowed; 0 means exact
   frontend::SourceLocation loc;
 };
