@@ -37,7 +37,8 @@ std::optional<Value> Evaluator::evalCall(const ast::CallExpr &expr) {
     return evalElementwiseCall(expr);
   const auto *callee = dyn_cast<ast::NameExpr>(&expr.getCallee());
   if (!callee)
-    return error(expr, "only plain function names can be called here");
+    return error(expr, "only plain function names and x.to(dtype) can be "
+                       "called here");
   llvm::StringRef name = callee->getName();
   const ast::ExprList &args = expr.getArgs();
   auto expectArgs = [&](size_t lo, size_t hi) {

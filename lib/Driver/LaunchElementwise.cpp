@@ -170,9 +170,10 @@ ElemExprPtr Evaluator::toElem(const ast::Expr &expr, const Value &value) {
   case Value::Kind::Buffer: {
     const BufferSpec &buffer = spec.buffers[value.buffer];
     if (buffer.init == BufferSpec::Init::Pointers) {
-      error(expr, "element-wise expressions cannot use the pointer table '" +
-                      buffer.name + "' (its addresses are known only at "
-                                    "launch)");
+      error(expr, "element-wise expressions cannot use a pointer table" +
+                      (buffer.name.empty() ? std::string()
+                                           : " ('" + buffer.name + "')") +
+                      ": its addresses are known only at launch");
       return nullptr;
     }
     auto node = makeNode(ElemOp::Buffer, buffer.dtype, buffer.shape, {});
@@ -391,8 +392,9 @@ std::optional<Value> Evaluator::evalElementwiseCall(const ast::CallExpr &expr) {
     return makeElementwise(node);
   }
 
-  size_t arity = name == "where" ? 3 : name == "minimum" || name == "maximum";
-  arity = arity ? arity : 1;
+  size_t arity = name == "where"                            ? 3
+                 : name == "minimum" || name == "maximum" ? 2
+                                                          : 1;
   if (args.size() != arity)
     return error(expr, name + "() takes " + std::to_string(arity) +
                            (arity == 1 ? " argument, got " : " arguments, got ") +
@@ -509,28 +511,78 @@ std::optional<Value> Evaluator::materialize(const ast::Expr &expr,
 }
 
 namespace {
+/// A binary operator's spelling and Python precedence (higher binds
+/// tighter); 0 for other nodes.
+std::pair<llvm::StringRef, int> getBinarySpelling(ElemOp op) {
+  switch (op) {
+  case ElemOp::Lt:
+    return {"<", 1};
+  case ElemOp::Le:
+    return {"<=", 1};
+  case ElemOp::Gt:
+    return {">", 1};
+  case ElemOp::Ge:
+    return {">=", 1};
+  case ElemOp::Eq:
+    return {"==", 1};
+  case ElemOp::Ne:
+    return {"!=", 1};
+  case ElemOp::BitOr:
+    return {"|", 2};
+  case ElemOp::BitXor:
+    return {"^", 3};
+  case ElemOp::BitAnd:
+    return {"&", 4};
+  case ElemOp::Add:
+    return {"+", 5};
+  case ElemOp::Sub:
+    return {"-", 5};
+  case ElemOp::Mul:
+    return {"*", 6};
+  case ElemOp::Div:
+    return {"/", 6};
+  case ElemOp::FloorDiv:
+    return {"//", 6};
+  case ElemOp::Mod:
+    return {"%", 6};
+  case ElemOp::Pow:
+    return {"**", 8};
+  default:
+    return {"", 0};
+  }
+}
+
+/// Prints `e`; `context` is the precedence its place needs (parenthesized
+/// below it).
 void printNode(const ElemExpr &e, const LaunchSpec &spec, std::string &out,
-               bool nested);
+               int context);
 
 void printOperands(const ElemExpr &e, const LaunchSpec &spec,
                    std::string &out) {
   out += "(";
   for (size_t i = 0; i < e.operands.size(); ++i) {
     out += i ? ", " : "";
-    printNode(*e.operands[i], spec, out, false);
+    printNode(*e.operands[i], spec, out, 0);
   }
   out += ")";
 }
 
 void printNode(const ElemExpr &e, const LaunchSpec &spec, std::string &out,
-               bool nested) {
-  auto binary = [&](llvm::StringRef op) {
-    out += nested ? "(" : "";
-    printNode(*e.operands[0], spec, out, true);
-    out += (" " + op + " ").str();
-    printNode(*e.operands[1], spec, out, true);
-    out += nested ? ")" : "";
-  };
+               int context) {
+  auto [spelling, precedence] = getBinarySpelling(e.op);
+  if (precedence) {
+    bool parens = precedence < context;
+    out += parens ? "(" : "";
+    // Left-associative, except **; comparisons do not nest unparenthesized.
+    bool isPow = e.op == ElemOp::Pow, isCompare = precedence == 1;
+    printNode(*e.operands[0], spec, out,
+              isPow || isCompare ? precedence + 1 : precedence);
+    out += (" " + spelling + " ").str();
+    printNode(*e.operands[1], spec, out,
+              isPow ? precedence : precedence + 1);
+    out += parens ? ")" : "";
+    return;
+  }
   switch (e.op) {
   case ElemOp::Buffer: {
     const BufferSpec &buffer = spec.buffers[e.buffer];
@@ -547,14 +599,18 @@ void printNode(const ElemExpr &e, const LaunchSpec &spec, std::string &out,
     out += ")";
     return;
   }
-  case ElemOp::Constant:
-    if (e.constant.kind == Value::Kind::Float) {
-      char text[32];
-      std::snprintf(text, sizeof(text), "%g", e.constant.floatValue);
-      out += text;
-    } else
+  case ElemOp::Constant: {
+    if (e.constant.kind != Value::Kind::Float) {
       out += e.constant.describe();
+      return;
+    }
+    char text[32];
+    std::snprintf(text, sizeof(text), "%g", e.constant.floatValue);
+    out += text;
+    if (llvm::StringRef(text).find_first_of(".en") == llvm::StringRef::npos)
+      out += ".0";
     return;
+  }
   case ElemOp::Reference:
     out += e.name + "(";
     for (size_t i = 0; i < e.args.size(); ++i) {
@@ -566,62 +622,31 @@ void printNode(const ElemExpr &e, const LaunchSpec &spec, std::string &out,
     out += ")";
     return;
   case ElemOp::Neg:
-  case ElemOp::Invert:
+  case ElemOp::Invert: {
+    bool parens = context > 7;
+    out += parens ? "(" : "";
     out += e.op == ElemOp::Neg ? "-" : "~";
-    printNode(*e.operands[0], spec, out, true);
+    printNode(*e.operands[0], spec, out, 7);
+    out += parens ? ")" : "";
     return;
+  }
   case ElemOp::Cast:
-    printNode(*e.operands[0], spec, out, true);
+    printNode(*e.operands[0], spec, out, 9);
     out += ".to(" + getName(e.dtype).str() + ")";
     return;
-  case ElemOp::Where:
-  case ElemOp::Minimum:
-  case ElemOp::Maximum:
-  case ElemOp::Math:
+  default:
     out += e.op == ElemOp::Where     ? "where"
            : e.op == ElemOp::Minimum ? "minimum"
            : e.op == ElemOp::Maximum ? "maximum"
                                      : e.name;
     printOperands(e, spec, out);
     return;
-  case ElemOp::Add:
-    return binary("+");
-  case ElemOp::Sub:
-    return binary("-");
-  case ElemOp::Mul:
-    return binary("*");
-  case ElemOp::Div:
-    return binary("/");
-  case ElemOp::FloorDiv:
-    return binary("//");
-  case ElemOp::Mod:
-    return binary("%");
-  case ElemOp::Pow:
-    return binary("**");
-  case ElemOp::BitAnd:
-    return binary("&");
-  case ElemOp::BitOr:
-    return binary("|");
-  case ElemOp::BitXor:
-    return binary("^");
-  case ElemOp::Lt:
-    return binary("<");
-  case ElemOp::Le:
-    return binary("<=");
-  case ElemOp::Gt:
-    return binary(">");
-  case ElemOp::Ge:
-    return binary(">=");
-  case ElemOp::Eq:
-    return binary("==");
-  case ElemOp::Ne:
-    return binary("!=");
   }
 }
 } // namespace
 
 std::string tile::launch::print(const ElemExpr &expr, const LaunchSpec &spec) {
   std::string out;
-  printNode(expr, spec, out, false);
+  printNode(expr, spec, out, 0);
   return out;
 }
