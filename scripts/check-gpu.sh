@@ -174,6 +174,10 @@ sec_ops() {
   compare "pointer casts" test/tools/tile-run/Inputs/pointer-casts.tile
   check "pointer table" test/tools/tile-run/Inputs/pointer-table.tile
   compare "pointer table" test/tools/tile-run/Inputs/pointer-table.tile
+  # Derived buffers and element-wise check references (launch expressions).
+  check "derived buffers, expression references" test/tools/tile-run/Inputs/elementwise.tile
+  compare "derived buffers" test/tools/tile-run/Inputs/elementwise.tile
+  check "dropout, derived mask" test/tools/tile-run/Inputs/dropout.tile --set n=100000 --set p=0.3
 }
 # Triton's tutorial kernels, their text unchanged (kernels/), each against its
 # independent reference: float64 on the CPU, or PyTorch for attention.

@@ -2,8 +2,8 @@
 //
 // Compares the buffers a run wrote with the launch's checks, whose CPU
 // references References.cpp (ref_* calls) and Elementwise.cpp (expressions)
-// compute from the buffers' contents before the launch, and with the interpreter's buffers
-// where --compare ran the kernel both ways.
+// compute from the buffers' contents before the launch, and with the
+// interpreter's buffers where --compare ran the kernel both ways.
 //
 //===----------------------------------------------------------------------===//
 
@@ -24,10 +24,10 @@ int runChecks(TileSource &source, const std::vector<HostArray> &inputs,
     const HostArray &output = outputs[check.output];
     std::vector<double> reference;
     std::string error;
-    if (!(check.expr ? launch::computeExpressionReference(check, inputs, spec,
-                                                          reference, error)
-                     : computeReference(check, inputs, spec, reference,
-                                        error))) {
+    if (!(check.expr
+              ? launch::computeExpressionReference(check, inputs, spec,
+                                                   reference, error)
+              : computeReference(check, inputs, spec, reference, error))) {
       source.diag->error(check.loc, error);
       return 1;
     }

@@ -266,8 +266,7 @@ bool Computer::computeBinary(const ElemExpr &e, const Column &a,
         return false;
       out.ints[i] = wrapTo(e.dtype, result);
     } else {
-      double result =
-          computeFloat(e.op, a.getDouble(ia), b.getDouble(ib));
+      double result = computeFloat(e.op, a.getDouble(ia), b.getDouble(ib));
       if (out.isInt)
         out.ints[i] = int64_t(result); // a comparison: 0 or 1
       else
@@ -335,8 +334,8 @@ bool Computer::compute(const ElemExpr &e, Column &out) {
       else if (e.op == ElemOp::Neg)
         out.ints[i] = wrapTo(e.dtype, wrappingSub(0, a.ints[ia]));
       else
-        out.ints[i] =
-            e.dtype == DType::Bool ? a.ints[ia] == 0 : wrapTo(e.dtype, ~a.ints[ia]);
+        out.ints[i] = e.dtype == DType::Bool ? a.ints[ia] == 0
+                                             : wrapTo(e.dtype, ~a.ints[ia]);
     }
     return true;
   case ElemOp::Cast: {
@@ -347,8 +346,8 @@ bool Computer::compute(const ElemExpr &e, Column &out) {
     for (int64_t i = 0; i < n; ++i) {
       int64_t ia = mapA.map(i);
       if (out.isInt) {
-        out.ints[i] = wrapTo(e.dtype, a.isInt ? a.ints[ia]
-                                              : truncateToInt(a.floats[ia]));
+        out.ints[i] =
+            wrapTo(e.dtype, a.isInt ? a.ints[ia] : truncateToInt(a.floats[ia]));
       } else {
         scratch.set(0, a.getDouble(ia));
         out.floats[i] = scratch.get(0);
@@ -390,17 +389,15 @@ bool Computer::compute(const ElemExpr &e, Column &out) {
 }
 } // namespace
 
-bool evaluate(const ElemExpr &expr,
-                            const std::vector<HostArray> &buffers,
-                            const LaunchSpec &spec, unsigned output,
-                            Column &result, std::string &error) {
+bool evaluate(const ElemExpr &expr, const std::vector<HostArray> &buffers,
+              const LaunchSpec &spec, unsigned output, Column &result,
+              std::string &error) {
   return Computer(buffers, spec, output, error).compute(expr, result);
 }
 
-bool computeDerived(unsigned index,
-                                  const std::vector<HostArray> &buffers,
-                                  const LaunchSpec &spec, HostArray &target,
-                                  std::string &error) {
+bool computeDerived(unsigned index, const std::vector<HostArray> &buffers,
+                    const LaunchSpec &spec, HostArray &target,
+                    std::string &error) {
   Column column;
   if (!evaluate(*spec.buffers[index].derived, buffers, spec, index, column,
                 error))
@@ -419,10 +416,10 @@ bool computeDerived(unsigned index,
 }
 
 bool computeExpressionReference(const Check &check,
-                                    const std::vector<HostArray> &inputs,
-                                    const LaunchSpec &spec,
-                                    std::vector<double> &reference,
-                                    std::string &error) {
+                                const std::vector<HostArray> &inputs,
+                                const LaunchSpec &spec,
+                                std::vector<double> &reference,
+                                std::string &error) {
   Column column;
   if (!evaluate(*check.expr, inputs, spec, check.output, column, error))
     return false;

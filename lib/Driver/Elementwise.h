@@ -61,9 +61,9 @@ struct ElemExpr {
   /// output's).
   std::vector<int64_t> shape;
   std::vector<ElemExprPtr> operands;
-  unsigned buffer = 0; // Buffer
-  Value constant;      // Constant: Int, Bool or Float
-  std::string name;    // Math: the function; Reference: ref_NAME
+  unsigned buffer = 0;     // Buffer
+  Value constant;          // Constant: Int, Bool or Float
+  std::string name;        // Math: the function; Reference: ref_NAME
   std::vector<Value> args; // Reference: its arguments
 };
 
@@ -102,8 +102,9 @@ bool computeDerived(unsigned index, const std::vector<HostArray> &buffers,
 /// the output's shape.
 bool computeExpressionReference(const Check &check,
                                 const std::vector<HostArray> &inputs,
-                      const LaunchSpec &spec, std::vector<double> &reference,
-                      std::string &error);
+                                const LaunchSpec &spec,
+                                std::vector<double> &reference,
+                                std::string &error);
 
 } // namespace tile::launch
 

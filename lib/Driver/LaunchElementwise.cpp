@@ -293,12 +293,10 @@ Evaluator::evalElementwiseUnary(const ast::UnaryOpExpr &expr,
   return std::nullopt;
 }
 
-std::optional<Value> Evaluator::evalElementwiseCompare(const ast::Expr &expr,
-                                                       ast::CompareOp op,
-                                                       const ast::Expr &lhsExpr,
-                                                       const Value &lhs,
-                                                       const ast::Expr &rhsExpr,
-                                                       const Value &rhs) {
+std::optional<Value>
+Evaluator::evalElementwiseCompare(const ast::Expr &expr, ast::CompareOp op,
+                                  const ast::Expr &lhsExpr, const Value &lhs,
+                                  const ast::Expr &rhsExpr, const Value &rhs) {
   ElemExprPtr a = toElem(lhsExpr, lhs);
   ElemExprPtr b = a ? toElem(rhsExpr, rhs) : nullptr;
   if (!a || !b)
@@ -384,21 +382,21 @@ std::optional<Value> Evaluator::evalElementwiseCall(const ast::CallExpr &expr) {
       if (v->isDeferred())
         return error(*arg, kDeferredUse);
       // An expression argument becomes a buffer computed before the launch.
-      if (v->kind == Value::Kind::Elementwise &&
-          !(v = materialize(*arg, *v)))
+      if (v->kind == Value::Kind::Elementwise && !(v = materialize(*arg, *v)))
         return std::nullopt;
       node->args.push_back(*v);
     }
     return makeElementwise(node);
   }
 
-  size_t arity = name == "where"                            ? 3
+  size_t arity = name == "where"                          ? 3
                  : name == "minimum" || name == "maximum" ? 2
                                                           : 1;
   if (args.size() != arity)
-    return error(expr, name + "() takes " + std::to_string(arity) +
-                           (arity == 1 ? " argument, got " : " arguments, got ") +
-                           std::to_string(args.size()));
+    return error(expr,
+                 name + "() takes " + std::to_string(arity) +
+                     (arity == 1 ? " argument, got " : " arguments, got ") +
+                     std::to_string(args.size()));
   std::vector<Value> values;
   bool anyBuffer = false;
   for (const auto &arg : args) {
@@ -415,26 +413,25 @@ std::optional<Value> Evaluator::evalElementwiseCall(const ast::CallExpr &expr) {
   if (!anyBuffer) {
     for (auto [arg, v] : llvm::zip(args, values))
       if (!v.isNumber())
-        return error(*arg, name + "() needs numbers or buffers, got " +
-                               v.describe());
+        return error(*arg,
+                     name + "() needs numbers or buffers, got " + v.describe());
     if (name == "where")
       return error(expr, "where() needs a buffer operand; for numbers, "
                          "write 'a if c else b'");
     if (name == "minimum" || name == "maximum") {
-      bool first = name == "minimum" ? values[0].asDouble() <=
-                                           values[1].asDouble()
-                                     : values[0].asDouble() >=
-                                           values[1].asDouble();
+      bool first = name == "minimum"
+                       ? values[0].asDouble() <= values[1].asDouble()
+                       : values[0].asDouble() >= values[1].asDouble();
       return first ? values[0] : values[1];
     }
     const Value &x = values[0];
     if (x.kind != Value::Kind::Float &&
         (name == "abs" || name == "floor" || name == "ceil"))
-      return name == "abs" ? intResult(expr, x.intValue < 0
-                                                 ? llvm::checkedSub(
-                                                       int64_t(0), x.intValue)
-                                                 : x.intValue)
-                           : Value::getInt(x.intValue);
+      return name == "abs"
+                 ? intResult(expr, x.intValue < 0 ? llvm::checkedSub(int64_t(0),
+                                                                     x.intValue)
+                                                  : x.intValue)
+                 : Value::getInt(x.intValue);
     return Value::getFloat(getMathFunction(name)(x.asDouble()));
   }
 
@@ -449,8 +446,8 @@ std::optional<Value> Evaluator::evalElementwiseCall(const ast::CallExpr &expr) {
     std::optional<std::vector<int64_t>> next =
         broadcastShapes(shape, operand->shape);
     if (!next)
-      return error(expr, name + "(): shapes " + describeShape(shape) +
-                             " and " + describeShape(operand->shape) +
+      return error(expr, name + "(): shapes " + describeShape(shape) + " and " +
+                             describeShape(operand->shape) +
                              " do not broadcast");
     shape = *next;
   }
@@ -461,9 +458,9 @@ std::optional<Value> Evaluator::evalElementwiseCall(const ast::CallExpr &expr) {
   }
   if (name == "minimum" || name == "maximum") {
     DType dtype = promoteOperands(*operands[0], *operands[1]);
-    return makeElementwise(makeNode(name == "minimum" ? ElemOp::Minimum
-                                                      : ElemOp::Maximum,
-                                    dtype, shape, std::move(operands)));
+    return makeElementwise(
+        makeNode(name == "minimum" ? ElemOp::Minimum : ElemOp::Maximum, dtype,
+                 shape, std::move(operands)));
   }
   // The math functions compute in float64; the result keeps a float
   // operand's dtype, an integer's becomes fp32 (abs, floor and ceil keep
@@ -578,8 +575,7 @@ void printNode(const ElemExpr &e, const LaunchSpec &spec, std::string &out,
     printNode(*e.operands[0], spec, out,
               isPow || isCompare ? precedence + 1 : precedence);
     out += (" " + spelling + " ").str();
-    printNode(*e.operands[1], spec, out,
-              isPow ? precedence : precedence + 1);
+    printNode(*e.operands[1], spec, out, isPow ? precedence : precedence + 1);
     out += parens ? ")" : "";
     return;
   }

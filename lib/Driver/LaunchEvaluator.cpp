@@ -7,8 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Elementwise.h"
 #include "LaunchEvaluator.h"
+#include "Elementwise.h"
 
 #include "llvm/ADT/StringExtras.h"
 

@@ -102,11 +102,12 @@ private:
   /// An operand: a buffer, an expression of buffers or a number; null after
   /// an error otherwise.
   ElemExprPtr toElem(const frontend::ast::Expr &expr, const Value &value);
-  std::optional<Value> evalElementwiseBinary(const frontend::ast::BinOpExpr &expr,
-                                             const Value &lhs,
-                                             const Value &rhs);
-  std::optional<Value> evalElementwiseUnary(const frontend::ast::UnaryOpExpr &expr,
-                                            const Value &operand);
+  std::optional<Value>
+  evalElementwiseBinary(const frontend::ast::BinOpExpr &expr, const Value &lhs,
+                        const Value &rhs);
+  std::optional<Value>
+  evalElementwiseUnary(const frontend::ast::UnaryOpExpr &expr,
+                       const Value &operand);
   std::optional<Value>
   evalElementwiseCompare(const frontend::ast::Expr &expr,
                          frontend::ast::CompareOp op,

@@ -18,7 +18,9 @@
 // The statements are parsed by the front end's own Python parser and
 // evaluated here, in order. Buffers: rand/randn/zeros/empty(dtype, *shape);
 // stride(buf, axis); helpers cdiv, next_power_of_2, min, max; Python
-// arithmetic and conditional expressions.
+// arithmetic and conditional expressions. Element-wise expressions of
+// buffers (`keep = (rand(fp32, n) > p).to(i32)`, `check(out, where(keep, x /
+// (1 - p), 0), tol=1e-6)`) make derived buffers and check references.
 //
 // num_sms() and occupancy() describe the compiled kernel on the device, so
 // they are known only after compiling, which itself needs the rest of the
