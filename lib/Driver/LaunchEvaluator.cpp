@@ -301,9 +301,10 @@ bool Evaluator::run(const ast::StmtList &statements,
       if (preset.count(name))
         continue; // the command line wins
       auto override = deferred.find(name);
-      std::optional<Value> value = eval(
-          override != deferred.end() ? *override->second : assign->getValue());
-      if (!value || !(value = materialize(assign->getValue(), *value)))
+      const ast::Expr &valueExpr =
+          override != deferred.end() ? *override->second : assign->getValue();
+      std::optional<Value> value = eval(valueExpr);
+      if (!value || !(value = materialize(valueExpr, *value)))
         return false;
       if (value->kind == Value::Kind::Buffer &&
           spec.buffers[value->buffer].name.empty())
