@@ -210,9 +210,9 @@ std::optional<Value> Evaluator::evalCall(const ast::CallExpr &expr) {
   return error(expr,
                "unknown function '" + name +
                    "' in a launch description; known: rand, randn, "
-                   "zeros, empty, ptrs, stride, cdiv, next_power_of_2, min, "
-                   "max, num_sms, occupancy, check, where, minimum, maximum, "
-                   "exp, log, sqrt, abs, sin, cos, tan, asin, acos, atan, "
-                   "tanh, sinh, cosh, exp2, log2, erf, floor, ceil, ref_* "
-                   "(in check), and x.to(dtype)");
+                   "zeros, empty, ptrs, values, stride, cdiv, "
+                   "next_power_of_2, min, max, num_sms, occupancy, check, "
+                   "where, minimum, maximum, exp, log, sqrt, abs, sin, cos, "
+                   "tan, asin, acos, atan, tanh, sinh, cosh, exp2, log2, "
+                   "erf, floor, ceil, ref_* (in check), and x.to(dtype)");
 }

@@ -586,8 +586,8 @@ void printNode(const ElemExpr &e, const LaunchSpec &spec, std::string &out,
       out += buffer.name;
       return;
     }
-    static const char *const kInits[] = {"rand",  "randn", "zeros",
-                                         "empty", "ptrs",  "derived"};
+    static const char *const kInits[] = {"rand", "randn",  "zeros",  "empty",
+                                         "ptrs", "values", "derived"};
     out += std::string(kInits[int(buffer.init)]) + "(" +
            getName(buffer.dtype).str();
     for (int64_t extent : buffer.shape)
