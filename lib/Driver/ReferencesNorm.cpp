@@ -34,8 +34,8 @@ bool isNumber(const std::vector<RefArg> &args, size_t i) {
 
 /// Rows and columns of the 2-D buffer x, and whether each buffer of
 /// `perRow` has one element per row and each of `perColumn` one per column.
-bool fitShapes(const HostArray &x, std::initializer_list<const HostArray *>
-                                       perRow,
+bool fitShapes(const HostArray &x,
+               std::initializer_list<const HostArray *> perRow,
                std::initializer_list<const HostArray *> perColumn,
                int64_t &rows, int64_t &cols) {
   rows = x.shape[0];
@@ -82,8 +82,8 @@ bool referenceLayerNorm(const std::vector<RefArg> &args,
   for (int64_t r = 0; r < rows; ++r) {
     auto [mean, rstd] = rowStatistics(x, r, cols, eps);
     for (int64_t c = 0; c < cols; ++c)
-      out[r * cols + c] = (x.get(r * cols + c) - mean) * rstd * w.get(c) +
-                          b.get(c);
+      out[r * cols + c] =
+          (x.get(r * cols + c) - mean) * rstd * w.get(c) + b.get(c);
   }
   return true;
 }
@@ -92,9 +92,9 @@ bool referenceLayerNorm(const std::vector<RefArg> &args,
 bool referenceRowStatistic(const std::vector<RefArg> &args,
                            std::vector<double> &out, std::string &error,
                            bool wantRstd) {
-  bool ok = isBuffer(args, 0, 2) &&
-            (wantRstd ? args.size() == 2 && isNumber(args, 1)
-                      : args.size() == 1);
+  bool ok =
+      isBuffer(args, 0, 2) &&
+      (wantRstd ? args.size() == 2 && isNumber(args, 1) : args.size() == 1);
   if (!ok) {
     error = wantRstd ? "ref_layer_norm_rstd(x, eps) needs a 2-D buffer x"
                      : "ref_layer_norm_mean(x) needs a 2-D buffer x";

@@ -167,10 +167,11 @@ Value broadcastFromThread0(OpBuilder &b, Location loc, uint64_t bufferOffset,
   unsigned bits = type.getIntOrFloatBitWidth();
   unsigned wordBits = std::max(32u, bits);
   Type word = b.getIntegerType(wordBits);
-  Value asWord = isa<IntegerType>(type)
-                     ? value
-                     : LLVM::BitcastOp::create(b, loc, b.getIntegerType(bits),
-                                               value).getResult();
+  Value asWord =
+      isa<IntegerType>(type)
+          ? value
+          : LLVM::BitcastOp::create(b, loc, b.getIntegerType(bits), value)
+                .getResult();
   if (bits < 32)
     asWord = LLVM::ZExtOp::create(b, loc, word, asWord);
   Value slot = getScratchPointer(b, loc, bufferOffset, i32Constant(b, loc, 0));
@@ -179,10 +180,10 @@ Value broadcastFromThread0(OpBuilder &b, Location loc, uint64_t bufferOffset,
   Value first = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq, tid,
                                      i32Constant(b, loc, 0));
   std::string constraints = ("r," + constraintFor(wordBits) + ",b").str();
-  createInlinePtx(b, loc, Type(), ValueRange{address, asWord, first},
-                  llvm::formatv("@$2 st.shared.b{0} [ $0 + 0 ], $1;", wordBits)
-                      .str(),
-                  constraints, /*hasSideEffects=*/true);
+  createInlinePtx(
+      b, loc, Type(), ValueRange{address, asWord, first},
+      llvm::formatv("@$2 st.shared.b{0} [ $0 + 0 ], $1;", wordBits).str(),
+      constraints, /*hasSideEffects=*/true);
   emitBarrier(b, loc);
   Value loaded = LLVM::LoadOp::create(b, loc, word, slot);
   if (bits < 32)
@@ -382,10 +383,10 @@ struct AtomicCASOpLowering : public AtomicLowering<AtomicCASOp> {
       Value cmp = toBits(rewriter, loc, registers[1][i]);
       Value val = toBits(rewriter, loc, registers[2][i]);
       if (subword) {
-        results.push_back(emitSubwordCAS(
-            rewriter, loc, getSemanticSuffix(op.getSem()),
-            getScopeSuffix(op.getScope()), bits, registers[0][i], cmp, val,
-            pred));
+        results.push_back(emitSubwordCAS(rewriter, loc,
+                                         getSemanticSuffix(op.getSem()),
+                                         getScopeSuffix(op.getScope()), bits,
+                                         registers[0][i], cmp, val, pred));
         continue;
       }
       Value old =

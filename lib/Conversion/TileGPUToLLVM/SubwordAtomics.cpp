@@ -68,8 +68,8 @@ mlir::tilegpu::getSubwordUpdate(RMWKind kind, Type type, StringRef target) {
 /// element and must leave the new element in %sw_r, or branch to
 /// `sw_exit_${:uid}` to give up without writing.
 static std::string buildLoop(StringRef sem, StringRef scope, unsigned bits,
-                             bool isSigned, bool halfRegisters,
-                             StringRef setup, StringRef body,
+                             bool isSigned, bool halfRegisters, StringRef setup,
+                             StringRef body,
                              std::optional<unsigned> predOperand) {
   std::string w = std::to_string(bits);
   std::string text = "{\n\t"
@@ -87,8 +87,7 @@ static std::string buildLoop(StringRef sem, StringRef scope, unsigned bits,
           "cvt.u32.u64 %sw_sh, $1;\n\t"
           "and.b32 %sw_sh, %sw_sh, 3;\n\t"
           "shl.b32 %sw_sh, %sw_sh, 3;\n\t";
-  text += ("ld.relaxed" + scope + ".global.b32 %sw_old, [%sw_a];\n")
-              .str();
+  text += ("ld.relaxed" + scope + ".global.b32 %sw_old, [%sw_a];\n").str();
   text += "sw_loop_${:uid}:\n\t";
   text += (isSigned ? "bfe.s32" : "bfe.u32") +
           std::string(" %sw_e, %sw_old, %sw_sh, ") + w + ";\n\t";
@@ -157,13 +156,13 @@ Value mlir::tilegpu::emitSubwordCAS(OpBuilder &b, Location loc, StringRef sem,
   if (pred)
     predOperand = 4;
   // The element differs from cmp: nothing to write, its value is the result.
-  std::string text = buildLoop(
-      sem, scope, bits, /*isSigned=*/false, /*halfRegisters=*/false,
-      "mov.b32 %sw_c, $2;\n\tmov.b32 %sw_v, $3;\n\t",
-      "setp.ne.b32 %sw_p, %sw_e, %sw_c;\n\t"
-      "@%sw_p bra sw_exit_${:uid};\n\t"
-      "mov.b32 %sw_r, %sw_v;",
-      predOperand);
+  std::string text =
+      buildLoop(sem, scope, bits, /*isSigned=*/false, /*halfRegisters=*/false,
+                "mov.b32 %sw_c, $2;\n\tmov.b32 %sw_v, $3;\n\t",
+                "setp.ne.b32 %sw_p, %sw_e, %sw_c;\n\t"
+                "@%sw_p bra sw_exit_${:uid};\n\t"
+                "mov.b32 %sw_r, %sw_v;",
+                predOperand);
   return emitLoop(b, loc, text, bits, ptr,
                   {extend(b, loc, cmp, false), extend(b, loc, val, false)},
                   pred);
