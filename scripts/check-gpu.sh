@@ -168,6 +168,7 @@ sec_ops() {
   compare "scalar atomics P=2000, 8 warps" test/tools/tile-run/Inputs/atomics-scalar.tile --set P=2000 --set num_warps=8
   check "8- and 16-bit atomics" test/tools/tile-run/Inputs/atomics-subword.tile
   compare "8- and 16-bit atomics" test/tools/tile-run/Inputs/atomics-subword.tile
+  compare "8- and 16-bit scalar atomics, known results" test/Interpreter/Inputs/atomics-subword-values.tile
   check "layer norm forward" kernels/layer_norm_fwd.tile
   check "layer norm forward N=300" kernels/layer_norm_fwd.tile --set M=4096 --set N=300
   check "layer norm backward dx (spin locks)" kernels/layer_norm_bwd_dx.tile
