@@ -169,6 +169,13 @@ sec_ops() {
   local exact; exact=$(echo "$out" | grep -cE 'compare (fmax|fmin|isum|imax|bits|swapped|old): max \|gpu - interpreter\| 0.00e\+00')
   local word=PASS; [ "$exact" = 7 ] || word=FAIL
   echo "$word compare atomics: $exact of 7 order-independent results identical to the interpreter" | tee -a "$log"
+  # Scalar atomics whose old value every thread uses (tickets, a spin lock),
+  # 8- and 16-bit atomics (CAS loops).
+  compare "scalar atomics (tickets, spin lock)" test/tools/tile-run/Inputs/atomics-scalar.tile
+  compare "scalar atomics P=2000, 8 warps" test/tools/tile-run/Inputs/atomics-scalar.tile --set P=2000 --set num_warps=8
+  check "8- and 16-bit atomics" test/tools/tile-run/Inputs/atomics-subword.tile
+  compare "8- and 16-bit atomics" test/tools/tile-run/Inputs/atomics-subword.tile
+  compare "8- and 16-bit scalar atomics, known results" test/Interpreter/Inputs/atomics-subword-values.tile
   check "pointer casts" test/tools/tile-run/Inputs/pointer-casts.tile
   check "pointer casts n=1000" test/tools/tile-run/Inputs/pointer-casts.tile --set n=1000
   compare "pointer casts" test/tools/tile-run/Inputs/pointer-casts.tile
@@ -182,6 +189,17 @@ sec_ops() {
 # Triton's tutorial kernels, their text unchanged (kernels/), each against its
 # independent reference: float64 on the CPU, or PyTorch for attention.
 sec_tutorials() {
+  # Tutorial 05: the three layer-norm kernels, then chained as its LayerNorm
+  # runs them (the dx kernel's partial sums go through spin locks).
+  check "layer norm forward (tutorial 05)" kernels/layer_norm_fwd.tile
+  check "layer norm forward N=300" kernels/layer_norm_fwd.tile --set M=4096 --set N=300
+  check "layer norm backward dx (spin locks)" kernels/layer_norm_bwd_dx.tile
+  check "layer norm backward dx N=2000" kernels/layer_norm_bwd_dx.tile --set M=3000 --set N=2000
+  check "layer norm backward dwdb" kernels/layer_norm_bwd_dwdb.tile
+  local ln=$tmp/ln; mkdir -p $ln
+  tile-run kernels/layer_norm_fwd.tile --no-bench --save x=$ln/x.npy --save weight=$ln/w.npy --save mean=$ln/m.npy --save rstd=$ln/r.npy >/dev/null 2>&1
+  check "layer norm dx on the forward's mean and rstd" kernels/layer_norm_bwd_dx.tile --input x=$ln/x.npy --input weight=$ln/w.npy --input mean=$ln/m.npy --input rstd=$ln/r.npy --save _dw=$ln/dw.npy --save _db=$ln/db.npy
+  check "layer norm dwdb on the dx kernel's partial sums" kernels/layer_norm_bwd_dwdb.tile --input _dw=$ln/dw.npy --input _db=$ln/db.npy
   check "grouped GEMM (tutorial 08)" kernels/grouped_gemm.tile
   check "matmul_kernel (tutorial 09) 1100x900x700" kernels/matmul_09.tile
   check "matmul_kernel (tutorial 09) 2048^3" kernels/matmul_09.tile $(dims 2048 2048 2048)

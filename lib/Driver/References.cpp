@@ -1,6 +1,7 @@
 //===- References.cpp - independent references for kernel checks ----------===//
 
 #include "tile/Driver/References.h"
+#include "ReferenceArgs.h"
 
 #include <algorithm>
 #include <cmath>
@@ -12,13 +13,6 @@
 using namespace tile;
 
 namespace {
-/// An argument of a reference: a buffer, or a number or string.
-struct RefArg {
-  const HostArray *buffer = nullptr;
-  const launch::Value *value = nullptr;
-};
-using ReferenceFn = std::function<bool(const std::vector<RefArg> &,
-                                       std::vector<double> &, std::string &)>;
 
 /// out[i] = a[i] + b[i].
 bool referenceAdd(const std::vector<RefArg> &args, std::vector<double> &out,
@@ -352,18 +346,23 @@ bool referenceSeededDropout(const std::vector<RefArg> &args,
 }
 
 const std::map<std::string, ReferenceFn> &getReferences() {
-  static const std::map<std::string, ReferenceFn> references = {
-      {"ref_add", referenceAdd},
-      {"ref_argmax", referenceArgmax},
-      {"ref_cumsum", referenceCumsum},
-      {"ref_dropout", referenceDropout},
-      {"ref_linear_recurrence", referenceLinearRecurrence},
-      {"ref_softmax", referenceSoftmax},
-      {"ref_matmul", referenceMatmul},
-      {"ref_seeded_dropout", referenceSeededDropout},
-      {"ref_sum", referenceSum},
-      {"ref_transpose", referenceTranspose},
-  };
+  static const std::map<std::string, ReferenceFn> references = [] {
+    std::map<std::string, ReferenceFn> all = {
+        {"ref_add", referenceAdd},
+        {"ref_argmax", referenceArgmax},
+        {"ref_cumsum", referenceCumsum},
+        {"ref_dropout", referenceDropout},
+        {"ref_linear_recurrence", referenceLinearRecurrence},
+        {"ref_softmax", referenceSoftmax},
+        {"ref_matmul", referenceMatmul},
+        {"ref_seeded_dropout", referenceSeededDropout},
+        {"ref_sum", referenceSum},
+        {"ref_transpose", referenceTranspose},
+    };
+    for (auto &[name, fn] : getNormReferences())
+      all.emplace(name, fn);
+    return all;
+  }();
   return references;
 }
 } // namespace
