@@ -33,7 +33,7 @@ func.func @narrow(%h: !tile.ptr<f16>, %b: !tile.ptr<bf16>, %flags: !tile.ptr<i1>
   tile.store %bp, %tb, %mask : tensor<8x!tile.ptr<bf16>>
   %minus = arith.constant dense<-1.0> : tensor<8xf16>
   %back = tile.load %hp, %mask, other %minus : tensor<8x!tile.ptr<f16>>
-  tile.print "back:" {hex = false, isSigned = array<i32: 0>} : %back : tensor<8xf16>
+  tile.print " back: " {hex = false, isSigned = array<i32: 0>} : %back : tensor<8xf16>
   %one = arith.constant dense<1> : tensor<8xi32>
   %odd = arith.andi %r, %one : tensor<8xi32>
   %isodd = arith.trunci %odd : tensor<8xi32> to tensor<8xi1>

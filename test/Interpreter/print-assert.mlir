@@ -30,10 +30,10 @@ func.func @print_assert(%limit: i32) {
   %s = tile.splat %x2 : i32 -> tensor<2xi32>
   %v = arith.addi %s, %r : tensor<2xi32>
   %m = arith.constant dense<[-1, -2]> : tensor<2xi32>
-  tile.print "vals:" {hex = false, isSigned = array<i32: 1, 1>} : %v, %m : tensor<2xi32>, tensor<2xi32>
+  tile.print " vals: " {hex = false, isSigned = array<i32: 1, 1>} : %v, %m : tensor<2xi32>, tensor<2xi32>
   %m2 = arith.constant -2 : i32
-  tile.print "hex:" {hex = true, isSigned = array<i32: 1>} : %m2 : i32
-  tile.print "unsigned:" {hex = false, isSigned = array<i32: 0>} : %m2 : i32
+  tile.print " hex: " {hex = true, isSigned = array<i32: 1>} : %m2 : i32
+  tile.print " unsigned: " {hex = false, isSigned = array<i32: 0>} : %m2 : i32
   %four = arith.constant 4 : i32
   %y4 = arith.muli %y, %four : i32
   %t = arith.addi %x2, %y4 : i32

@@ -38,19 +38,19 @@ func.func @reduce_scan() {
     %s = arith.addf %a, %b : f32
     tile.reduce_return %s : f32
   }
-  tile.print "rows:" {hex = false, isSigned = array<i32: 0>} : %rows : tensor<2xf32>
+  tile.print " rows: " {hex = false, isSigned = array<i32: 0>} : %rows : tensor<2xf32>
   %cols = tile.reduce(%x) {axis = 0 : i32} : (tensor<2x4xf32>) -> tensor<4xf32> {
   ^bb0(%a: f32, %b: f32):
     %s = arith.addf %a, %b : f32
     tile.reduce_return %s : f32
   }
-  tile.print "cols:" {hex = false, isSigned = array<i32: 0>} : %cols : tensor<4xf32>
+  tile.print " cols: " {hex = false, isSigned = array<i32: 0>} : %cols : tensor<4xf32>
   %total = tile.reduce(%r) {axis = 0 : i32} : (tensor<8xi32>) -> i32 {
   ^bb0(%a: i32, %b: i32):
     %s = arith.addi %a, %b : i32
     tile.reduce_return %s : i32
   }
-  tile.print "total:" {hex = false, isSigned = array<i32: 1>} : %total : i32
+  tile.print " total: " {hex = false, isSigned = array<i32: 1>} : %total : i32
   %v = arith.constant dense<[3, 9, 2, 9, 1, 0, 4, 8]> : tensor<8xi32>
   %am:2 = tile.reduce(%v, %r) {axis = 0 : i32} : (tensor<8xi32>, tensor<8xi32>) -> (i32, i32) {
   ^bb0(%av: i32, %ai: i32, %bv: i32, %bi: i32):
@@ -63,25 +63,25 @@ func.func @reduce_scan() {
     %mi = arith.select %take, %bi, %ai : i32
     tile.reduce_return %mv, %mi : i32, i32
   }
-  tile.print "argmax:" {hex = false, isSigned = array<i32: 1, 1>} : %am#0, %am#1 : i32, i32
+  tile.print " argmax: " {hex = false, isSigned = array<i32: 1, 1>} : %am#0, %am#1 : i32, i32
   %cs = tile.scan(%rf) {axis = 0 : i32} : (tensor<8xf32>) -> tensor<8xf32> {
   ^bb0(%a: f32, %b: f32):
     %s = arith.addf %a, %b : f32
     tile.scan_return %s : f32
   }
-  tile.print "cumsum:" {hex = false, isSigned = array<i32: 0>} : %cs : tensor<8xf32>
+  tile.print " cumsum: " {hex = false, isSigned = array<i32: 0>} : %cs : tensor<8xf32>
   %rs = tile.scan(%rf) {axis = 0 : i32, reverse} : (tensor<8xf32>) -> tensor<8xf32> {
   ^bb0(%a: f32, %b: f32):
     %s = arith.addf %a, %b : f32
     tile.scan_return %s : f32
   }
-  tile.print "revsum:" {hex = false, isSigned = array<i32: 0>} : %rs : tensor<8xf32>
+  tile.print " revsum: " {hex = false, isSigned = array<i32: 0>} : %rs : tensor<8xf32>
   %xs = tile.scan(%x) {axis = 1 : i32} : (tensor<2x4xf32>) -> tensor<2x4xf32> {
   ^bb0(%a: f32, %b: f32):
     %s = arith.addf %a, %b : f32
     tile.scan_return %s : f32
   }
-  tile.print "rowscan:" {hex = false, isSigned = array<i32: 0>} : %xs : tensor<2x4xf32>
+  tile.print " rowscan: " {hex = false, isSigned = array<i32: 0>} : %xs : tensor<2x4xf32>
   %w = arith.constant dense<[5, 0, 0, 7, 0, 2, 0, 0]> : tensor<8xi32>
   %last = tile.scan(%w) {axis = 0 : i32} : (tensor<8xi32>) -> tensor<8xi32> {
   ^bb0(%a: i32, %b: i32):
@@ -90,6 +90,6 @@ func.func @reduce_scan() {
     %s = arith.select %nz, %b, %a : i32
     tile.scan_return %s : i32
   }
-  tile.print "last:" {hex = false, isSigned = array<i32: 1>} : %last : tensor<8xi32>
+  tile.print " last: " {hex = false, isSigned = array<i32: 1>} : %last : tensor<8xi32>
   return
 }
