@@ -13,9 +13,9 @@
 
 // CHECK: pid (0, 0, 0) idx (0) old: 0
 // CHECK: pid (0, 0, 0) idx (7) old: 7
-// CHECK: pid (0, 0, 0) cas old: 0
+// CHECK: pid (0, 0, 0) idx () cas old: 0
 // CHECK: pid (3, 0, 0) idx (7) old: 31
-// CHECK: pid (3, 0, 0) cas old: 3
+// CHECK: pid (3, 0, 0) idx () cas old: 3
 // 4 programs x 8 lanes add 1; 2 unmasked lanes per program add 0.5; the
 // largest of pid * 10 - 5; the CAS chain 0 -> 1 -> 2 -> 3 -> 4; or of 1 << pid.
 // CHECK: cnt = 32

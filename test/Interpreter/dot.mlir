@@ -7,12 +7,12 @@
 //   grid = (1,)
 
 // 2048 + 1 + ... : in fp32 the ones are kept (fp16 would lose them).
-// CHECK: pid (0, 0, 0) idx (0, 0) f16: 2063
+// CHECK: pid (0, 0, 0) idx ( 0,  0) f16: 2063.000000
 // 1 + 2^-12 is not a tf32 value: tf32 gives 1, ieee keeps it.
-// CHECK: pid (0, 0, 0) idx (0, 0) tf32: 1{{$}}
-// CHECK: pid (0, 0, 0) idx (0, 0) ieee: 1.00024414
+// CHECK: pid (0, 0, 0) idx ( 0,  0) tf32: 1.000000{{$}}
+// CHECK: pid (0, 0, 0) idx ( 0,  0) ieee: 1.000244
 // i8: 16 * (-128 * 127) = -260096 in i32.
-// CHECK: pid (0, 0, 0) idx (0, 0) i8: -260096
+// CHECK: pid (0, 0, 0) idx ( 0,  0) i8: -260096
 
 func.func @dots() {
   %ah = arith.constant dense<1.0> : tensor<16x16xf16>

@@ -9,29 +9,43 @@
 //   grid = (3,)
 
 // maxnumf ignores NaN, maximumf propagates it; -0 < +0 for maximumf.
-// CHECK: pid (0, 0, 0) idx (0) max: 1 nan
-// CHECK: pid (0, 0, 0) idx (1) max: -0 0
+// CHECK: pid (0, 0, 0) idx (0) max: (operand 0) 1.000000
+// CHECK-NEXT: pid (0, 0, 0) idx (1) max: (operand 0) -0.000000
+// CHECK-NEXT: pid (0, 0, 0) idx (0) max: (operand 1) nan
+// CHECK-NEXT: pid (0, 0, 0) idx (1) max: (operand 1) 0.000000
 // NaN compares unordered: olt false, ult true.
-// CHECK: pid (0, 0, 0) idx (0) cmp: 0 1
+// CHECK: pid (0, 0, 0) idx (0) cmp: (operand 0) 0
+// CHECK: pid (0, 0, 0) idx (0) cmp: (operand 1) 1
 // where(x > 2, x, -x) over 0..3:
-// CHECK: pid (0, 0, 0) idx (0) where: -0
-// CHECK: pid (0, 0, 0) idx (1) where: -1
-// CHECK: pid (0, 0, 0) idx (3) where: 3
+// CHECK: pid (0, 0, 0) idx (0) where: -0.000000
+// CHECK: pid (0, 0, 0) idx (1) where: -1.000000
+// CHECK: pid (0, 0, 0) idx (3) where: 3.000000
 // -7 / 2: divsi toward zero, floordivsi, remsi; ceildivsi(-7, -2).
-// CHECK: pid (0, 0, 0) div: -3 -4 -1 4
+// CHECK: pid (0, 0, 0) idx () div: (operand 0) -3
+// CHECK-NEXT: pid (0, 0, 0) idx () div: (operand 1) -4
+// CHECK-NEXT: pid (0, 0, 0) idx () div: (operand 2) -1
+// CHECK-NEXT: pid (0, 0, 0) idx () div: (operand 3) 4
 // Shifts by the width or more give 0 (or the sign), as PTX.
-// CHECK: pid (0, 0, 0) shifts: 0 -1 0
-// CHECK: pid (0, 0, 0) umulhi: 2147483647
-// CHECK: pid (0, 0, 0) math: 2 0.5 1.41421354 3 1
+// CHECK: pid (0, 0, 0) idx () shifts: (operand 0) 0
+// CHECK-NEXT: pid (0, 0, 0) idx () shifts: (operand 1) -1
+// CHECK-NEXT: pid (0, 0, 0) idx () shifts: (operand 2) 0
+// CHECK: pid (0, 0, 0) idx () umulhi: 2147483647
+// CHECK: pid (0, 0, 0) idx () math: (operand 0) 2.000000
+// CHECK-NEXT: pid (0, 0, 0) idx () math: (operand 1) 0.500000
+// CHECK-NEXT: pid (0, 0, 0) idx () math: (operand 2) 1.414214
+// CHECK-NEXT: pid (0, 0, 0) idx () math: (operand 3) 3.000000
+// CHECK-NEXT: pid (0, 0, 0) idx () math: (operand 4) 1.000000
 // clamp(NaN) with propagateNan is NaN.
-// CHECK: pid (0, 0, 0) idx (0) clamp: 0 2
-// CHECK: pid (0, 0, 0) idx (1) clamp: nan 2
-// CHECK: pid (0, 0, 0) ptr: 4
+// CHECK: pid (0, 0, 0) idx (0) clamp: (operand 0) 0.000000
+// CHECK-NEXT: pid (0, 0, 0) idx (1) clamp: (operand 0) nan
+// CHECK-NEXT: pid (0, 0, 0) idx (0) clamp: (operand 1) 2.000000
+// CHECK-NEXT: pid (0, 0, 0) idx (1) clamp: (operand 1) 2.000000
+// CHECK: pid (0, 0, 0) idx () ptr: 4
 // scf.if picks a branch per program; scf.while counts Collatz steps of 6.
-// CHECK: pid (0, 0, 0) if: 100
-// CHECK: pid (0, 0, 0) grid: 3
-// CHECK: pid (0, 0, 0) while: 8
-// CHECK: pid (1, 0, 0) if: 200
+// CHECK: pid (0, 0, 0) idx () if: 100
+// CHECK: pid (0, 0, 0) idx () grid: 3
+// CHECK: pid (0, 0, 0) idx () while: 8
+// CHECK: pid (1, 0, 0) idx () if: 200
 
 func.func @elementwise(%buf: !tile.ptr<i32>) {
   %pid = tile.program_id 0 : i32

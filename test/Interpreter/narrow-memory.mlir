@@ -10,8 +10,8 @@
 //   grid = (1,)
 
 // k / 3 for k = 0..5 (lanes 6 and 7 are masked off).
-// CHECK: pid (0, 0, 0) idx (5) back: 1.66699219
-// CHECK: pid (0, 0, 0) idx (6) back: -1
+// CHECK: pid (0, 0, 0) idx (5) back: 1.666992
+// CHECK: pid (0, 0, 0) idx (6) back: -1.000000
 // CHECK: h = 0 0.333251953 0.666503906 1 1.33300781 1.66699219
 // CHECK: b = 0 0.333984375 0.66796875 1 1.3359375 1.6640625
 // CHECK: flags = 0 1 0 1 0 1

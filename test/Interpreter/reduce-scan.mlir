@@ -7,21 +7,22 @@
 //   grid = (1,)
 
 // x = [[0, 1, 2, 3], [4, 5, 6, 7]] as f32.
-// CHECK: pid (0, 0, 0) idx (0) rows: 6
-// CHECK: pid (0, 0, 0) idx (1) rows: 22
-// CHECK: pid (0, 0, 0) idx (0) cols: 4
-// CHECK: pid (0, 0, 0) idx (3) cols: 10
-// CHECK: pid (0, 0, 0) total: 28
+// CHECK: pid (0, 0, 0) idx (0) rows: 6.000000
+// CHECK: pid (0, 0, 0) idx (1) rows: 22.000000
+// CHECK: pid (0, 0, 0) idx (0) cols: 4.000000
+// CHECK: pid (0, 0, 0) idx (3) cols: 10.000000
+// CHECK: pid (0, 0, 0) idx () total: 28
 // argmax of [3, 9, 2, 9, 1]-like data keeps the first maximum.
-// CHECK: pid (0, 0, 0) argmax: 9 1
-// CHECK: pid (0, 0, 0) idx (0) cumsum: 0
-// CHECK: pid (0, 0, 0) idx (1) cumsum: 1
-// CHECK: pid (0, 0, 0) idx (7) cumsum: 28
-// CHECK: pid (0, 0, 0) idx (0) revsum: 28
-// CHECK: pid (0, 0, 0) idx (6) revsum: 13
-// CHECK: pid (0, 0, 0) idx (7) revsum: 7
+// CHECK: pid (0, 0, 0) idx () argmax: (operand 0) 9
+// CHECK: pid (0, 0, 0) idx () argmax: (operand 1) 1
+// CHECK: pid (0, 0, 0) idx (0) cumsum: 0.000000
+// CHECK: pid (0, 0, 0) idx (1) cumsum: 1.000000
+// CHECK: pid (0, 0, 0) idx (7) cumsum: 28.000000
+// CHECK: pid (0, 0, 0) idx (0) revsum: 28.000000
+// CHECK: pid (0, 0, 0) idx (6) revsum: 13.000000
+// CHECK: pid (0, 0, 0) idx (7) revsum: 7.000000
 // Cumulative sum along axis 1 of the 2-D block.
-// CHECK: pid (0, 0, 0) idx (1, 3) rowscan: 22
+// CHECK: pid (0, 0, 0) idx (1, 3) rowscan: 22.000000
 // "Last non-zero" scan: combine(a, b) = b != 0 ? b : a (associative, not
 // commutative) over [5, 0, 0, 7, 0, 2, 0, 0].
 // CHECK: pid (0, 0, 0) idx (0) last: 5

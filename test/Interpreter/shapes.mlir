@@ -18,7 +18,8 @@
 // CHECK: pid (0, 0, 0) idx (7) cat: 13
 // CHECK: pid (0, 0, 0) idx (0, 1) join: 10
 // CHECK: pid (0, 0, 0) idx (3, 0) join: 3
-// CHECK: pid (0, 0, 0) idx (3) split: 3 13
+// CHECK: pid (0, 0, 0) idx (3) split: (operand 0) 3
+// CHECK: pid (0, 0, 0) idx (3) split: (operand 1) 13
 // A 3-D permutation: result dimension i is operand dimension order[i].
 // CHECK: pid (0, 0, 0) idx (0, 0, 1) perm: 2
 // CHECK: pid (0, 0, 0) idx (0, 1, 0) perm: 4

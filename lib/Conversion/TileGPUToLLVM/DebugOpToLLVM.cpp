@@ -121,10 +121,9 @@ Value promoteForPrintf(OpBuilder &b, Location loc, Value value, bool hex,
     return LLVM::PtrToIntOp::create(b, loc, b.getI64Type(), value);
   if (isa<FloatType>(type)) {
     if (!hex)
-      return type.isF64()
-                 ? value
-                 : LLVM::FPExtOp::create(b, loc, b.getF64Type(), value)
-                       .getResult();
+      return type.isF64() ? value
+                          : LLVM::FPExtOp::create(b, loc, b.getF64Type(), value)
+                                .getResult();
     type = b.getIntegerType(type.getIntOrFloatBitWidth());
     value = LLVM::BitcastOp::create(b, loc, type, value);
     isSigned = false;
@@ -185,18 +184,17 @@ struct PrintOpLowering : public ConvertOpToLLVMPattern<PrintOp> {
                                         /*alignment=*/8);
       }
       for (auto [i, arg] : llvm::enumerate(args)) {
-        Value field = LLVM::GEPOp::create(
-            rewriter, loc, ptrType, structType, buffer,
-            ArrayRef<LLVM::GEPArg>{0, int32_t(i)});
+        Value field =
+            LLVM::GEPOp::create(rewriter, loc, ptrType, structType, buffer,
+                                ArrayRef<LLVM::GEPArg>{0, int32_t(i)});
         LLVM::StoreOp::create(rewriter, loc, arg, field);
       }
       LLVM::CallOp::create(rewriter, loc, *vprintf, ValueRange{format, buffer});
     };
 
     if (op.getArgs().empty()) {
-      Value format =
-          createString(rewriter, loc, module, line + prefix + "\n",
-                       "tile_printf_");
+      Value format = createString(rewriter, loc, module, line + prefix + "\n",
+                                  "tile_printf_");
       Value buffer;
       print(format, pid, buffer);
       rewriter.eraseOp(op);

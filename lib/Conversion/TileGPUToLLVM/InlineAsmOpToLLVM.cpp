@@ -46,8 +46,8 @@ struct InlineAsmElementwiseOpLowering
     // registers[argument][element], padded to a multiple of pack.
     SmallVector<SmallVector<Value>> registers;
     for (Value arg : adaptor.getArgs()) {
-      SmallVector<Value> values = isBlock ? unpackStruct(rewriter, loc, arg)
-                                          : SmallVector<Value>{arg};
+      SmallVector<Value> values =
+          isBlock ? unpackStruct(rewriter, loc, arg) : SmallVector<Value>{arg};
       if (values.size() != count)
         return rewriter.notifyMatchFailure(op, "operand layouts differ");
       registers.push_back(values);

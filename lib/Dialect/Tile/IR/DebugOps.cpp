@@ -21,8 +21,7 @@ using namespace mlir::tile;
 // tile.print
 //===----------------------------------------------------------------------===//
 
-std::string PrintOp::getValueFormat(Type elementType, bool hex,
-                                    bool isSigned) {
+std::string PrintOp::getValueFormat(Type elementType, bool hex, bool isSigned) {
   if (isa<PointerType>(elementType))
     return "%p";
   unsigned bits = elementType.getIntOrFloatBitWidth();

@@ -416,10 +416,9 @@ Result emitInlineAsm(KernelEmitter &e, const BuiltinCall &c) {
   const auto &args = c.args;
   for (unsigned i : {0u, 1u})
     if (args.values[i].kind != PyValue::Kind::String)
-      return e.error(args.locs[i], c.displayName + "() '" +
-                                       (i ? "constraints" : "asm") +
-                                       "' must be a string, got " +
-                                       describe(args.values[i]));
+      return e.error(args.locs[i],
+                     c.displayName + "() '" + (i ? "constraints" : "asm") +
+                         "' must be a string, got " + describe(args.values[i]));
   const PyValue &pure = args.values[4];
   if (!pure.isNumber())
     return e.error(args.locs[4], c.displayName +
@@ -440,8 +439,8 @@ Result emitInlineAsm(KernelEmitter &e, const BuiltinCall &c) {
                                      describe(args.values[2]));
   const PyValue &dtype = args.values[3];
   bool multiple = dtype.kind == PyValue::Kind::Tuple;
-  std::vector<PyValue> dtypes = multiple ? dtype.elements
-                                         : std::vector<PyValue>{dtype};
+  std::vector<PyValue> dtypes =
+      multiple ? dtype.elements : std::vector<PyValue>{dtype};
   if (dtypes.empty())
     return e.error(args.locs[3], c.displayName +
                                      "() needs at least one dtype: the asm "
@@ -475,9 +474,9 @@ Result emitInlineAsm(KernelEmitter &e, const BuiltinCall &c) {
                              : operand.value);
   llvm::SmallVector<mlir::Type> resultTypes;
   for (const PyValue &d : dtypes)
-    resultTypes.push_back(asBlock ? mlir::Type(mlir::RankedTensorType::get(
-                                        shape, d.type))
-                                  : d.type);
+    resultTypes.push_back(
+        asBlock ? mlir::Type(mlir::RankedTensorType::get(shape, d.type))
+                : d.type);
   auto op = mlir::tile::InlineAsmElementwiseOp::create(
       e.builder, loc, resultTypes, args.values[0].text, args.values[1].text,
       isTruthy(pure), int32_t(pack.intValue), values);
