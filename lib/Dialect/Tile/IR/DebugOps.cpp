@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "tile/Dialect/Tile/IR/InlineAsm.h"
 #include "tile/Dialect/Tile/IR/TileDialect.h"
 
 #include "llvm/Support/MathExtras.h"
@@ -76,45 +77,63 @@ LogicalResult InlineAsmElementwiseOp::verify() {
       return emitOpError("arguments and results must all be scalars or all "
                          "blocks of one shape");
 
+  std::string problem =
+      checkInlineAsmConstraints(getOperandTypes(), getResultTypes(),
+                                getConstraints(), getPackedElement());
+  if (!problem.empty())
+    return emitOpError(problem);
+  return success();
+}
+
+std::string mlir::tile::checkInlineAsmConstraints(TypeRange argTypes,
+                                                  TypeRange resultTypes,
+                                                  StringRef constraints,
+                                                  unsigned pack) {
   // The registers the constraints must name: per argument and result,
   // pack elements in registers of 32 bits or more.
-  unsigned pack = getPackedElement();
-  auto registers = [&](TypeRange types, unsigned &count) -> LogicalResult {
+  std::string problem;
+  auto registers = [&](TypeRange types, unsigned &count) {
     for (Type type : types) {
       Type element = getElementTypeOrSelf(type);
-      if (element.isInteger(1))
-        return emitOpError("cannot pass i1 elements through inline asm; "
-                           "convert them to an 8- or 32-bit integer");
-      unsigned perRegister = getElementsPerRegister(element, pack);
-      if (perRegister > 1 && !llvm::isPowerOf2_32(pack))
-        return emitOpError("pack must be a power of two for elements "
-                           "narrower than 32 bits, got ")
-               << pack;
+      if (element.isInteger(1)) {
+        problem = "cannot pass i1 elements through inline asm; convert them "
+                  "to an 8- or 32-bit integer";
+        return;
+      }
+      unsigned perRegister =
+          InlineAsmElementwiseOp::getElementsPerRegister(element, pack);
+      if (perRegister > 1 && !llvm::isPowerOf2_32(pack)) {
+        problem = "pack must be a power of two for elements narrower than "
+                  "32 bits, got " +
+                  std::to_string(pack);
+        return;
+      }
       count += pack / perRegister;
     }
-    return success();
   };
   unsigned wantOutputs = 0, wantInputs = 0;
-  if (failed(registers(getResultTypes(), wantOutputs)) ||
-      failed(registers(getOperandTypes(), wantInputs)))
-    return failure();
+  registers(resultTypes, wantOutputs);
+  registers(argTypes, wantInputs);
+  if (!problem.empty())
+    return problem;
   unsigned outputs = 0, inputs = 0;
   SmallVector<StringRef> entries;
-  StringRef(getConstraints()).split(entries, ',');
+  constraints.split(entries, ',');
   for (StringRef entry : entries) {
     entry = entry.trim();
     if (entry.empty() || entry.starts_with("~"))
       continue;
     ++(entry.starts_with("=") ? outputs : inputs);
   }
-  if (outputs != wantOutputs || inputs != wantInputs)
-    return emitOpError("the constraints \"")
-           << getConstraints() << "\" name " << outputs << " outputs and "
-           << inputs << " inputs; with pack = " << pack << " the "
-           << getNumResults() << " result(s) need " << wantOutputs
-           << " output registers and the " << getNumOperands()
-           << " argument(s) " << wantInputs << " input registers";
-  return success();
+  if (outputs == wantOutputs && inputs == wantInputs)
+    return "";
+  return "the constraints \"" + constraints.str() + "\" name " +
+         std::to_string(outputs) + " outputs and " + std::to_string(inputs) +
+         " inputs; with pack = " + std::to_string(pack) + " the " +
+         std::to_string(resultTypes.size()) + " result(s) need " +
+         std::to_string(wantOutputs) + " output registers and the " +
+         std::to_string(argTypes.size()) + " argument(s) " +
+         std::to_string(wantInputs) + " input registers";
 }
 
 void InlineAsmElementwiseOp::getEffects(

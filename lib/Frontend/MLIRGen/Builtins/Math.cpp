@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Builtins/Builtins.h"
+#include "tile/Dialect/Tile/IR/InlineAsm.h"
 
 namespace tile::frontend::mlirgen {
 
@@ -431,7 +432,9 @@ Result emitInlineAsm(KernelEmitter &e, const BuiltinCall &c) {
     return e.error(args.locs[5], c.displayName +
                                      "() 'pack' must be a compile-time "
                                      "integer from 1 to 64, got " +
-                                     describe(pack));
+                                     (pack.kind == PyValue::Kind::Int
+                                          ? std::to_string(pack.intValue)
+                                          : describe(pack)));
   if (args.values[2].kind != PyValue::Kind::Tuple)
     return e.error(args.locs[2], c.displayName +
                                      "() 'args' must be a list or tuple of "
@@ -477,6 +480,11 @@ Result emitInlineAsm(KernelEmitter &e, const BuiltinCall &c) {
     resultTypes.push_back(
         asBlock ? mlir::Type(mlir::RankedTensorType::get(shape, d.type))
                 : d.type);
+  std::string problem = mlir::tile::checkInlineAsmConstraints(
+      mlir::ValueRange(values).getTypes(), resultTypes, args.values[1].text,
+      unsigned(pack.intValue));
+  if (!problem.empty())
+    return e.error(c.getLoc(), c.displayName + "(): " + problem);
   auto op = mlir::tile::InlineAsmElementwiseOp::create(
       e.builder, loc, resultTypes, args.values[0].text, args.values[1].text,
       isTruthy(pure), int32_t(pack.intValue), values);
