@@ -157,17 +157,6 @@ sec_ops() {
   local rc=$? word=FAIL
   [ $rc -ne 0 ] && grep -q 'CUDA_ERROR_ASSERT' <<<"$out" && word=PASS
   echo "$word device_assert that fails: exit $rc, $(grep -m1 'Assertion' <<<"$out")" | tee -a "$log"
-  check "atomics" test/tools/tile-run/Inputs/atomics.tile
-  check "atomics R=7, BLOCK=64" test/tools/tile-run/Inputs/atomics.tile --set R=7 --set BLOCK=64
-  out=$(tile-run test/tools/tile-run/Inputs/atomics.tile --compare 2>&1)
-  local exact; exact=$(echo "$out" | grep -cE 'compare (fmax|fmin|isum|imax|bits|swapped|old): max \|gpu - interpreter\| 0.00e\+00')
-  local word=PASS; [ "$exact" = 7 ] || word=FAIL
-  echo "$word compare atomics: $exact of 7 order-independent results identical to the interpreter" | tee -a "$log"
-  check "pointer casts" test/tools/tile-run/Inputs/pointer-casts.tile
-  check "pointer casts n=1000" test/tools/tile-run/Inputs/pointer-casts.tile --set n=1000
-  compare "pointer casts" test/tools/tile-run/Inputs/pointer-casts.tile
-  check "pointer table" test/tools/tile-run/Inputs/pointer-table.tile
-  compare "pointer table" test/tools/tile-run/Inputs/pointer-table.tile
   # tl.device_print: the GPU's lines (vprintf) are the interpreter's, as
   # sets (the GPU prints in its threads' order, and an element once per
   # thread holding it), for 1 warp and for 4 (replicated blocks).
@@ -211,6 +200,17 @@ sys.exit(0 if (y == (x << 3) % 256).all() else 1)' $tmp/x.npy $tmp/y.npy; then w
   out=$(tile-run test/tools/tile-run/Inputs/inline-asm.tile --interpret --no-bench 2>&1)
   [ $? -ne 0 ] && grep -q 'cannot run in the interpreter' <<<"$out" && word=PASS
   echo "$word inline_asm_elementwise refused by the interpreter: $(grep -m1 -o 'error: .*' <<<"$out")" | tee -a "$log"
+  check "atomics" test/tools/tile-run/Inputs/atomics.tile
+  check "atomics R=7, BLOCK=64" test/tools/tile-run/Inputs/atomics.tile --set R=7 --set BLOCK=64
+  out=$(tile-run test/tools/tile-run/Inputs/atomics.tile --compare 2>&1)
+  local exact; exact=$(echo "$out" | grep -cE 'compare (fmax|fmin|isum|imax|bits|swapped|old): max \|gpu - interpreter\| 0.00e\+00')
+  local word=PASS; [ "$exact" = 7 ] || word=FAIL
+  echo "$word compare atomics: $exact of 7 order-independent results identical to the interpreter" | tee -a "$log"
+  check "pointer casts" test/tools/tile-run/Inputs/pointer-casts.tile
+  check "pointer casts n=1000" test/tools/tile-run/Inputs/pointer-casts.tile --set n=1000
+  compare "pointer casts" test/tools/tile-run/Inputs/pointer-casts.tile
+  check "pointer table" test/tools/tile-run/Inputs/pointer-table.tile
+  compare "pointer table" test/tools/tile-run/Inputs/pointer-table.tile
 }
 sec_tools() {
   # --info on the GPU, text and JSON.
