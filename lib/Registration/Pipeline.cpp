@@ -25,6 +25,7 @@ void mlir::tile::buildTileToTileGPUPipeline(OpPassManager &pm,
   pm.addPass(createCSEPass());
   // What survives canonicalization must have a GPU lowering.
   pm.addPass(createTileCheckGPUSupport());
+  pm.addPass(createTileWidenBoolMemory());
   ConvertTileToTileGPUOptions convert;
   convert.numWarps = options.numWarps;
   convert.target = options.target;
