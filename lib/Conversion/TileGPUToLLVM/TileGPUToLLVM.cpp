@@ -639,6 +639,7 @@ void populateTileGPUToLLVMPatterns(TileLLVMTypeConverter &converter,
   populatePointerCastOpToLLVMPatterns(converter, patterns);
   populateAtomicOpToLLVMPatterns(converter, patterns);
   populateDebugOpToLLVMPatterns(converter, patterns);
+  populateInlineAsmOpToLLVMPatterns(converter, patterns);
   populateAsyncCopyOpToLLVMPatterns(converter, axisInfo, patterns);
 }
 

@@ -113,6 +113,8 @@ void populateAtomicOpToLLVMPatterns(LLVMTypeConverter &converter,
                                     RewritePatternSet &patterns);
 void populateDebugOpToLLVMPatterns(LLVMTypeConverter &converter,
                                    RewritePatternSet &patterns);
+void populateInlineAsmOpToLLVMPatterns(LLVMTypeConverter &converter,
+                                       RewritePatternSet &patterns);
 void populateAsyncCopyOpToLLVMPatterns(LLVMTypeConverter &converter,
                                        const tile::ModuleAxisInfo &axisInfo,
                                        RewritePatternSet &patterns);
