@@ -167,6 +167,17 @@ sec_ops() {
   compare "pointer casts" test/tools/tile-run/Inputs/pointer-casts.tile
   check "pointer table" test/tools/tile-run/Inputs/pointer-table.tile
   compare "pointer table" test/tools/tile-run/Inputs/pointer-table.tile
+  # Sorting networks (tl.sort, tl.topk, tl.flip), tl.gather and
+  # tl.histogram through shared memory, tl.interleave, tl.swizzle2d and
+  # tl.to_tensor.
+  check "sort, topk, flip" test/tools/tile-run/Inputs/sort.tile
+  check "sort, topk, flip (8 warps)" test/tools/tile-run/Inputs/sort.tile --set num_warps=8
+  compare "sort, topk, flip" test/tools/tile-run/Inputs/sort.tile
+  check "gather, histogram" test/tools/tile-run/Inputs/gather-histogram.tile
+  check "gather, histogram (8 warps)" test/tools/tile-run/Inputs/gather-histogram.tile --set num_warps=8
+  check "gather, histogram (1 warp)" test/tools/tile-run/Inputs/gather-histogram.tile --set num_warps=1
+  compare "gather, histogram" test/tools/tile-run/Inputs/gather-histogram.tile
+  compare "interleave, swizzle2d, to_tensor" test/tools/tile-run/Inputs/interleave-swizzle.tile
 }
 sec_tools() {
   # --info on the GPU, text and JSON.

@@ -14,6 +14,10 @@ func.func @unsupported(%p: !tile.ptr<f32>, %x: tensor<16xf32>, %bc: tensor<16x4x
   %old = tile.atomic_rmw fadd, %ps, %x : tensor<16x!tile.ptr<f32>>
   %s0, %s1 = tile.split %j : tensor<16x2xf32> -> tensor<16xf32>
   %c = tile.cat %x, %x : tensor<16xf32> -> tensor<32xf32>
+  // Gathers and histograms run on the GPU.
+  %i = tile.make_range {start = 0 : i32, end = 16 : i32} : tensor<16xi32>
+  %g = tile.gather %x[%i] {axis = 0 : i32} : tensor<16xf32>, tensor<16xi32> -> tensor<16xf32>
+  %h = tile.histogram %i : tensor<16xi32> -> tensor<16xi32>
   // expected-error @+1 {{tl.device_print is not supported on the GPU yet}}
   tile.print "x: " {hex = false, isSigned = array<i32: 0>} : %x : tensor<16xf32>
   return
