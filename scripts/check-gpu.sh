@@ -173,6 +173,9 @@ sec_ops() {
   check "sort, topk, flip" test/tools/tile-run/Inputs/sort.tile
   check "sort, topk, flip (8 warps)" test/tools/tile-run/Inputs/sort.tile --set num_warps=8
   compare "sort, topk, flip" test/tools/tile-run/Inputs/sort.tile
+  check "sort, topk of 1024 elements" test/tools/tile-run/Inputs/sort-large.tile
+  check "sort, topk of 1024 elements (8 warps)" test/tools/tile-run/Inputs/sort-large.tile --set num_warps=8
+  compare "sort, topk of 1024 elements" test/tools/tile-run/Inputs/sort-large.tile
   check "gather, histogram" test/tools/tile-run/Inputs/gather-histogram.tile
   check "gather, histogram (8 warps)" test/tools/tile-run/Inputs/gather-histogram.tile --set num_warps=8
   check "gather, histogram (1 warp)" test/tools/tile-run/Inputs/gather-histogram.tile --set num_warps=1
