@@ -181,6 +181,14 @@ sec_ops() {
   check "gather, histogram (1 warp)" test/tools/tile-run/Inputs/gather-histogram.tile --set num_warps=1
   compare "gather, histogram" test/tools/tile-run/Inputs/gather-histogram.tile
   compare "interleave, swizzle2d, to_tensor" test/tools/tile-run/Inputs/interleave-swizzle.tile
+  # The same builtins against Triton itself, bit for bit (NaNs, -0.0, ties).
+  if python3 -c 'import triton, torch' 2>/dev/null; then
+    out=$(python3 scripts/triton-parity.py 2>&1); rc=$?
+    word=PASS; [ $rc -eq 0 ] || word=FAIL
+    echo "$word triton parity: $(grep -c '^PASS' <<<"$out") of 7 outputs identical to Triton's $(grep -m1 -E '^FAIL|Error' <<<"$out")" | tee -a "$log"
+  else
+    echo "skip triton parity: python3 cannot import triton and torch"
+  fi
 }
 sec_tools() {
   # --info on the GPU, text and JSON.
