@@ -55,12 +55,21 @@ KernelEmitter::Result emitGatherCall(KernelEmitter &e, const BuiltinCall &c) {
                                      describe(*src) + " and " +
                                      describe(*index) + ")");
   mlir::Location loc = e.getLoc(c.getLoc());
+  // The op reads indices as signed: unsigned ones widen first, keeping
+  // their values.
+  mlir::Value indices = index->value;
+  unsigned width = getElementType(indices).getIntOrFloatBitWidth();
+  if (index->isUnsigned && width < 64)
+    indices = e.castValue(indices, /*fromUnsigned=*/true,
+                          width < 32 ? e.builder.getI32Type()
+                                     : e.builder.getI64Type(),
+                          /*toUnsigned=*/false, loc);
   auto type =
       mlir::RankedTensorType::get(indexShape, getElementType(src->value));
-  return PyValue::runtime(mlir::tile::GatherOp::create(
-                              e.builder, loc, type, src->value, index->value,
-                              e.builder.getI32IntegerAttr(axis)),
-                          src->isUnsigned);
+  return PyValue::runtime(
+      mlir::tile::GatherOp::create(e.builder, loc, type, src->value, indices,
+                                   e.builder.getI32IntegerAttr(axis)),
+      src->isUnsigned);
 }
 
 KernelEmitter::Result emitHistogramCall(KernelEmitter &e,
