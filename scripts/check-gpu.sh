@@ -229,6 +229,29 @@ sys.exit(0 if (y == (x << 3) % 256).all() else 1)' $tmp/x.npy $tmp/y.npy; then w
   check "derived buffers, expression references" test/tools/tile-run/Inputs/elementwise.tile
   compare "derived buffers" test/tools/tile-run/Inputs/elementwise.tile
   check "dropout, derived mask" test/tools/tile-run/Inputs/dropout.tile --set n=100000 --set p=0.3
+  # Sorting networks (tl.sort, tl.topk, tl.flip), tl.gather and
+  # tl.histogram through shared memory, tl.interleave, tl.swizzle2d and
+  # tl.to_tensor.
+  check "sort, topk, flip" test/tools/tile-run/Inputs/sort.tile
+  check "sort, topk, flip (8 warps)" test/tools/tile-run/Inputs/sort.tile --set num_warps=8
+  compare "sort, topk, flip" test/tools/tile-run/Inputs/sort.tile
+  check "sort, topk of 1024 elements" test/tools/tile-run/Inputs/sort-large.tile
+  check "sort, topk of 1024 elements (8 warps)" test/tools/tile-run/Inputs/sort-large.tile --set num_warps=8
+  compare "sort, topk of 1024 elements" test/tools/tile-run/Inputs/sort-large.tile
+  check "gather, histogram" test/tools/tile-run/Inputs/gather-histogram.tile
+  check "gather, histogram (8 warps)" test/tools/tile-run/Inputs/gather-histogram.tile --set num_warps=8
+  check "gather, histogram (1 warp)" test/tools/tile-run/Inputs/gather-histogram.tile --set num_warps=1
+  compare "gather, histogram" test/tools/tile-run/Inputs/gather-histogram.tile
+  compare "interleave, swizzle2d, to_tensor" test/tools/tile-run/Inputs/interleave-swizzle.tile
+  # The same builtins against Triton itself, bit for bit (NaNs, -0.0, ties).
+  local out rc word
+  if python3 -c 'import triton, torch' 2>/dev/null; then
+    out=$(python3 scripts/triton-parity.py 2>&1); rc=$?
+    word=PASS; [ $rc -eq 0 ] || word=FAIL
+    echo "$word triton parity: $(grep -c '^PASS' <<<"$out") of 7 outputs identical to Triton's $(grep -m1 -E '^FAIL|Error' <<<"$out")" | tee -a "$log"
+  else
+    echo "skip triton parity: python3 cannot import triton and torch"
+  fi
 }
 # Triton's tutorial kernels, their text unchanged (kernels/), each against its
 # independent reference: float64 on the CPU, or PyTorch for attention.

@@ -36,6 +36,14 @@ unsigned mlir::tilegpu::getScratchBytes(Operation *op) {
     auto type = cast<RankedTensorType>(op->getResult(0).getType());
     return getSharedElementBytes(type.getElementType()) * type.getNumElements();
   }
+  // A gather writes its source there; a histogram counts in it, one i32 a
+  // bin.
+  if (auto gather = dyn_cast<tile::GatherOp>(op)) {
+    auto type = gather.getSrc().getType();
+    return getSharedElementBytes(type.getElementType()) * type.getNumElements();
+  }
+  if (auto histogram = dyn_cast<tile::HistogramOp>(op))
+    return 4 * histogram.getType().getNumElements();
   return 0;
 }
 

@@ -345,6 +345,144 @@ bool referenceSeededDropout(const std::vector<RefArg> &args,
   return true;
 }
 
+/// Whether args[i] is an integer; sets `value`.
+bool intArg(const std::vector<RefArg> &args, size_t i, int64_t &value) {
+  if (i >= args.size() || !args[i].value ||
+      args[i].value->kind != launch::Value::Kind::Int)
+    return false;
+  value = args[i].value->intValue;
+  return true;
+}
+
+/// Each line of x along its last axis sorted, ascending (or descending when
+/// the second argument is true): tl.sort.
+bool referenceSort(const std::vector<RefArg> &args, std::vector<double> &out,
+                   std::string &error) {
+  if ((args.size() != 1 && args.size() != 2) || !args[0].buffer ||
+      args[0].buffer->shape.empty() ||
+      (args.size() == 2 && (!args[1].value || !args[1].value->isNumber()))) {
+    error = "ref_sort(x) or ref_sort(x, descending) needs a buffer";
+    return false;
+  }
+  const HostArray &x = *args[0].buffer;
+  bool descending = args.size() == 2 && args[1].value->asDouble() != 0;
+  int64_t n = x.shape.back();
+  out.resize(x.size());
+  for (int64_t i = 0; i < x.size(); ++i)
+    out[i] = x.get(i);
+  for (int64_t row = 0; row < x.size(); row += n) {
+    if (descending)
+      std::sort(out.begin() + row, out.begin() + row + n,
+                std::greater<double>());
+    else
+      std::sort(out.begin() + row, out.begin() + row + n);
+  }
+  return true;
+}
+
+/// The k largest elements of each line of x along its last axis, largest
+/// first: tl.topk. The output is x's shape with k as the last extent.
+bool referenceTopk(const std::vector<RefArg> &args, std::vector<double> &out,
+                   std::string &error) {
+  int64_t k = 0;
+  if (args.size() != 2 || !args[0].buffer || args[0].buffer->shape.empty() ||
+      !intArg(args, 1, k) || k < 1 || k > args[0].buffer->shape.back()) {
+    error = "ref_topk(x, k) needs a buffer and k from 1 to its last extent";
+    return false;
+  }
+  const HostArray &x = *args[0].buffer;
+  int64_t n = x.shape.back();
+  out.clear();
+  for (int64_t row = 0; row < x.size(); row += n) {
+    std::vector<double> line(n);
+    for (int64_t i = 0; i < n; ++i)
+      line[i] = x.get(row + i);
+    std::sort(line.begin(), line.end(), std::greater<double>());
+    out.insert(out.end(), line.begin(), line.begin() + k);
+  }
+  return true;
+}
+
+/// x with its elements along `axis` in reverse order: tl.flip.
+bool referenceFlip(const std::vector<RefArg> &args, std::vector<double> &out,
+                   std::string &error) {
+  AxisSplit split;
+  bool reverse = false;
+  if (args.size() != 2 || !parseScanArgs(args, 1, split, reverse)) {
+    error = "ref_flip(x, axis) needs a buffer and an axis of it";
+    return false;
+  }
+  const HostArray &x = *args[0].buffer;
+  out.resize(x.size());
+  for (int64_t o = 0; o < split.outer; ++o)
+    for (int64_t k = 0; k < split.extent; ++k)
+      for (int64_t i = 0; i < split.inner; ++i)
+        out[(o * split.extent + k) * split.inner + i] =
+            x.get((o * split.extent + split.extent - 1 - k) * split.inner + i);
+  return true;
+}
+
+/// src at the coordinates of each element of index, the one along `axis`
+/// replaced by the index's value taken modulo src's extent there (as a
+/// kernel's `index & (n - 1)` does): tl.gather. The output has index's
+/// shape.
+bool referenceGather(const std::vector<RefArg> &args, std::vector<double> &out,
+                     std::string &error) {
+  int64_t axis = -1;
+  bool ok = args.size() == 3 && args[0].buffer && args[1].buffer &&
+            intArg(args, 2, axis) && axis >= 0 &&
+            axis < int64_t(args[0].buffer->shape.size()) &&
+            args[0].buffer->shape.size() == args[1].buffer->shape.size();
+  for (size_t d = 0; ok && d < args[0].buffer->shape.size(); ++d)
+    ok = int64_t(d) == axis ||
+         args[0].buffer->shape[d] == args[1].buffer->shape[d];
+  if (!ok) {
+    error = "ref_gather(src, index, axis) needs two buffers of one rank that "
+            "agree on every axis but `axis`";
+    return false;
+  }
+  const HostArray &src = *args[0].buffer, &index = *args[1].buffer;
+  const std::vector<int64_t> &shape = index.shape;
+  int64_t extent = src.shape[axis];
+  out.resize(index.size());
+  std::vector<int64_t> coords(shape.size(), 0);
+  for (int64_t k = 0; k < index.size(); ++k) {
+    int64_t at = int64_t(index.get(k)) % extent;
+    if (at < 0)
+      at += extent;
+    int64_t offset = 0;
+    for (size_t d = 0; d < shape.size(); ++d)
+      offset = offset * src.shape[d] + (int64_t(d) == axis ? at : coords[d]);
+    out[k] = src.get(offset);
+    for (int64_t d = int64_t(shape.size()) - 1; d >= 0; --d) {
+      if (++coords[d] < shape[d])
+        break;
+      coords[d] = 0;
+    }
+  }
+  return true;
+}
+
+/// How many elements of x equal each of 0 .. num_bins - 1 (others are not
+/// counted): tl.histogram.
+bool referenceHistogram(const std::vector<RefArg> &args,
+                        std::vector<double> &out, std::string &error) {
+  int64_t bins = 0;
+  if (args.size() != 2 || !args[0].buffer || !intArg(args, 1, bins) ||
+      bins < 1) {
+    error = "ref_histogram(x, num_bins) needs a buffer and a positive count";
+    return false;
+  }
+  const HostArray &x = *args[0].buffer;
+  out.assign(bins, 0);
+  for (int64_t i = 0; i < x.size(); ++i) {
+    double v = x.get(i);
+    if (v >= 0 && v < double(bins) && v == std::floor(v))
+      out[int64_t(v)] += 1;
+  }
+  return true;
+}
+
 const std::map<std::string, ReferenceFn> &getReferences() {
   static const std::map<std::string, ReferenceFn> references = [] {
     std::map<std::string, ReferenceFn> all = {
@@ -352,11 +490,16 @@ const std::map<std::string, ReferenceFn> &getReferences() {
         {"ref_argmax", referenceArgmax},
         {"ref_cumsum", referenceCumsum},
         {"ref_dropout", referenceDropout},
+        {"ref_flip", referenceFlip},
+        {"ref_gather", referenceGather},
+        {"ref_histogram", referenceHistogram},
         {"ref_linear_recurrence", referenceLinearRecurrence},
         {"ref_softmax", referenceSoftmax},
         {"ref_matmul", referenceMatmul},
         {"ref_seeded_dropout", referenceSeededDropout},
+        {"ref_sort", referenceSort},
         {"ref_sum", referenceSum},
+        {"ref_topk", referenceTopk},
         {"ref_transpose", referenceTranspose},
     };
     for (auto &[name, fn] : getNormReferences())

@@ -325,6 +325,8 @@ LogicalResult runTrans(Interpreter &I, Operation *op);
 LogicalResult runCat(Interpreter &I, Operation *op);
 LogicalResult runJoin(Interpreter &I, Operation *op);
 LogicalResult runSplit(Interpreter &I, Operation *op);
+LogicalResult runGather(Interpreter &I, Operation *op);
+LogicalResult runHistogram(Interpreter &I, Operation *op);
 
 // DotOp.cpp
 LogicalResult runDot(Interpreter &I, Operation *op);

@@ -147,6 +147,8 @@ const llvm::StringMap<Handler> &getHandlers() {
       {"tile.cat", runCat},
       {"tile.join", runJoin},
       {"tile.split", runSplit},
+      {"tile.gather", runGather},
+      {"tile.histogram", runHistogram},
       {"tile.dot", runDot},
       {"tile.reduce", runReduce},
       {"tile.scan", runScan},

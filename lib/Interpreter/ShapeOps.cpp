@@ -2,7 +2,7 @@
 //
 // The tile ops that make or rearrange blocks: program_id, num_programs,
 // make_range, splat, addptr, broadcast, expand_dims and reshape, trans,
-// cat, join and split.
+// cat, join and split, gather and histogram.
 //
 //===----------------------------------------------------------------------===//
 
@@ -130,6 +130,58 @@ LogicalResult runSplit(Interpreter &I, Operation *op) {
   }
   I.set(op->getResult(0), std::move(lhs));
   I.set(op->getResult(1), std::move(rhs));
+  return success();
+}
+
+/// result[..., i, ...] = src[..., index[..., i, ...], ...] along the axis;
+/// an index out of range is reported (Triton leaves it undefined).
+LogicalResult runGather(Interpreter &I, Operation *op) {
+  auto gather = cast<GatherOp>(op);
+  const Array &src = I.get(gather.getSrc()), &index = I.get(gather.getIndex());
+  unsigned indexWidth = classify(gather.getIndex().getType()).width;
+  int64_t axis = gather.getAxis(), extent = src.shape[axis];
+  SmallVector<int64_t, 4> srcStrides = stridesOf(src.shape);
+  Array out = Array::make(src.isFloat, index.shape);
+  SmallVector<int64_t, 4> coords(index.shape.size(), 0);
+  for (int64_t k = 0, n = index.size(); k < n; ++k) {
+    int64_t at = signExtend(index.i[k], indexWidth);
+    if (at < 0 || at >= extent)
+      return I.error(op) << "tl.gather index " << at
+                         << " is out of range for dimension " << axis
+                         << " of size " << extent;
+    int64_t offset = 0;
+    for (auto [d, c] : llvm::enumerate(coords))
+      offset += (int64_t(d) == axis ? at : c) * srcStrides[d];
+    if (src.isFloat)
+      out.f[k] = src.f[offset];
+    else
+      out.i[k] = src.i[offset];
+    for (int64_t d = coords.size() - 1; d >= 0; --d) {
+      if (++coords[d] < index.shape[d])
+        break;
+      coords[d] = 0;
+    }
+  }
+  I.set(gather.getResult(), std::move(out));
+  return success();
+}
+
+/// Counts of each value in [0, num_bins) where the mask holds; other values
+/// are not counted.
+LogicalResult runHistogram(Interpreter &I, Operation *op) {
+  auto histogram = cast<HistogramOp>(op);
+  const Array &src = I.get(histogram.getSrc());
+  const Array *mask =
+      histogram.getMask() ? &I.get(histogram.getMask()) : nullptr;
+  unsigned width = classify(histogram.getSrc().getType()).width;
+  Array out = Array::make(false, shapeOf(histogram.getType()));
+  int64_t bins = out.size();
+  for (int64_t k = 0, n = src.size(); k < n; ++k) {
+    int64_t value = signExtend(src.i[k], width);
+    if ((!mask || mask->i[k]) && value >= 0 && value < bins)
+      out.i[value] = truncBits(out.i[value] + 1, 32);
+  }
+  I.set(histogram.getResult(), std::move(out));
   return success();
 }
 

@@ -635,6 +635,7 @@ void populateTileGPUToLLVMPatterns(TileLLVMTypeConverter &converter,
   populateWgmmaDotOpToLLVMPatterns(converter, patterns);
   populateMmaSyncDotOpToLLVMPatterns(converter, patterns);
   populateShapeOpToLLVMPatterns(converter, patterns);
+  populateIndexingOpToLLVMPatterns(converter, patterns);
   populateMathOpToLLVMPatterns(converter, patterns);
   populatePointerCastOpToLLVMPatterns(converter, patterns);
   populateAtomicOpToLLVMPatterns(converter, patterns);

@@ -105,6 +105,8 @@ void populateScanOpToLLVMPatterns(LLVMTypeConverter &converter,
                                   RewritePatternSet &patterns);
 void populateShapeOpToLLVMPatterns(LLVMTypeConverter &converter,
                                    RewritePatternSet &patterns);
+void populateIndexingOpToLLVMPatterns(LLVMTypeConverter &converter,
+                                      RewritePatternSet &patterns);
 void populateMathOpToLLVMPatterns(LLVMTypeConverter &converter,
                                   RewritePatternSet &patterns);
 void populatePointerCastOpToLLVMPatterns(LLVMTypeConverter &converter,

@@ -15,7 +15,9 @@
 //     axes permuted: the same registers, no data moved;
 //   - a join's result takes its operands' layout with a new last axis of 2
 //     held per thread (joinBlockedLayout), and a split's results the inverse,
-//     so that both only regroup registers.
+//     so that both only regroup registers;
+//   - a gather's index takes its result's layout, a histogram's operand
+//     (and mask) a blocked one.
 // Where an operand's layout differs from the one its user needs, a
 // tilegpu.convert_layout is inserted; later passes (coalesce, remove layout
 // conversions) choose better layouts and remove what they can. Dense
@@ -125,14 +127,14 @@ struct ConvertTileToTileGPU
       return;
     }
     if (auto reduce = dyn_cast<ReduceOp>(op)) {
-      auto src = cast<RankedTensorType>(reduce.getSrcs()[0].getType());
+      // The slice of the blocked layout fixOperandLayouts gives the operand
+      // (a sliced operand, a reduction's result, is converted to it).
+      BlockedEncodingAttr src = getBlockedOrDefault(reduce.getSrcs()[0]);
       for (OpResult result : op->getResults())
         if (isa<RankedTensorType>(result.getType()))
           result.setType(withLayout(
               result.getType(),
-              SliceEncodingAttr::get(
-                  &getContext(), reduce.getAxis(),
-                  cast<DistributedLayoutInterface>(src.getEncoding()))));
+              SliceEncodingAttr::get(&getContext(), reduce.getAxis(), src)));
       return;
     }
     if (auto scan = dyn_cast<ScanOp>(op)) {
@@ -211,6 +213,18 @@ struct ConvertTileToTileGPU
       requireLayout(split.getSrcMutable(),
                     joinBlockedLayout(cast<BlockedEncodingAttr>(
                         layoutOf(split.getOutLHS()))));
+      return;
+    }
+    if (auto gather = dyn_cast<GatherOp>(op)) {
+      // The index registers line up with the result's.
+      requireLayout(gather.getIndexMutable(), layoutOf(gather.getResult()));
+      return;
+    }
+    if (auto histogram = dyn_cast<HistogramOp>(op)) {
+      // Counted from a blocked operand (its first copies), the mask alike.
+      Attribute layout = getBlockedOrDefault(histogram.getSrc());
+      for (OpOperand &operand : op->getOpOperands())
+        requireLayout(operand, layout);
       return;
     }
     if (auto store = dyn_cast<StoreOp>(op)) {

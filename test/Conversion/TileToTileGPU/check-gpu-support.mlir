@@ -17,6 +17,10 @@ func.func @unsupported(%p: !tile.ptr<f32>, %x: tensor<16xf32>, %bc: tensor<16x4x
   // Prints and inline asm run on the GPU.
   tile.print " x: " {hex = false, isSigned = array<i32: 0>} : %x : tensor<16xf32>
   %y = tile.inline_asm_elementwise "mov.b32 $0, $1;" {constraints = "=r,r", packedElement = 1 : i32, pure = true} %x : tensor<16xf32> -> tensor<16xf32>
+  // Gathers and histograms run on the GPU.
+  %i = tile.make_range {start = 0 : i32, end = 16 : i32} : tensor<16xi32>
+  %g = tile.gather %x[%i] {axis = 0 : i32} : tensor<16xf32>, tensor<16xi32> -> tensor<16xf32>
+  %h = tile.histogram %i : tensor<16xi32> -> tensor<16xi32>
   return
 }
 

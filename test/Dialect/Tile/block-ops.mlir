@@ -2,7 +2,7 @@
 // Round trip of the block, dot, reduction, atomic and debug ops.
 
 // CHECK-LABEL: func.func @f
-func.func @f(%p: !tile.ptr<f32>, %x: tensor<16xf32>, %a: tensor<16x8xf16>, %b: tensor<8x32xf16>, %c: tensor<16x32xf32>, %i: tensor<16xi32>) {
+func.func @f(%p: !tile.ptr<f32>, %x: tensor<16xf32>, %a: tensor<16x8xf16>, %b: tensor<8x32xf16>, %c: tensor<16x32xf32>, %i: tensor<16xi32>, %ix: tensor<8xi32>, %hmask: tensor<16xi1>) {
   // CHECK: tile.expand_dims %{{.*}} {axis = 1 : i32} : tensor<16xf32> -> tensor<16x1xf32>
   %e = tile.expand_dims %x {axis = 1 : i32} : tensor<16xf32> -> tensor<16x1xf32>
   // CHECK: tile.broadcast
@@ -17,6 +17,12 @@ func.func @f(%p: !tile.ptr<f32>, %x: tensor<16xf32>, %a: tensor<16x8xf16>, %b: t
   %j = tile.join %x, %x : tensor<16xf32> -> tensor<16x2xf32>
   // CHECK: %{{.*}}, %{{.*}} = tile.split %{{.*}} : tensor<16x2xf32> -> tensor<16xf32>
   %s0, %s1 = tile.split %j : tensor<16x2xf32> -> tensor<16xf32>
+  // CHECK: tile.gather %{{.*}}[%{{.*}}] {axis = 0 : i32} : tensor<16xf32>, tensor<8xi32> -> tensor<8xf32>
+  %g = tile.gather %x[%ix] {axis = 0 : i32} : tensor<16xf32>, tensor<8xi32> -> tensor<8xf32>
+  // CHECK: tile.histogram %{{.*}} : tensor<16xi32> -> tensor<32xi32>
+  %h = tile.histogram %i : tensor<16xi32> -> tensor<32xi32>
+  // CHECK: tile.histogram %{{.*}}, %{{.*}} : tensor<16xi32>, tensor<16xi1> -> tensor<8xi32>
+  %hm = tile.histogram %i, %hmask : tensor<16xi32>, tensor<16xi1> -> tensor<8xi32>
   // CHECK: tile.dot %{{.*}}, %{{.*}}, %{{.*}} {inputPrecision = 2 : i32} : tensor<16x8xf16> * tensor<8x32xf16> -> tensor<16x32xf32>
   %d = tile.dot %a, %b, %c {inputPrecision = 2 : i32} : tensor<16x8xf16> * tensor<8x32xf16> -> tensor<16x32xf32>
   // CHECK: tile.reduce(

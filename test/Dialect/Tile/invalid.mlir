@@ -164,3 +164,51 @@ func.func @atomic_bad(%p: tensor<16x!tile.ptr<f32>>, %x: tensor<16xf32>) {
   %o = tile.atomic_rmw and, %p, %x : tensor<16x!tile.ptr<f32>>
   return
 }
+
+// -----
+
+func.func @gather_rank(%x: tensor<16x4xf32>, %i: tensor<16xi32>) {
+  // expected-error @+1 {{needs src and index of one rank, got [16, 4] and [16]}}
+  %g = tile.gather %x[%i] {axis = 0 : i32} : tensor<16x4xf32>, tensor<16xi32> -> tensor<16xf32>
+  return
+}
+
+// -----
+
+func.func @gather_other_dim(%x: tensor<16x4xf32>, %i: tensor<8x8xi32>) {
+  // expected-error @+1 {{src and index must agree on dimension 1, got [16, 4] and [8, 8]}}
+  %g = tile.gather %x[%i] {axis = 0 : i32} : tensor<16x4xf32>, tensor<8x8xi32> -> tensor<8x8xf32>
+  return
+}
+
+// -----
+
+func.func @gather_axis(%x: tensor<16xf32>, %i: tensor<16xi32>) {
+  // expected-error @+1 {{axis 1 is out of range for rank 1}}
+  %g = tile.gather %x[%i] {axis = 1 : i32} : tensor<16xf32>, tensor<16xi32> -> tensor<16xf32>
+  return
+}
+
+// -----
+
+func.func @gather_result(%x: tensor<16xf32>, %i: tensor<8xi32>) {
+  // expected-error @+1 {{result must have index's shape and src's element type}}
+  %g = tile.gather %x[%i] {axis = 0 : i32} : tensor<16xf32>, tensor<8xi32> -> tensor<16xf32>
+  return
+}
+
+// -----
+
+func.func @histogram_rank(%x: tensor<4x4xi32>) {
+  // expected-error @+1 {{needs a 1-D operand and a 1-D result}}
+  %h = tile.histogram %x : tensor<4x4xi32> -> tensor<8xi32>
+  return
+}
+
+// -----
+
+func.func @histogram_mask(%x: tensor<16xi32>, %m: tensor<8xi1>) {
+  // expected-error @+1 {{mask must have the operand's shape}}
+  %h = tile.histogram %x, %m : tensor<16xi32>, tensor<8xi1> -> tensor<8xi32>
+  return
+}

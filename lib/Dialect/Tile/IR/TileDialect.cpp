@@ -202,6 +202,35 @@ LogicalResult CatOp::verify() {
   return success();
 }
 
+LogicalResult GatherOp::verify() {
+  auto src = getSrc().getType(), index = getIndex().getType();
+  int64_t rank = src.getRank(), axis = getAxis();
+  if (index.getRank() != rank)
+    return emitOpError("needs src and index of one rank, got ")
+           << shapeStr(src.getShape()) << " and " << shapeStr(index.getShape());
+  if (axis < 0 || axis >= rank)
+    return emitOpError("axis ") << axis << " is out of range for rank " << rank;
+  for (int64_t d = 0; d < rank; ++d)
+    if (d != axis && src.getDimSize(d) != index.getDimSize(d))
+      return emitOpError("src and index must agree on dimension ")
+             << d << ", got " << shapeStr(src.getShape()) << " and "
+             << shapeStr(index.getShape());
+  if (getType().getShape() != index.getShape() ||
+      getType().getElementType() != src.getElementType())
+    return emitOpError("result must have index's shape and src's element "
+                       "type");
+  return success();
+}
+
+LogicalResult HistogramOp::verify() {
+  if (getSrc().getType().getRank() != 1 || getType().getRank() != 1)
+    return emitOpError("needs a 1-D operand and a 1-D result");
+  if (getMask() &&
+      getMask().getType().getShape() != getSrc().getType().getShape())
+    return emitOpError("mask must have the operand's shape");
+  return success();
+}
+
 LogicalResult JoinOp::verify() {
   SmallVector<int64_t> expected(getLhs().getType().getShape());
   expected.push_back(2);

@@ -15,6 +15,9 @@
 //   Hints.cpp       multiple_of, max_contiguous, max_constancy, assume
 //   Debug.cpp       static_print, static_assert, device_print, ...
 //   Random.cpp      randint, rand, randn, philox, ... (Philox composites)
+//   Standard.cpp    sort, topk, flip, interleave, swizzle2d, to_tensor
+//                   (composed from other ops, as Triton's standard library)
+//   Indexing.cpp    gather, histogram
 //
 // Adding `tl.X` is a row in its family's table and the function it names.
 // Dispatch.cpp finds the row, binds and evaluates the call's arguments
@@ -82,6 +85,8 @@ llvm::ArrayRef<Builtin> getAtomicBuiltins();
 llvm::ArrayRef<Builtin> getHintBuiltins();
 llvm::ArrayRef<Builtin> getDebugBuiltins();
 llvm::ArrayRef<Builtin> getRandomBuiltins();
+llvm::ArrayRef<Builtin> getStandardBuiltins();
+llvm::ArrayRef<Builtin> getIndexingBuiltins();
 
 /// The row of triton.language's builtin `name`, or null.
 const Builtin *lookupBuiltin(llvm::StringRef name);

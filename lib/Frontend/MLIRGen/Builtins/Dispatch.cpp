@@ -18,7 +18,7 @@ const llvm::StringMap<const Builtin *> &getBuiltinsByName() {
          {getCreationBuiltins(), getMemoryBuiltins(), getShapeBuiltins(),
           getMathBuiltins(), getReductionBuiltins(), getDotBuiltins(),
           getAtomicBuiltins(), getHintBuiltins(), getDebugBuiltins(),
-          getRandomBuiltins()})
+          getRandomBuiltins(), getStandardBuiltins(), getIndexingBuiltins()})
       for (const Builtin &builtin : family) {
         [[maybe_unused]] bool inserted =
             map.try_emplace(builtin.name, &builtin).second;
@@ -36,8 +36,7 @@ const Builtin *lookupBuiltin(llvm::StringRef name) {
 
 bool isBlockMethod(llvm::StringRef name) {
   // Methods of Triton's tensor that Tile has no builtin for yet.
-  static const char *const unsupportedMethods[] = {"flip", "sort", "histogram",
-                                                   "logical_and", "logical_or"};
+  static const char *const unsupportedMethods[] = {"logical_and", "logical_or"};
   const Builtin *builtin = lookupBuiltin(name);
   return (builtin && (builtin->flags & kMethod)) ||
          llvm::is_contained(unsupportedMethods, name);

@@ -244,6 +244,38 @@ def Tile_SplitOp : Tile_Op<"split", [Pure, SameOperandsAndResultElementType,
 // Matrix multiplication
 //===----------------------------------------------------------------------===//
 
+def Tile_GatherOp : Tile_Op<"gather", [Pure]> {
+  let summary = "Gather elements of a block along one axis (tl.gather)";
+  let description = [{
+    result[..., i, ...] = src[..., index[..., i, ...], ...], the index
+    replacing the coordinate along `axis`: the result has index's shape and
+    src's element type; src and index have one rank and the same size on
+    every other axis. An index outside [0, src.shape[axis]) is undefined, as
+    in Triton (the interpreter reports it, the GPU wraps it).
+  }];
+  let arguments = (ins Tile_Tensor:$src, Tile_IntTensor:$index, I32Attr:$axis);
+  let results = (outs Tile_Tensor:$result);
+  let assemblyFormat = [{
+    $src `[` $index `]` attr-dict `:` type($src) `,` type($index) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_HistogramOp : Tile_Op<"histogram", [Pure]> {
+  let summary = "Count the values of a 1-D integer block (tl.histogram)";
+  let description = [{
+    result[b] is the number of elements of src equal to b (where `mask` is
+    true), for b in [0, num_bins), num_bins being the result's size; values
+    outside the bins are not counted.
+  }];
+  let arguments = (ins Tile_IntTensor:$src, Optional<RankedTensorOf<[I1]>>:$mask);
+  let results = (outs RankedTensorOf<[I32]>:$result);
+  let assemblyFormat = [{
+    $src (`,` $mask^)? attr-dict `:` type($src) (`,` type($mask)^)? `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
 def Tile_DotOp : Tile_Op<"dot", [Pure,
     TypesMatchWith<"accumulator has the result type", "d", "c", "$_self">]> {
   let summary = "d = a @ b + c on 2-D blocks (tl.dot)";
