@@ -6,14 +6,14 @@
 # them, and tile-run's GPU-only features (--info, the kernel cache,
 # autotuning, --sweep). No timing comparisons: bench/run does those.
 #
-#   scripts/check-gpu.sh [SECTION...]     sections: add softmax matmul mma-sync tf32 scans ops tools
+#   scripts/check-gpu.sh [SECTION...]     sections: add softmax matmul mma-sync tf32 scans ops libdevice tools
 #                                    (default: all of them)
 #
 # Prints one line per check and a count; exits 1 if any check failed.
 #   bash .gpu/unpack.sh && export PATH=$PWD/.gpu/bin:$PATH && scripts/check-gpu.sh
 set -uo pipefail
 cd "$(dirname "$0")/.."
-all="add softmax matmul mma-sync tf32 scans ops tools"
+all="add softmax matmul mma-sync tf32 scans ops libdevice tools"
 case "${1:-}" in -h|--help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0;; esac
 for s in "$@"; do
   case " $all " in *" $s "*) ;; *) echo "scripts/check-gpu.sh: unknown section '$s' (sections: $all)" >&2; exit 1;; esac
@@ -167,6 +167,19 @@ sec_ops() {
   compare "pointer casts" test/tools/tile-run/Inputs/pointer-casts.tile
   check "pointer table" test/tools/tile-run/Inputs/pointer-table.tile
   compare "pointer table" test/tools/tile-run/Inputs/pointer-table.tile
+}
+sec_libdevice() {
+  # libdevice.X through CUDA's libdevice (tutorial 07's asin, fp32 and fp64
+  # functions), then Tile's own fp32 implementations (TILE_LIBDEVICE=none),
+  # and their error in ulp against float64, side by side.
+  check "asin (tutorial 07)" kernels/asin.tile
+  check "libdevice fp32" test/tools/tile-run/Inputs/libdevice-f32.tile
+  check "libdevice fp64" test/tools/tile-run/Inputs/libdevice-f64.tile
+  export TILE_LIBDEVICE=none
+  check "asin, own implementation" kernels/asin.tile
+  check "fp32, own implementations" test/tools/tile-run/Inputs/libdevice-f32.tile
+  unset TILE_LIBDEVICE
+  python3 scripts/libdevice-ulp.py --n 262144 | tee -a $tmp/ulp.txt
 }
 sec_tools() {
   # --info on the GPU, text and JSON.

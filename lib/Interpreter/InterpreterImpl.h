@@ -323,6 +323,9 @@ LogicalResult runCat(Interpreter &I, Operation *op);
 LogicalResult runJoin(Interpreter &I, Operation *op);
 LogicalResult runSplit(Interpreter &I, Operation *op);
 
+// ExternOps.cpp
+LogicalResult runExternElementwise(Interpreter &I, Operation *op);
+
 // DotOp.cpp
 LogicalResult runDot(Interpreter &I, Operation *op);
 

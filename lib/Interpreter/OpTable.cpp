@@ -147,6 +147,7 @@ const llvm::StringMap<Handler> &getHandlers() {
       {"tile.join", runJoin},
       {"tile.split", runSplit},
       {"tile.dot", runDot},
+      {"tile.extern_elementwise", runExternElementwise},
       {"tile.reduce", runReduce},
       {"tile.scan", runScan},
       {"tile.atomic_rmw", runAtomicRMW},

@@ -636,6 +636,7 @@ void populateTileGPUToLLVMPatterns(TileLLVMTypeConverter &converter,
   populateMmaSyncDotOpToLLVMPatterns(converter, patterns);
   populateShapeOpToLLVMPatterns(converter, patterns);
   populateMathOpToLLVMPatterns(converter, patterns);
+  populateExternOpToLLVMPatterns(converter, patterns);
   populatePointerCastOpToLLVMPatterns(converter, patterns);
   populateAtomicOpToLLVMPatterns(converter, patterns);
   populateDebugOpToLLVMPatterns(converter, patterns);

@@ -107,6 +107,8 @@ void populateShapeOpToLLVMPatterns(LLVMTypeConverter &converter,
                                    RewritePatternSet &patterns);
 void populateMathOpToLLVMPatterns(LLVMTypeConverter &converter,
                                   RewritePatternSet &patterns);
+void populateExternOpToLLVMPatterns(LLVMTypeConverter &converter,
+                                    RewritePatternSet &patterns);
 void populatePointerCastOpToLLVMPatterns(LLVMTypeConverter &converter,
                                          RewritePatternSet &patterns);
 void populateAtomicOpToLLVMPatterns(LLVMTypeConverter &converter,
