@@ -155,7 +155,7 @@ def main():
     for name in names:
         if name not in FUNCTIONS:
             sys.exit("unknown function %s; known: %s" % (name, ", ".join(FUNCTIONS)))
-    modes = [("libdevice", False)] if args.interpret else [("libdevice", False), ("own", True)]
+    modes = [("interpreter", False)] if args.interpret else [("libdevice", False), ("own", True)]
     print("%-8s" % "fp32" + "".join("%32s" % m for m, _ in modes))
     with tempfile.TemporaryDirectory() as tmp:
         for name in names:

@@ -191,8 +191,8 @@ int runKernel(RunContext &context, ArrayRef<launch::Override> overrides,
       // no file is reported where a call needs it).
       const mlir::tile::LibdeviceLocation &libdevice =
           mlir::tile::findLibdevice();
-      mlir::tile::buildTileGPUToLLVMPipeline(
-          toLLVM, libdevice.path.empty() && !libdevice.invalid);
+      mlir::tile::buildTileGPUToLLVMPipeline(toLLVM, libdevice.path.empty() &&
+                                                         !libdevice.invalid);
       if (failed(toLLVM.run(*kernel.module)))
         return 1;
       timings.passes = msSince(start);

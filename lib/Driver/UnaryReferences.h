@@ -20,9 +20,8 @@ bool isUnaryReference(const std::string &reference);
 
 /// out[i] = NAME(x[i]) for `reference` = ref_NAME; false with `error` set
 /// when `x` is missing.
-bool computeUnaryReference(const std::string &reference,
-                           const HostArray *x, std::vector<double> &out,
-                           std::string &error);
+bool computeUnaryReference(const std::string &reference, const HostArray *x,
+                           std::vector<double> &out, std::string &error);
 
 /// The unary references' names, for messages.
 std::string listUnaryReferences();

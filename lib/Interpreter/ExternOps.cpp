@@ -101,17 +101,17 @@ double erfInverse(double y) {
   if (w < 5) {
     w -= 2.5;
     double p = 2.81022636e-08;
-    for (double c : {3.43273939e-07, -3.5233877e-06, -4.39150654e-06,
-                     0.00021858087, -0.00125372503, -0.00417768164,
-                     0.246640727, 1.50140941})
+    for (double c :
+         {3.43273939e-07, -3.5233877e-06, -4.39150654e-06, 0.00021858087,
+          -0.00125372503, -0.00417768164, 0.246640727, 1.50140941})
       p = c + p * w;
     x = p * y;
   } else {
     w = std::sqrt(w) - 3;
     double p = -0.000200214257;
-    for (double c : {0.000100950558, 0.00134934322, -0.00367342844,
-                     0.00573950773, -0.0076224613, 0.00943887047, 1.00167406,
-                     2.83297682})
+    for (double c :
+         {0.000100950558, 0.00134934322, -0.00367342844, 0.00573950773,
+          -0.0076224613, 0.00943887047, 1.00167406, 2.83297682})
       p = c + p * w;
     x = p * y;
   }
@@ -136,8 +136,7 @@ double erfcInverse(double y) {
     return erfInverse(1 - y);
   double x = std::sqrt(-std::log(y));
   for (int k = 0; k < 60; ++k) {
-    double step =
-        (std::erfc(x) - y) / (-2 / std::sqrt(kPi) * std::exp(-x * x));
+    double step = (std::erfc(x) - y) / (-2 / std::sqrt(kPi) * std::exp(-x * x));
     x -= step;
     if (std::fabs(step) <= 1e-17 * std::fabs(x))
       break;
@@ -185,8 +184,7 @@ std::optional<T> roundedFloatOp(StringRef base, int mode, T a, T b, T c) {
 
 /// Conversions with a rounding mode: double2float_rz, float2int_rd, ...
 std::optional<Value64> roundedConversion(StringRef base, int mode,
-                                         const ld::Variant &v,
-                                         const Args &a) {
+                                         const ld::Variant &v, const Args &a) {
   ld::Type from = v.operands[0], to = v.result;
   bool toUnsigned = base.contains("2uint") || base.contains("2ull");
   if (ld::isFloat(from) && ld::isFloat(to)) { // double2float
@@ -204,18 +202,14 @@ std::optional<Value64> roundedConversion(StringRef base, int mode,
   volatile int64_t s = a.i[0];
   volatile uint64_t u = uint64_t(a.i[0]);
   if (to == ld::Type::F32)
-    return Value64{underMode<float>(mode,
-                                    [&] {
-                                      return fromUnsigned ? float(u)
-                                                          : float(s);
-                                    }),
-                   0};
-  return Value64{underMode<double>(mode,
-                                   [&] {
-                                     return fromUnsigned ? double(u)
-                                                         : double(s);
-                                   }),
-                 0};
+    return Value64{
+        underMode<float>(mode,
+                         [&] { return fromUnsigned ? float(u) : float(s); }),
+        0};
+  return Value64{
+      underMode<double>(mode,
+                        [&] { return fromUnsigned ? double(u) : double(s); }),
+      0};
 }
 
 /// Functions of integers (and of a float's bits).
@@ -249,9 +243,8 @@ std::optional<Value64> integerFunction(StringRef name, const ld::Variant &v,
       return r(uint64_t(a.i[0] * a.i[1]) >> 32);
     if (isSigned)
       return r(uint64_t((__int128)a.i[0] * (__int128)a.i[1] >> 64));
-    return r(uint64_t((unsigned __int128)uint64_t(a.i[0]) *
-                          uint64_t(a.i[1]) >>
-                      64));
+    return r(
+        uint64_t((unsigned __int128)uint64_t(a.i[0]) * uint64_t(a.i[1]) >> 64));
   }
   if (name == "mul24") {
     if (isSigned)
@@ -318,8 +311,7 @@ std::optional<Value64> floatPredicate(StringRef name, double x) {
 
 /// Float functions, computed in double (`isF32`: the operands are fp32
 /// values and the result is rounded to fp32 by the caller).
-std::optional<double> floatFunction(StringRef name, const Args &a,
-                                    bool isF32) {
+std::optional<double> floatFunction(StringRef name, const Args &a, bool isF32) {
   double x = a.f[0], y = a.f[1], z = a.f[2], w = a.f[3];
   name.consume_front("fast_");
   return llvm::StringSwitch<std::function<double()>>(name)
@@ -405,18 +397,18 @@ std::optional<double> floatFunction(StringRef name, const Args &a,
       .Case("erfcinv", [&] { return erfcInverse(x); })
       .Case("erfcx", [&] { return erfcx(x); })
       .Case("normcdf", [&] { return std::erfc(-x / std::sqrt(2.0)) / 2; })
-      .Case("normcdfinv",
-            [&] { return -std::sqrt(2.0) * erfcInverse(2 * x); })
+      .Case("normcdfinv", [&] { return -std::sqrt(2.0) * erfcInverse(2 * x); })
       .Case("lgamma", [&] { return std::lgamma(x); })
       .Case("tgamma", [&] { return std::tgamma(x); })
       .Cases({"ldexp", "scalbn"},
-             [&] { return std::ldexp(x, int(std::clamp<int64_t>(
-                                            a.i[1], INT_MIN, INT_MAX))); })
+             [&] {
+               return std::ldexp(
+                   x, int(std::clamp<int64_t>(a.i[1], INT_MIN, INT_MAX)));
+             })
       .Case("fmod", [&] { return std::fmod(x, y); })
       .Case("remainder", [&] { return std::remainder(x, y); })
       .Case("fma", [&] { return std::fma(x, y, z); })
-      .Cases({"pow", "powf"},
-             [&] { return std::pow(x, y); })
+      .Cases({"pow", "powf"}, [&] { return std::pow(x, y); })
       .Case("copysign", [&] { return std::copysign(x, y); })
       .Case("nextafter",
             [&] {
@@ -428,23 +420,86 @@ std::optional<double> floatFunction(StringRef name, const Args &a,
 }
 
 bool isKnownFloatFunction(StringRef name) {
-  static const char *const names[] = {
-      "abs",      "floor",     "ceil",     "trunc",    "round",
-      "rint",     "nearbyint", "sqrt",     "rsqrt",    "rsqrt_rn",
-      "rcp64h",   "saturatef", "fast_dividef", "exp",  "exp2",
-      "exp10",    "expm1",     "log",      "log2",     "log10",
-      "log1p",    "logb",      "sin",      "cos",      "tan",
-      "sinpi",    "cospi",     "sinh",     "cosh",     "tanh",
-      "asin",     "acos",      "atan",     "atan2",    "asinh",
-      "acosh",    "atanh",     "hypot",    "rhypot",   "norm3d",
-      "rnorm3d",  "norm4d",    "rnorm4d",  "cbrt",     "rcbrt",
-      "j0",       "j1",        "y0",       "y1",       "jn",
-      "yn",       "cyl_bessel_i0", "cyl_bessel_i1", "erf", "erfc",
-      "erfinv",   "erfcinv",   "erfcx",    "normcdf",  "normcdfinv",
-      "lgamma",   "tgamma",    "ldexp",    "scalbn",   "fmod",
-      "remainder", "fma",      "pow",      "copysign", "nextafter",
-      "fdim",     "fast_sinf", "fast_cosf", "fast_log2f", "fast_logf",
-      "fast_expf", "fast_tanf", "fast_exp10f", "fast_log10f", "fast_powf"};
+  static const char *const names[] = {"abs",
+                                      "floor",
+                                      "ceil",
+                                      "trunc",
+                                      "round",
+                                      "rint",
+                                      "nearbyint",
+                                      "sqrt",
+                                      "rsqrt",
+                                      "rsqrt_rn",
+                                      "rcp64h",
+                                      "saturatef",
+                                      "fast_dividef",
+                                      "exp",
+                                      "exp2",
+                                      "exp10",
+                                      "expm1",
+                                      "log",
+                                      "log2",
+                                      "log10",
+                                      "log1p",
+                                      "logb",
+                                      "sin",
+                                      "cos",
+                                      "tan",
+                                      "sinpi",
+                                      "cospi",
+                                      "sinh",
+                                      "cosh",
+                                      "tanh",
+                                      "asin",
+                                      "acos",
+                                      "atan",
+                                      "atan2",
+                                      "asinh",
+                                      "acosh",
+                                      "atanh",
+                                      "hypot",
+                                      "rhypot",
+                                      "norm3d",
+                                      "rnorm3d",
+                                      "norm4d",
+                                      "rnorm4d",
+                                      "cbrt",
+                                      "rcbrt",
+                                      "j0",
+                                      "j1",
+                                      "y0",
+                                      "y1",
+                                      "jn",
+                                      "yn",
+                                      "cyl_bessel_i0",
+                                      "cyl_bessel_i1",
+                                      "erf",
+                                      "erfc",
+                                      "erfinv",
+                                      "erfcinv",
+                                      "erfcx",
+                                      "normcdf",
+                                      "normcdfinv",
+                                      "lgamma",
+                                      "tgamma",
+                                      "ldexp",
+                                      "scalbn",
+                                      "fmod",
+                                      "remainder",
+                                      "fma",
+                                      "pow",
+                                      "copysign",
+                                      "nextafter",
+                                      "fdim",
+                                      "fast_sinf",
+                                      "fast_cosf",
+                                      "fast_log2f",
+                                      "fast_logf",
+                                      "fast_expf",
+                                      "fast_tanf",
+                                      "fast_exp10f",
+                                      "fast_log10f",
+                                      "fast_powf"};
   return llvm::is_contained(names, name);
 }
 
@@ -453,7 +508,7 @@ std::optional<Value64> evaluate(const ld::Function &function,
                                 const ld::Variant &v, const Args &a) {
   StringRef name = function.name;
   int mode = roundingMode(name);
-  if (mode >= 0) {
+  if (mode >= 0 && name != "rsqrt_rn") { // rsqrt_rn: fp32, rounded once
     StringRef base = name.drop_back(3);
     if (base.contains('2'))
       return roundedConversion(base, mode, v, a);
@@ -479,9 +534,9 @@ std::optional<Value64> evaluate(const ld::Function &function,
   Args floats = a;
   if (name == "pow" && !ld::isFloat(v.operands[1]))
     floats.f[1] = double(a.i[1]); // powi
-  std::optional<double> r =
-      floatFunction(name, floats, v.operands.back() == ld::Type::F32 ||
-                                      v.result == ld::Type::F32);
+  std::optional<double> r = floatFunction(name, floats,
+                                          v.operands.back() == ld::Type::F32 ||
+                                              v.result == ld::Type::F32);
   return r ? std::optional<Value64>(Value64{*r, 0}) : std::nullopt;
 }
 } // namespace
@@ -508,8 +563,8 @@ LogicalResult runExternElementwise(Interpreter &I, Operation *op) {
       } else {
         unsigned width = ld::getWidth(type);
         uint64_t bits = truncBits(operand->i[at], width);
-        args.i[index] = ld::isUnsigned(type) ? int64_t(bits)
-                                             : signExtend(bits, width);
+        args.i[index] =
+            ld::isUnsigned(type) ? int64_t(bits) : signExtend(bits, width);
       }
     }
     std::optional<Value64> value = evaluate(*function, *variant, args);

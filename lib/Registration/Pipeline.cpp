@@ -44,7 +44,7 @@ void mlir::tile::buildTileToTileGPUPipeline(OpPassManager &pm,
 }
 
 void mlir::tile::buildTileGPUToLLVMPipeline(OpPassManager &pm,
-                                             bool ownLibdevice) {
+                                            bool ownLibdevice) {
   pm.addPass(tilegpu::createTileGPUAllocateSharedMemory());
   pm.addPass(tilegpu::createTileGPUInsertBarriers());
   pm.addPass(createConvertTileGPUToLLVM());

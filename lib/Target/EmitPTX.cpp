@@ -17,22 +17,22 @@
 #include "mlir/Target/LLVMIR/Dialect/NVVM/NVVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Export.h"
 #include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IR/Module.h"
 #include "llvm/IRReader/IRReader.h"
 #include "llvm/Linker/Linker.h"
-#include "llvm/Support/SourceMgr.h"
-#include "llvm/Transforms/IPO/Internalize.h"
-#include "llvm/IR/Module.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/TargetParser/Triple.h"
+#include "llvm/Transforms/IPO/Internalize.h"
 
 #include <map>
-#include <set>
 #include <memory>
 #include <mutex>
+#include <set>
 
 using namespace mlir;
 
@@ -128,8 +128,8 @@ static LogicalResult linkLibdevice(ModuleOp module, llvm::Module &llvmModule) {
       own.insert(value.getName().str());
   if (llvm::Linker::linkModules(llvmModule, std::move(library),
                                 llvm::Linker::Flags::LinkOnlyNeeded))
-    return module.emitError() << "linking libdevice '" << location.path
-                              << "' failed",
+    return module.emitError()
+               << "linking libdevice '" << location.path << "' failed",
            failure();
   llvm::internalizeModule(llvmModule, [&](const llvm::GlobalValue &value) {
     return own.count(value.getName().str()) != 0;

@@ -61,8 +61,8 @@ LibdeviceLocation search() {
       return location;
     }
     if (!isFile(*chosen)) {
-      location.problem = "TILE_LIBDEVICE names '" + *chosen +
-                         "', which is not a file";
+      location.problem =
+          "TILE_LIBDEVICE names '" + *chosen + "', which is not a file";
       location.invalid = true;
       return location;
     }

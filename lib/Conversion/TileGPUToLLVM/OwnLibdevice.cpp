@@ -61,8 +61,7 @@ namespace {
 /// Records the ops created through a builder or rewriter.
 struct CreatedOps : public RewriterBase::Listener {
   llvm::SetVector<Operation *> ops;
-  void notifyOperationInserted(Operation *op,
-                               OpBuilder::InsertPoint) override {
+  void notifyOperationInserted(Operation *op, OpBuilder::InsertPoint) override {
     ops.insert(op);
   }
   void notifyOperationErased(Operation *op) override { ops.remove(op); }
@@ -139,14 +138,13 @@ struct Expander {
       if (name == "fdim") {
         // x - y where x > y, +0 where not, NaN where either is.
         Value diff = arith::SubFOp::create(b, loc, x[0], x[1]);
-        Value greater = arith::CmpFOp::create(
-            b, loc, arith::CmpFPredicate::UGT, x[0], x[1]);
+        Value greater = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UGT,
+                                              x[0], x[1]);
         return arith::SelectOp::create(b, loc, greater, diff,
                                        constant(type, 0.0));
       }
       if (name == "saturatef") {
-        Value low =
-            arith::MaxNumFOp::create(b, loc, x[0], constant(type, 0.0));
+        Value low = arith::MaxNumFOp::create(b, loc, x[0], constant(type, 0.0));
         return arith::MinNumFOp::create(b, loc, low, constant(type, 1.0));
       }
       if (name == "hypot" && f32) {
@@ -163,9 +161,9 @@ struct Expander {
         Value scaled = arith::MulFOp::create(b, loc, hi, root);
         Value zero = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ,
                                            hi, constant(type, 0.0));
-        Value inf = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ,
-                                          arith::MaxNumFOp::create(b, loc, ax, ay),
-                                          constant(type, INFINITY));
+        Value inf = arith::CmpFOp::create(
+            b, loc, arith::CmpFPredicate::OEQ,
+            arith::MaxNumFOp::create(b, loc, ax, ay), constant(type, INFINITY));
         Value result =
             arith::SelectOp::create(b, loc, zero, constant(type, 0.0), scaled);
         return arith::SelectOp::create(b, loc, inf, constant(type, INFINITY),
@@ -184,7 +182,8 @@ struct Expander {
         if (base == "exp10")
           return math::Exp2Op::create(
               b, loc,
-              arith::MulFOp::create(b, loc, v, constant(type, std::log2(10.0))));
+              arith::MulFOp::create(b, loc, v,
+                                    constant(type, std::log2(10.0))));
         if (base == "expm1")
           return math::ExpM1Op::create(b, loc, v);
         if (base == "log")
@@ -242,16 +241,16 @@ struct Expander {
         variant.operands.size() == 1) {
       Value v = x[0];
       if (name == "isnan")
-        return fromBool(arith::CmpFOp::create(
-            b, loc, arith::CmpFPredicate::UNO, v, v));
+        return fromBool(
+            arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, v, v));
       if (name == "isinf")
-        return fromBool(arith::CmpFOp::create(
-            b, loc, arith::CmpFPredicate::OEQ, math::AbsFOp::create(b, loc, v),
-            constant(type, INFINITY)));
+        return fromBool(arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ,
+                                              math::AbsFOp::create(b, loc, v),
+                                              constant(type, INFINITY)));
       if (name == "finitef" || name == "isfinited")
-        return fromBool(arith::CmpFOp::create(
-            b, loc, arith::CmpFPredicate::OLT, math::AbsFOp::create(b, loc, v),
-            constant(type, INFINITY)));
+        return fromBool(arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT,
+                                              math::AbsFOp::create(b, loc, v),
+                                              constant(type, INFINITY)));
       unsigned bits = f32 ? 32 : 64;
       Type intType = withElement(type, b.getIntegerType(bits));
       if (name == "signbit") {
@@ -314,8 +313,8 @@ bool lowersOnGPU(Operation *op) {
   Type element = getElementTypeOrSelf(op->getResult(0).getType());
   if (isa<math::AbsFOp, math::FloorOp, math::CeilOp, math::TruncOp,
           math::RoundOp, math::RoundEvenOp, math::FmaOp, math::CopySignOp,
-          math::SqrtOp, math::AbsIOp, math::CountLeadingZerosOp,
-          math::CtPopOp>(op))
+          math::SqrtOp, math::AbsIOp, math::CountLeadingZerosOp, math::CtPopOp>(
+          op))
     return true;
   // The ops tl.exp & co give, with their approximate fp32 lowering.
   return element.isF32() &&
@@ -326,13 +325,13 @@ bool lowersOnGPU(Operation *op) {
 /// MLIR's approximations and expansions, for the ops `created` holds.
 void approximate(MLIRContext *ctx, CreatedOps &created) {
   RewritePatternSet patterns(ctx);
-  math::populateExpansionPatterns(patterns, {"tan", "sinh", "cosh", "asinh",
-                                             "acosh", "atanh", "powf",
-                                             "fpowi"});
+  math::populateExpansionPatterns(
+      patterns,
+      {"tan", "sinh", "cosh", "asinh", "acosh", "atanh", "powf", "fpowi"});
   populateMathPolynomialApproximationPatterns(patterns, [](StringRef name) {
-    static const llvm::StringSet<> approximated = {
-        "asin",  "acos",  "atan", "atan2", "tanh",
-        "erfc",  "expm1", "log1p", "cbrt"};
+    static const llvm::StringSet<> approximated = {"asin",  "acos",  "atan",
+                                                   "atan2", "tanh",  "erfc",
+                                                   "expm1", "log1p", "cbrt"};
     name.consume_front("math.");
     return approximated.contains(name);
   });
@@ -398,8 +397,8 @@ struct TileDefineLibdevice
     target.addLegalDialect<LLVM::LLVMDialect>();
     target.addIllegalDialect<arith::ArithDialect, math::MathDialect,
                              TileDialect>();
-    if (mlir::failed(applyPartialConversion(declaration.getOperation(),
-                                            target, std::move(patterns)))) {
+    if (mlir::failed(applyPartialConversion(declaration.getOperation(), target,
+                                            std::move(patterns)))) {
       declaration.getBody().getBlocks().clear();
       return false;
     }

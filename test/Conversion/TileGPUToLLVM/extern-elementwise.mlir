@@ -30,10 +30,15 @@ func.func @scalars(%x: f32, %n: i32, %d: f64, %p: !tile.ptr<f32>, %q: !tile.ptr<
 }
 }
 
-// asin: MLIR's polynomial (no math op, no call left); powi: multiplications
-// (MLIR's fpowi expansion); floor on fp64: LLVM's floor.
-// OWN-DAG: llvm.func internal @__nv_asinf(%{{.*}}: f32) -> f32
-// OWN-DAG: llvm.func internal @__nv_powif(%{{.*}}: f32, %{{.*}}: i32) -> f32
-// OWN-DAG: llvm.func internal @__nv_floor(%{{.*}}: f64) -> f64
+// floor on fp64: LLVM's floor; powi: multiplications (MLIR's fpowi
+// expansion); asin: MLIR's polynomial, no math op or call left.
+// OWN: llvm.func internal @__nv_floor(%{{.*}}: f64) -> f64
+// OWN-NEXT: llvm.intr.floor(%{{.*}}) : (f64) -> f64
+// OWN: llvm.func internal @__nv_powif(%{{.*}}: f32, %{{.*}}: i32) -> f32
+// OWN-NOT: llvm.call
+// OWN: llvm.fmul
+// OWN: llvm.func internal @__nv_asinf(%{{.*}}: f32) -> f32
 // OWN-NOT: math.
-// OWN: llvm.intr.floor(%{{.*}}) : (f64) -> f64
+// OWN-NOT: llvm.call
+// OWN: llvm.intr.sqrt
+// OWN: llvm.func @blocks

@@ -246,8 +246,7 @@ Type parseType(char c) {
 Function parseRow(const Row &row) {
   Function function;
   function.name = row.name;
-  function.resultToBool =
-      function.name == "isnan" || function.name == "isinf";
+  function.resultToBool = function.name == "isnan" || function.name == "isinf";
   llvm::SmallVector<llvm::StringRef> tokens;
   llvm::StringRef(row.signatures).split(tokens, ' ', -1, false);
   for (llvm::StringRef token : tokens) {

@@ -110,9 +110,8 @@ LogicalResult ExternElementwiseOp::verify() {
     }
   };
   if (variant->operands.size() != getSrcs().size())
-    return emitOpError() << getSymbol() << " takes "
-                         << variant->operands.size() << " operands, got "
-                         << getSrcs().size();
+    return emitOpError() << getSymbol() << " takes " << variant->operands.size()
+                         << " operands, got " << getSrcs().size();
   for (auto [value, expected] : llvm::zip(getSrcs(), variant->operands))
     if (!matches(value.getType(), expected))
       return emitOpError() << getSymbol() << " takes "
@@ -120,8 +119,8 @@ LogicalResult ExternElementwiseOp::verify() {
                            << " operands where it got " << value.getType();
   if (!matches(getType(), variant->result))
     return emitOpError() << getSymbol() << " returns "
-                         << libdevice::getTypeName(variant->result)
-                         << ", not " << getType();
+                         << libdevice::getTypeName(variant->result) << ", not "
+                         << getType();
   return success();
 }
 

@@ -8,8 +8,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Builtins/Builtins.h"
 #include "tile/Dialect/Tile/IR/Libdevice.h"
+#include "Builtins/Builtins.h"
 
 namespace tile::frontend::mlirgen {
 
@@ -40,9 +40,8 @@ mlir::Type toMLIRType(mlir::Builder &b, ld::Type type) {
   }
 }
 
-const ld::Variant *
-findVariant(const ld::Function &function,
-            llvm::ArrayRef<std::optional<ld::Type>> types) {
+const ld::Variant *findVariant(const ld::Function &function,
+                               llvm::ArrayRef<std::optional<ld::Type>> types) {
   for (const ld::Variant &variant : function.variants) {
     if (variant.operands.size() != types.size())
       continue;
@@ -54,7 +53,8 @@ findVariant(const ld::Function &function,
   return nullptr;
 }
 
-std::string describeSignature(mlir::Builder &b, llvm::ArrayRef<ld::Type> types) {
+std::string describeSignature(mlir::Builder &b,
+                              llvm::ArrayRef<ld::Type> types) {
   std::string text = "(";
   for (auto [i, type] : llvm::enumerate(types))
     text += (i ? ", " : "") +
@@ -77,9 +77,9 @@ KernelEmitter::emitLibdeviceCall(const ast::CallExpr &call,
   // Triton's parameter names: arg0, arg1, ...
   static const BuiltinParam kParams[] = {
       {"arg0", true}, {"arg1", true}, {"arg2", true}, {"arg3", true}};
-  std::optional<CallArgs> args = evaluateArguments(
-      call, displayName, llvm::ArrayRef(kParams, function->getArity()),
-      nullptr);
+  std::optional<CallArgs> args =
+      evaluateArguments(call, displayName,
+                        llvm::ArrayRef(kParams, function->getArity()), nullptr);
   if (!args)
     return std::nullopt;
   llvm::SmallVector<PyValue> operands;
@@ -130,7 +130,8 @@ KernelEmitter::emitLibdeviceCall(const ast::CallExpr &call,
   if (!variant) {
     std::string expected;
     for (auto [i, candidate] : llvm::enumerate(function->variants))
-      expected += (i ? ", " : "") + describeSignature(builder, candidate.operands);
+      expected +=
+          (i ? ", " : "") + describeSignature(builder, candidate.operands);
     std::string got = "(";
     for (auto [i, typeName] : llvm::enumerate(typeNames))
       got += (i ? ", " : "") + typeName;
@@ -163,8 +164,8 @@ KernelEmitter::emitLibdeviceCall(const ast::CallExpr &call,
   if (!function->resultToBool)
     return PyValue::runtime(result, ld::isUnsigned(variant->result));
   // isnan/isinf: Triton converts the int32 answer to int1.
-  mlir::Value zero = materialize(PyValue::integer(0), resultElement, asBlock,
-                                 shape, loc);
+  mlir::Value zero =
+      materialize(PyValue::integer(0), resultElement, asBlock, shape, loc);
   return PyValue::runtime(mlir::arith::CmpIOp::create(
       builder, loc, mlir::arith::CmpIPredicate::ne, result, zero));
 }

@@ -54,7 +54,9 @@ llvm::ArrayRef<Function> getFunctions();
 llvm::StringRef getTypeName(Type type);
 
 /// Whether `type` is fp32 or fp64.
-inline bool isFloat(Type type) { return type == Type::F32 || type == Type::F64; }
+inline bool isFloat(Type type) {
+  return type == Type::F32 || type == Type::F64;
+}
 /// Whether `type` is an unsigned integer.
 inline bool isUnsigned(Type type) {
   return type == Type::U32 || type == Type::U64;
