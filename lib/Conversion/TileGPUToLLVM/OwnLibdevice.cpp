@@ -67,27 +67,17 @@ struct CreatedOps : public RewriterBase::Listener {
   void notifyOperationErased(Operation *op) override { ops.remove(op); }
 };
 
-/// Builds the replacement of one call on its operands.
+/// Builds the body of one function on its scalar arguments.
 struct Expander {
   OpBuilder &b;
   Location loc;
   Type resultType;
 
-  Value constant(Type like, double value) {
-    Type element = getElementTypeOrSelf(like);
-    TypedAttr scalar =
-        isa<FloatType>(element)
-            ? TypedAttr(b.getFloatAttr(element, value))
-            : TypedAttr(b.getIntegerAttr(element, int64_t(value)));
-    if (auto tensor = dyn_cast<RankedTensorType>(like))
-      return arith::ConstantOp::create(
-          b, loc, DenseElementsAttr::get(tensor, cast<Attribute>(scalar)));
-    return arith::ConstantOp::create(b, loc, scalar);
-  }
-  Type withElement(Type like, Type element) {
-    if (auto tensor = dyn_cast<RankedTensorType>(like))
-      return tensor.clone(element);
-    return element;
+  Value constant(Type type, double value) {
+    TypedAttr attr = isa<FloatType>(type)
+                         ? TypedAttr(b.getFloatAttr(type, value))
+                         : TypedAttr(b.getIntegerAttr(type, int64_t(value)));
+    return arith::ConstantOp::create(b, loc, attr);
   }
   /// An integer result of `resultType`'s width from a predicate.
   Value fromBool(Value predicate) {
@@ -252,7 +242,7 @@ struct Expander {
                                               math::AbsFOp::create(b, loc, v),
                                               constant(type, INFINITY)));
       unsigned bits = f32 ? 32 : 64;
-      Type intType = withElement(type, b.getIntegerType(bits));
+      Type intType = b.getIntegerType(bits);
       if (name == "signbit") {
         Value raw = arith::BitcastOp::create(b, loc, intType, v);
         return fromBool(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
