@@ -7,14 +7,14 @@
 # autotuning, --sweep). No timing comparisons: bench/run does those.
 #
 #   scripts/check-gpu.sh [SECTION...]     sections: add add-large softmax matmul mma-sync
-#                                    tf32 scans ops random tutorials tools
+#                                    tf32 scans ops random libdevice tutorials tools
 #                                    (default: all of them)
 #
 # Prints one line per check and a count; exits 1 if any check failed.
 #   bash .gpu/unpack.sh && export PATH=$PWD/.gpu/bin:$PATH && scripts/check-gpu.sh
 set -uo pipefail
 cd "$(dirname "$0")/.."
-all="add add-large softmax matmul mma-sync tf32 scans ops random tutorials tools"
+all="add add-large softmax matmul mma-sync tf32 scans ops random libdevice tutorials tools"
 case "${1:-}" in -h|--help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0;; esac
 for s in "$@"; do
   case " $all " in *" $s "*) ;; *) echo "scripts/check-gpu.sh: unknown section '$s' (sections: $all)" >&2; exit 1;; esac
@@ -299,6 +299,19 @@ sec_random() {
   close=$(echo "$out" | grep -cE 'compare (norm|norm4): max \|gpu - interpreter\| ([0-9.]+e-(0[5-9]|[1-9][0-9])|0.00e\+00),.* 0 NaN mismatches')
   local word=PASS; [ "$exact" = 6 ] && [ "$close" = 2 ] || word=FAIL
   echo "$word compare random: $exact of 6 integer/uniform outputs identical, $close of 2 normal outputs within 1e-4" | tee -a "$log"
+}
+sec_libdevice() {
+  # libdevice.X through CUDA's libdevice (tutorial 07's asin, fp32 and fp64
+  # functions), then Tile's own fp32 implementations (TILE_LIBDEVICE=none),
+  # and their error in ulp against float64, side by side.
+  check "asin (tutorial 07)" kernels/asin.tile
+  check "libdevice fp32" test/tools/tile-run/Inputs/libdevice-f32.tile
+  check "libdevice fp64" test/tools/tile-run/Inputs/libdevice-f64.tile
+  export TILE_LIBDEVICE=none
+  check "asin, own implementation" kernels/asin.tile
+  check "fp32, own implementations" test/tools/tile-run/Inputs/libdevice-f32.tile
+  unset TILE_LIBDEVICE
+  python3 scripts/libdevice-ulp.py --n 262144 | tee -a $tmp/ulp.txt
 }
 sec_tools() {
   # --info on the GPU, text and JSON.

@@ -26,8 +26,9 @@ struct CompileOptions {
 /// tile dialect -> tilegpu with coalesced layouts.
 void buildTileToTileGPUPipeline(OpPassManager &pm,
                                 const CompileOptions &options);
-/// tilegpu -> LLVM dialect with NVVM ops.
-void buildTileGPUToLLVMPipeline(OpPassManager &pm);
+/// tilegpu -> LLVM dialect with NVVM ops. `ownLibdevice`: define the
+/// libdevice functions called with Tile's own code (no libdevice found).
+void buildTileGPUToLLVMPipeline(OpPassManager &pm, bool ownLibdevice = false);
 } // namespace mlir::tile
 
 #endif // TILE_INITTILE_H

@@ -9,6 +9,7 @@
 #include "RunInternal.h"
 #include "tile/Analysis/Allocation.h"
 #include "tile/Interpreter/Interpreter.h"
+#include "tile/Target/Libdevice.h"
 
 #include "llvm/Support/FormatVariadic.h"
 
@@ -72,7 +73,8 @@ std::string getPTXKey(const RunContext &context, const Kernel &kernel) {
       .add("specialization", kernel.specializationKey)
       .add("num_warps", spec.numWarps)
       .add("num_stages", spec.numStages)
-      .add("target", context.options.target);
+      .add("target", context.options.target)
+      .add("libdevice", mlir::tile::getLibdeviceIdentity());
   return key.digest();
 }
 

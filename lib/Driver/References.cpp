@@ -2,6 +2,7 @@
 
 #include "tile/Driver/References.h"
 #include "ReferenceArgs.h"
+#include "UnaryReferences.h"
 
 #include <algorithm>
 #include <cmath>
@@ -514,7 +515,7 @@ std::string tile::listReferences() {
   std::string names;
   for (const auto &[name, fn] : getReferences())
     names += (names.empty() ? "" : ", ") + name;
-  return names;
+  return names + ", " + listUnaryReferences();
 }
 
 bool tile::computeReference(const launch::Check &check,
@@ -522,7 +523,15 @@ bool tile::computeReference(const launch::Check &check,
                             const launch::LaunchSpec &spec,
                             std::vector<double> &result, std::string &error) {
   auto it = getReferences().find(check.reference);
-  if (it == getReferences().end()) {
+  if (it == getReferences().end() && isUnaryReference(check.reference)) {
+    const HostArray *x =
+        check.args.size() == 1 &&
+                check.args[0].kind == launch::Value::Kind::Buffer
+            ? &inputs[check.args[0].buffer]
+            : nullptr;
+    if (!computeUnaryReference(check.reference, x, result, error))
+      return false;
+  } else if (it == getReferences().end()) {
     error = "unknown reference '" + check.reference +
             "'; known: " + listReferences();
     return false;
@@ -536,7 +545,7 @@ bool tile::computeReference(const launch::Check &check,
       refArg.value = &arg;
     args.push_back(refArg);
   }
-  if (!it->second(args, result, error))
+  if (it != getReferences().end() && !it->second(args, result, error))
     return false;
   if (int64_t(result.size()) != spec.buffers[check.output].getNumElements()) {
     error = check.reference + "() gives " + std::to_string(result.size()) +

@@ -10,6 +10,7 @@
 #include "RunInternal.h"
 #include "tile/Driver/KernelInfo.h"
 #include "tile/Interpreter/Interpreter.h"
+#include "tile/Target/Libdevice.h"
 
 #include "mlir/IR/MLIRContext.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -72,6 +73,15 @@ int printCacheInfo(RunContext &context) {
                        ? "on"
                        : "off (" + location.disabledBecause + ")")
                << "\ncompiler: " << cache::getCompilerVersion() << "\n";
+  const mlir::tile::LibdeviceLocation &libdevice = mlir::tile::findLibdevice();
+  llvm::outs() << "libdevice: ";
+  if (!libdevice.path.empty())
+    llvm::outs() << libdevice.path << "\n";
+  else if (libdevice.invalid)
+    llvm::outs() << "error: " << libdevice.problem << "\n";
+  else
+    llvm::outs() << "none, Tile's own functions (" << libdevice.problem
+                 << ")\n";
   return 0;
 }
 

@@ -12,6 +12,7 @@
 #include "tile/Driver/KernelInfo.h"
 #include "tile/InitTile.h"
 #include "tile/Target/EmitPTX.h"
+#include "tile/Target/Libdevice.h"
 
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
@@ -186,7 +187,12 @@ int runKernel(RunContext &context, ArrayRef<launch::Override> overrides,
       if (emit == Emit::GPU)
         return printModule(context, *kernel.module);
       PassManager toLLVM(&context.mlirContext);
-      mlir::tile::buildTileGPUToLLVMPipeline(toLLVM);
+      // Without libdevice, Tile's own functions (a TILE_LIBDEVICE naming
+      // no file is reported where a call needs it).
+      const mlir::tile::LibdeviceLocation &libdevice =
+          mlir::tile::findLibdevice();
+      mlir::tile::buildTileGPUToLLVMPipeline(toLLVM, libdevice.path.empty() &&
+                                                         !libdevice.invalid);
       if (failed(toLLVM.run(*kernel.module)))
         return 1;
       timings.passes = msSince(start);

@@ -328,6 +328,9 @@ LogicalResult runSplit(Interpreter &I, Operation *op);
 LogicalResult runGather(Interpreter &I, Operation *op);
 LogicalResult runHistogram(Interpreter &I, Operation *op);
 
+// ExternOps.cpp
+LogicalResult runExternElementwise(Interpreter &I, Operation *op);
+
 // DotOp.cpp
 LogicalResult runDot(Interpreter &I, Operation *op);
 

@@ -150,6 +150,7 @@ const llvm::StringMap<Handler> &getHandlers() {
       {"tile.gather", runGather},
       {"tile.histogram", runHistogram},
       {"tile.dot", runDot},
+      {"tile.extern_elementwise", runExternElementwise},
       {"tile.reduce", runReduce},
       {"tile.scan", runScan},
       {"tile.atomic_rmw", runAtomicRMW},

@@ -44,10 +44,13 @@ void mlir::tile::buildTileToTileGPUPipeline(OpPassManager &pm,
   pm.addPass(createCSEPass());
 }
 
-void mlir::tile::buildTileGPUToLLVMPipeline(OpPassManager &pm) {
+void mlir::tile::buildTileGPUToLLVMPipeline(OpPassManager &pm,
+                                            bool ownLibdevice) {
   pm.addPass(tilegpu::createTileGPUAllocateSharedMemory());
   pm.addPass(tilegpu::createTileGPUInsertBarriers());
   pm.addPass(createConvertTileGPUToLLVM());
+  if (ownLibdevice)
+    pm.addPass(createTileDefineLibdevice());
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(createArithToLLVMConversionPass()); // scf-to-cf's loop tests
   pm.addPass(createConvertControlFlowToLLVMPass());

@@ -1,13 +1,15 @@
 //===- EmitPTX.cpp - LLVM dialect to PTX ----------------------------------===//
 //
 // Translates the LLVM-dialect module to LLVM IR, sets the NVPTX triple and
-// data layout (32-bit shared pointers), runs LLVM's O3 pipeline and emits PTX
+// data layout (32-bit shared pointers), links the libdevice functions it
+// calls (libdevice.X), runs LLVM's O3 pipeline and emits PTX
 // assembly for the chosen SM with multiply-add fusion on, as Triton does. The
 // target machine is created once per target and reused.
 //
 //===----------------------------------------------------------------------===//
 
 #include "tile/Target/EmitPTX.h"
+#include "tile/Target/Libdevice.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
@@ -16,16 +18,21 @@
 #include "mlir/Target/LLVMIR/Export.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
+#include "llvm/IRReader/IRReader.h"
+#include "llvm/Linker/Linker.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/TargetParser/Triple.h"
+#include "llvm/Transforms/IPO/Internalize.h"
 
 #include <map>
 #include <memory>
 #include <mutex>
+#include <set>
 
 using namespace mlir;
 
@@ -87,6 +94,51 @@ static llvm::TargetMachine *getTargetMachine(StringRef target,
   return machine.get();
 }
 
+/// Links the libdevice functions `llvmModule` calls (declared __nv_*
+/// functions) into it, as clang and Triton do: only the functions needed,
+/// made internal so that the optimizer inlines them and drops the rest, with
+/// __nvvm_reflect("__CUDA_FTZ") answering 0 (denormals are kept, as
+/// Triton's default).
+static LogicalResult linkLibdevice(ModuleOp module, llvm::Module &llvmModule) {
+  std::string needed;
+  for (const llvm::Function &function : llvmModule)
+    if (function.isDeclaration() && function.getName().starts_with("__nv_")) {
+      needed = function.getName().str();
+      break;
+    }
+  if (needed.empty())
+    return success();
+  const tile::LibdeviceLocation &location = tile::findLibdevice();
+  if (location.path.empty())
+    return module.emitError() << "libdevice function " << needed
+                              << " is called, but " << location.problem,
+           failure();
+  llvm::SMDiagnostic diagnostic;
+  std::unique_ptr<llvm::Module> library =
+      llvm::parseIRFile(location.path, diagnostic, llvmModule.getContext());
+  if (!library)
+    return module.emitError() << "cannot read libdevice '" << location.path
+                              << "': " << diagnostic.getMessage().str(),
+           failure();
+  library->setTargetTriple(llvmModule.getTargetTriple());
+  library->setDataLayout(llvmModule.getDataLayout());
+  std::set<std::string> own;
+  for (const llvm::GlobalValue &value : llvmModule.global_values())
+    if (!value.getName().starts_with("__nv_"))
+      own.insert(value.getName().str());
+  if (llvm::Linker::linkModules(llvmModule, std::move(library),
+                                llvm::Linker::Flags::LinkOnlyNeeded))
+    return module.emitError()
+               << "linking libdevice '" << location.path << "' failed",
+           failure();
+  llvm::internalizeModule(llvmModule, [&](const llvm::GlobalValue &value) {
+    return own.count(value.getName().str()) != 0;
+  });
+  llvmModule.addModuleFlag(llvm::Module::Override, "nvvm-reflect-ftz",
+                           uint32_t(0));
+  return success();
+}
+
 /// LLVM IR for `module`, optimized for `machine`.
 static std::unique_ptr<llvm::Module>
 translateAndOptimize(ModuleOp module, llvm::LLVMContext &llvmContext,
@@ -99,6 +151,8 @@ translateAndOptimize(ModuleOp module, llvm::LLVMContext &llvmContext,
   }
   llvmModule->setTargetTriple(llvm::Triple(kTriple));
   llvmModule->setDataLayout(machine->createDataLayout());
+  if (failed(linkLibdevice(module, *llvmModule)))
+    return nullptr;
 
   llvm::LoopAnalysisManager lam;
   llvm::FunctionAnalysisManager fam;

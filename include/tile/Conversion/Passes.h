@@ -6,6 +6,12 @@
 #include "mlir/Pass/Pass.h"
 
 namespace mlir {
+namespace arith {
+class ArithDialect;
+}
+namespace math {
+class MathDialect;
+}
 namespace LLVM {
 class LLVMDialect;
 }

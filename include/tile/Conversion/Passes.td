@@ -64,4 +64,24 @@ def ConvertTileGPUToLLVM : Pass<"convert-tilegpu-to-llvm", "mlir::ModuleOp"> {
                            "::mlir::scf::SCFDialect"];
 }
 
+def TileDefineLibdevice : Pass<"tile-define-libdevice", "mlir::ModuleOp"> {
+  let summary = "Tile's own definitions of the libdevice functions called";
+  let description = [{
+    Runs after convert-tilegpu-to-llvm, in the pipeline only where CUDA's
+    libdevice bitcode was not found. Each declared libdevice function
+    (`llvm.func @__nv_asinf`, called by a lowered libdevice.X) Tile has
+    its own implementation of gets an internal definition: exact
+    operations (floor, sqrt, fma, the _rn arithmetic, conversions, bit
+    casts, isnan, ...) for fp32 and fp64, and for fp32 the transcendental
+    functions as tl.exp/tl.log/tl.sin/tl.cos/tl.rsqrt/tl.erf lower them or
+    as MLIR's polynomial approximations and expansions (docs/language.md
+    lists their measured error). A function it has no implementation for
+    is reported at each call's line (`libdevice.X on fp64 needs CUDA's
+    libdevice`), and the pass fails.
+  }];
+  let dependentDialects = ["::mlir::math::MathDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::LLVM::LLVMDialect"];
+}
+
 #endif // TILE_CONVERSION_PASSES_TD

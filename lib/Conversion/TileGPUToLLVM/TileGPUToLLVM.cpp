@@ -637,6 +637,7 @@ void populateTileGPUToLLVMPatterns(TileLLVMTypeConverter &converter,
   populateShapeOpToLLVMPatterns(converter, patterns);
   populateIndexingOpToLLVMPatterns(converter, patterns);
   populateMathOpToLLVMPatterns(converter, patterns);
+  populateExternOpToLLVMPatterns(converter, patterns);
   populatePointerCastOpToLLVMPatterns(converter, patterns);
   populateAtomicOpToLLVMPatterns(converter, patterns);
   populateDebugOpToLLVMPatterns(converter, patterns);

@@ -109,6 +109,8 @@ void populateIndexingOpToLLVMPatterns(LLVMTypeConverter &converter,
                                       RewritePatternSet &patterns);
 void populateMathOpToLLVMPatterns(LLVMTypeConverter &converter,
                                   RewritePatternSet &patterns);
+void populateExternOpToLLVMPatterns(LLVMTypeConverter &converter,
+                                    RewritePatternSet &patterns);
 void populatePointerCastOpToLLVMPatterns(LLVMTypeConverter &converter,
                                          RewritePatternSet &patterns);
 void populateAtomicOpToLLVMPatterns(LLVMTypeConverter &converter,

@@ -62,6 +62,10 @@ KernelEmitter::Result KernelEmitter::emitCall(const ast::CallExpr &call) {
       spelled.empty() ? qualified.str() : std::move(spelled);
   if (qualified.consume_front("builtins."))
     return emitPythonBuiltin(call, qualified);
+  // triton.language.extra.libdevice dispatches to the CUDA module.
+  if (qualified.consume_front("triton.language.extra.cuda.libdevice.") ||
+      qualified.consume_front("triton.language.extra.libdevice."))
+    return emitLibdeviceCall(call, qualified, displayName);
   if (qualified.consume_front("triton.language.math.") ||
       qualified.consume_front("triton.language.standard.") ||
       qualified.consume_front("triton.language.core.") ||

@@ -343,6 +343,9 @@ public:
                   const ast::CallExpr &call, llvm::StringRef displayName);
   Result emitMath(llvm::StringRef name, const CallArgs &args,
                   const ast::CallExpr &call, llvm::StringRef displayName);
+  /// A call of Triton's libdevice function `name` (Builtins/Libdevice.cpp).
+  Result emitLibdeviceCall(const ast::CallExpr &call, llvm::StringRef name,
+                           llvm::StringRef displayName);
   Result emitShapeOp(llvm::StringRef name, const CallArgs &args,
                      const ast::CallExpr &call, llvm::StringRef displayName);
   Result emitAtomic(llvm::StringRef name, const CallArgs &args,

@@ -1,6 +1,7 @@
 //===- TileDialect.cpp - the block-level tile dialect ---------------------===//
 
 #include "tile/Dialect/Tile/IR/TileDialect.h"
+#include "tile/Dialect/Tile/IR/Libdevice.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
@@ -86,6 +87,50 @@ static LogicalResult verifySameShape(Operation *op, Type a, StringRef aName,
            << aName << " and " << bName << " must have the same shape, got "
            << a << " and " << b;
   return success();
+}
+
+LogicalResult ExternElementwiseOp::verify() {
+  if (getSymbol().empty())
+    return emitOpError("needs a symbol");
+  if (getSrcs().empty())
+    return emitOpError("needs at least one operand");
+  // A libdevice symbol takes the types its table row says.
+  auto [function, variant] = libdevice::lookupSymbol(getSymbol());
+  if (!variant)
+    return success();
+  auto matches = [](Type type, libdevice::Type expected) {
+    type = getElementTypeOrSelf(type);
+    switch (expected) {
+    case libdevice::Type::F32:
+      return type.isF32();
+    case libdevice::Type::F64:
+      return type.isF64();
+    default:
+      return type.isInteger(libdevice::getWidth(expected));
+    }
+  };
+  if (variant->operands.size() != getSrcs().size())
+    return emitOpError() << getSymbol() << " takes " << variant->operands.size()
+                         << " operands, got " << getSrcs().size();
+  for (auto [value, expected] : llvm::zip(getSrcs(), variant->operands))
+    if (!matches(value.getType(), expected))
+      return emitOpError() << getSymbol() << " takes "
+                           << libdevice::getTypeName(expected)
+                           << " operands where it got " << value.getType();
+  if (!matches(getType(), variant->result))
+    return emitOpError() << getSymbol() << " returns "
+                         << libdevice::getTypeName(variant->result) << ", not "
+                         << getType();
+  return success();
+}
+
+void ExternElementwiseOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  if (getPure())
+    return;
+  effects.emplace_back(MemoryEffects::Read::get());
+  effects.emplace_back(MemoryEffects::Write::get());
 }
 
 LogicalResult AddPtrOp::verify() {

@@ -438,6 +438,27 @@ def Tile_ClampFOp : Tile_Op<"clampf", [Pure, Elementwise, SameOperandsAndResultT
   let assemblyFormat = "$x `,` $min `,` $max attr-dict `:` type($x)";
 }
 
+def Tile_ExternElementwiseOp : Tile_Op<"extern_elementwise", [
+    Elementwise, SameOperandsAndResultShape,
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+  let summary = "Elementwise call of an external function (libdevice.X)";
+  let description = [{
+    Calls the scalar function `symbol` (a libdevice symbol such as
+    `__nv_asinf`) on each element of its operands, which all have the
+    result's shape; `pure` says the function reads and writes no memory, so
+    calls may be removed, moved or merged. As Triton's
+    tt.extern_elementwise. On the GPU the call is linked against CUDA's
+    libdevice; the interpreter runs the C library's function.
+  }];
+  let arguments = (ins Variadic<Tile_Value>:$srcs, StrAttr:$symbol,
+                       UnitAttr:$pure);
+  let results = (outs Tile_Value:$result);
+  let assemblyFormat = [{
+    $symbol `(` $srcs `)` attr-dict `:` functional-type($srcs, $result)
+  }];
+  let hasVerifier = 1;
+}
+
 def Tile_IntToPtrOp : Tile_Op<"int_to_ptr", [Pure, Elementwise, SameOperandsAndResultShape]> {
   let summary = "Pointer from a 64-bit integer address";
   let arguments = (ins AnyTypeOf<[I64, RankedTensorOf<[I64]>]>:$src);
