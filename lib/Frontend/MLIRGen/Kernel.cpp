@@ -39,6 +39,11 @@ KernelEmitter::parseSpecType(llvm::StringRef type, const ast::Param &param) {
                           .Case("bf16", builder.getBF16Type())
                           .Cases({"fp32", "f32"}, builder.getF32Type())
                           .Cases({"fp64", "f64"}, builder.getF64Type())
+                          .Case("fp8e4nv",
+                                builder.getType<mlir::Float8E4M3FNType>())
+                          .Case("fp8e5", builder.getType<mlir::Float8E5M2Type>())
+                          .Case("fp8e4b15",
+                                builder.getType<mlir::Float8E4M3B11FNUZType>())
                           .Default(mlir::Type());
   if (!scalar) {
     diag.error(param.loc, llvm::Twine("unknown type '") +
