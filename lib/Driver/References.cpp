@@ -34,6 +34,26 @@ bool referenceAdd(const std::vector<RefArg> &args, std::vector<double> &out,
   return true;
 }
 
+/// out[i] = x[i] * s, s a number: a scaled quantization, checked against an
+/// fp8 (or any) output rounded from the exact product.
+bool referenceScale(const std::vector<RefArg> &args, std::vector<double> &out,
+                    std::string &error) {
+  if (args.size() != 2 || !args[0].buffer || !args[1].value ||
+      (args[1].value->kind != launch::Value::Kind::Int &&
+       args[1].value->kind != launch::Value::Kind::Float)) {
+    error = "ref_scale(x, s) needs a buffer and a number";
+    return false;
+  }
+  const HostArray &x = *args[0].buffer;
+  double s = args[1].value->kind == launch::Value::Kind::Int
+                 ? double(args[1].value->intValue)
+                 : args[1].value->floatValue;
+  out.resize(x.size());
+  for (int64_t i = 0; i < x.size(); ++i)
+    out[i] = x.get(i) * s;
+  return true;
+}
+
 /// The sum of all of a buffer's elements (one element), or of a 2-D buffer
 /// along `axis` (its other extent).
 bool referenceSum(const std::vector<RefArg> &args, std::vector<double> &out,
@@ -285,6 +305,7 @@ const std::map<std::string, ReferenceFn> &getReferences() {
       {"ref_argmax", referenceArgmax},
       {"ref_cumsum", referenceCumsum},
       {"ref_linear_recurrence", referenceLinearRecurrence},
+      {"ref_scale", referenceScale},
       {"ref_softmax", referenceSoftmax},
       {"ref_matmul", referenceMatmul},
       {"ref_sum", referenceSum},

@@ -24,6 +24,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/TypeUtilities.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/StringSwitch.h"
 
@@ -94,7 +95,20 @@ unsigned getComputeCapability(StringRef target) {
 
 /// Why `op`, an arith op on fp8 values, does not run on `target`, or "".
 std::string checkFp8Op(Operation *op, StringRef target) {
-  if (isa<arith::BitcastOp, arith::SelectOp, arith::ConstantOp>(op))
+  if (auto constant = dyn_cast<arith::ConstantOp>(op)) {
+    // MLIR's f8E4M3B11FNUZ (Triton's carrier of fp8e4b15) encodes nonzero
+    // values otherwise than fp8e4b15.
+    Attribute value = constant.getValue();
+    if (auto splat = dyn_cast<SplatElementsAttr>(value))
+      value = splat.getSplatValue<Attribute>();
+    auto number = dyn_cast<FloatAttr>(value);
+    if (isa<Float8E4M3B11FNUZType>(getElementTypeOrSelf(constant.getType())) &&
+        (!number || !number.getValue().isZero()))
+      return "a nonzero tl.float8e4b15 constant is not supported on the GPU "
+             "yet";
+    return "";
+  }
+  if (isa<arith::BitcastOp, arith::SelectOp>(op))
     return "";
   if (!isa<arith::ExtFOp, arith::TruncFOp>(op))
     return "arithmetic on fp8 values is not supported on the GPU yet "

@@ -424,7 +424,9 @@ Result emitCastCall(KernelEmitter &e, const BuiltinCall &c) {
       return e.error(args.locs[2],
                      c.displayName + "() fp_downcast_rounding must be 'rtne' "
                                      "or 'rtz', got " +
-                         describe(mode));
+                         (mode.kind == PyValue::Kind::String
+                              ? "'" + mode.text + "'"
+                              : describe(mode)));
     // Triton ignores the rounding of a bitcast.
     if (!bitcast)
       rounding = mode.text;
