@@ -64,11 +64,11 @@ void HostArray::set(int64_t i, double value) {
   case DType::BF16:
     return write(p, encodeBF16(roundToBF16(value)));
   case DType::F8E4NV: // saturating, as the GPU's cvt.rn.satfinite
-    return write(p, encodeFp8(roundToFp8(value, Fp8Format::E4M3FN),
-                              Fp8Format::E4M3FN));
+    return write(
+        p, encodeFp8(roundToFp8(value, Fp8Format::E4M3FN), Fp8Format::E4M3FN));
   case DType::F8E5:
-    return write(p, encodeFp8(roundToFp8(value, Fp8Format::E5M2),
-                              Fp8Format::E5M2));
+    return write(
+        p, encodeFp8(roundToFp8(value, Fp8Format::E5M2), Fp8Format::E5M2));
   case DType::F32:
     return write(p, float(value));
   case DType::F64:

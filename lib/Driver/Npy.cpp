@@ -52,10 +52,10 @@ static llvm::StringRef getDescr(DType dtype) {
 }
 
 static std::optional<DType> parseDescr(llvm::StringRef descr) {
-  for (DType dtype : {DType::F16, DType::BF16, DType::F32, DType::F64,
-                      DType::I8, DType::I16, DType::I32, DType::I64, DType::U8,
-                      DType::U16, DType::U32, DType::U64, DType::Bool,
-                      DType::F8E4NV, DType::F8E5}) {
+  for (DType dtype :
+       {DType::F16, DType::BF16, DType::F32, DType::F64, DType::I8, DType::I16,
+        DType::I32, DType::I64, DType::U8, DType::U16, DType::U32, DType::U64,
+        DType::Bool, DType::F8E4NV, DType::F8E5}) {
     llvm::StringRef want = getDescr(dtype);
     if (descr == want)
       return dtype;

@@ -128,7 +128,8 @@ double mlir::tile::interp::roundToFp8(double x, Fp8Format format,
                            /*saturate=*/!towardZero);
   case Fp8Format::E4M3B15: {
     double half = roundToF16TowardZero(x);
-    double magnitude = std::isnan(half) ? 1.75 : std::fmin(std::fabs(half), 1.75);
+    double magnitude =
+        std::isnan(half) ? 1.75 : std::fmin(std::fabs(half), 1.75);
     if (magnitude != 0) {
       int exponent = std::max(std::ilogb(magnitude), -14);
       magnitude = std::ldexp(std::round(std::ldexp(magnitude, 3 - exponent)),
@@ -170,9 +171,8 @@ uint8_t mlir::tile::interp::encodeFp8(double x, Fp8Format format) {
   int exponent = std::ilogb(magnitude);
   if (exponent < 1 - bias) // subnormal
     return sign | uint8_t(std::ldexp(magnitude, bias - 1 + mantissaBits));
-  unsigned mantissa =
-      unsigned(std::ldexp(magnitude, mantissaBits - exponent)) -
-      (1u << mantissaBits);
+  unsigned mantissa = unsigned(std::ldexp(magnitude, mantissaBits - exponent)) -
+                      (1u << mantissaBits);
   return sign | uint8_t(((exponent + bias) << mantissaBits) | mantissa);
 }
 

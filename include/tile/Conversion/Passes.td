@@ -15,8 +15,7 @@ def TileCheckGPUSupport : Pass<"tile-check-gpu-support", "mlir::ModuleOp"> {
     `error: tl.X is not supported on the GPU yet` at its location, and the
     pass fails, instead of a "failed to legalize" deep in the pipeline. The
     interpreter runs these ops; the GPU does not yet. fp8 conversions the
-    target lacks (fp8e4nv below sm_89, narrowing to fp8e5 to nearest below
-    sm_89) are reported naming the target.
+    target lacks (fp8e4nv below sm_89) are reported naming the target.
   }];
   let options = [
     Option<"target", "target", "std::string", /*default=*/"\"sm_90a\"",

@@ -9,7 +9,8 @@
 //   exact), and narrow from fp32 (fp16 and bf16 widen to it exactly) with
 //   cvt.rn.satfinite.e4m3x2.f32 / cvt.rn.satfinite.e5m2x2.f32 (sm_89):
 //   round to nearest even, beyond the largest finite value (infinities
-//   too) saturate to it, NaN stays NaN.
+//   too) saturate to it, NaN stays NaN. Below sm_89 fp8e5 narrows the same
+//   way on the fp32's bits (f32ToE5M2Bits); fp8e4nv needs sm_89.
 // - fp32 to fp8e5 toward zero (fp_downcast_rounding="rtz") is
 //   cvt.rz.f16.f32 and the fp16's high byte (any target).
 // - fp8e4b15 is Triton's software format: widening places the byte's
@@ -17,8 +18,8 @@
 //   rounds to fp16 toward zero (from fp32), clamps the magnitude to 1.75
 //   and rounds half away from zero on the fp16's bits, as Triton's
 //   convert_float16_to_fp8e4b15 does (any target).
-// tile-check-gpu-support rejects what a target lacks (fp8e4nv below sm_89,
-// fp8e5 narrowing to nearest below sm_89) before this runs.
+// tile-check-gpu-support rejects what a target lacks (fp8e4nv below
+// sm_89) before this runs.
 //
 //===----------------------------------------------------------------------===//
 
@@ -55,8 +56,7 @@ unsigned getComputeCapability(Operation *op) {
 }
 
 Value intConstant(OpBuilder &b, Location loc, Type type, int64_t value) {
-  return LLVM::ConstantOp::create(b, loc, type,
-                                  b.getIntegerAttr(type, value));
+  return LLVM::ConstantOp::create(b, loc, type, b.getIntegerAttr(type, value));
 }
 
 /// `text` with one result of `resultType` (constraint `result`) on
@@ -111,8 +111,8 @@ Value f16BitsToE4B15(OpBuilder &b, Location loc, Value half) {
       LLVM::AndOp::create(b, loc, half, intConstant(b, loc, i16, 0x7fff));
   // Clamp to 1.75 (0x3f00); NaN and infinity lie above it as integers.
   Value limit = intConstant(b, loc, i16, 0x3f00);
-  Value above = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ugt,
-                                     magnitude, limit);
+  Value above =
+      LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ugt, magnitude, limit);
   magnitude = LLVM::SelectOp::create(b, loc, above, limit, magnitude);
   // Drop the exponent's top bit (zero now) and round half away on the
   // 8 bits that go.
@@ -129,9 +129,49 @@ Value f16BitsToE4B15(OpBuilder &b, Location loc, Value half) {
                                LLVM::OrOp::create(b, loc, code, sign));
 }
 
+/// fp32 `x` to fp8e5 to nearest even, saturating, without the sm_89 cvt:
+/// on the bits, as cvt.rn.satfinite.e5m2x2.f32 rounds (NaN gives 0x7f).
+Value f32ToE5M2Bits(OpBuilder &b, Location loc, Value x) {
+  Type i32 = b.getI32Type(), f32 = b.getF32Type();
+  auto c32 = [&](int64_t v) { return intConstant(b, loc, i32, v); };
+  Value bits = LLVM::BitcastOp::create(b, loc, i32, x);
+  Value magnitude = LLVM::AndOp::create(b, loc, bits, c32(0x7fffffff));
+  // Normal results: drop 21 mantissa bits rounding to nearest even (a
+  // carry moves into the exponent), then rebias the exponent 127 -> 15.
+  Value odd = LLVM::AndOp::create(
+      b, loc, LLVM::LShrOp::create(b, loc, magnitude, c32(21)), c32(1));
+  Value rounded = LLVM::AddOp::create(
+      b, loc, magnitude,
+      LLVM::AddOp::create(b, loc, c32(0xfffff), odd));
+  Value normal = LLVM::SubOp::create(
+      b, loc, LLVM::LShrOp::create(b, loc, rounded, c32(21)),
+      c32((127 - 15) << 2));
+  // Below 2^-14 the subnormal code is |x| / 2^-16 rounded to nearest even
+  // (exact scaling; 4 is the smallest normal's code).
+  Value scaled = LLVM::FMulOp::create(
+      b, loc, LLVM::BitcastOp::create(b, loc, f32, magnitude),
+      LLVM::ConstantOp::create(b, loc, f32, b.getF32FloatAttr(65536.0)));
+  Value subnormal = LLVM::FPToUIOp::create(
+      b, loc, i32, LLVM::RoundEvenOp::create(b, loc, f32, scaled));
+  Value isSubnormal = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ult,
+                                           magnitude, c32(0x38800000));
+  Value code = LLVM::SelectOp::create(b, loc, isSubnormal, subnormal, normal);
+  // From 57344 (0x47600000) up, infinity included: the largest, 0x7b.
+  Value isLarge = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::uge,
+                                       magnitude, c32(0x47600000));
+  code = LLVM::SelectOp::create(b, loc, isLarge, c32(0x7b), code);
+  Value isNan = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ugt,
+                                     magnitude, c32(0x7f800000));
+  code = LLVM::SelectOp::create(b, loc, isNan, c32(0x7f), code);
+  Value sign = LLVM::AndOp::create(
+      b, loc, LLVM::LShrOp::create(b, loc, bits, c32(24)), c32(0x80));
+  return LLVM::TruncOp::create(b, loc, b.getI8Type(),
+                               LLVM::OrOp::create(b, loc, code, sign));
+}
+
 /// `x` (an fp16, bf16 or fp32 register) converted to fp8 `format` (i8).
-Value toFp8(OpBuilder &b, Location loc, Value x, Type format,
-            bool towardZero) {
+Value toFp8(OpBuilder &b, Location loc, Value x, Type format, bool towardZero,
+            unsigned capability) {
   Type f32 = b.getF32Type();
   if (isa<Float8E4M3B11FNUZType>(format)) {
     Value half = x.getType().isF16()
@@ -147,14 +187,14 @@ Value toFp8(OpBuilder &b, Location loc, Value x, Type format,
                                       intConstant(b, loc, b.getI16Type(), 8));
     return LLVM::TruncOp::create(b, loc, b.getI8Type(), high);
   }
+  if (capability < 89) // fp8e5 (tile-check-gpu-support saw to that)
+    return f32ToE5M2Bits(b, loc, x);
   // The pair's high byte converts the first operand; zero there.
   StringRef text = isa<Float8E5M2Type>(format)
                        ? "cvt.rn.satfinite.e5m2x2.f32 $0, $1, $2;"
                        : "cvt.rn.satfinite.e4m3x2.f32 $0, $1, $2;";
-  Value zero =
-      LLVM::ConstantOp::create(b, loc, f32, b.getF32FloatAttr(0.0));
-  Value pair =
-      ptx(b, loc, b.getI16Type(), text, "=h,f,f", ValueRange{zero, x});
+  Value zero = LLVM::ConstantOp::create(b, loc, f32, b.getF32FloatAttr(0.0));
+  Value pair = ptx(b, loc, b.getI16Type(), text, "=h,f,f", ValueRange{zero, x});
   return LLVM::TruncOp::create(b, loc, b.getI8Type(), pair);
 }
 
@@ -202,7 +242,7 @@ struct Fp8ConversionLowering : public ConvertOpToLLVMPattern<OpTy> {
         return fromFp8(rewriter, loc, x, from, to, capability);
       if (from.isF64()) // tl.cast rejects it; a store's conversion
         x = LLVM::FPTruncOp::create(rewriter, loc, rewriter.getF32Type(), x);
-      return toFp8(rewriter, loc, x, to, towardZero);
+      return toFp8(rewriter, loc, x, to, towardZero, capability);
     };
     Type resultType = this->getTypeConverter()->convertType(op.getType());
     auto structType = dyn_cast<LLVM::LLVMStructType>(resultType);

@@ -248,8 +248,8 @@ struct ConstantOpLowering : public ConvertOpToLLVMPattern<arith::ConstantOp> {
     };
     if (auto number = dyn_cast<FloatAttr>(op.getValue());
         number && number.getType().getIntOrFloatBitWidth() == 8) {
-      rewriter.replaceOpWithNewOp<LLVM::ConstantOp>(
-          op, rewriter.getI8Type(), asRegister(number));
+      rewriter.replaceOpWithNewOp<LLVM::ConstantOp>(op, rewriter.getI8Type(),
+                                                    asRegister(number));
       return success();
     }
     auto splat = dyn_cast<SplatElementsAttr>(op.getValue());

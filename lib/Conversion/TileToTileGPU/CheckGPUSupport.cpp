@@ -8,9 +8,8 @@
 //   file:line:col: error: tl.X is not supported on the GPU yet
 //
 // at the op's location, and the fp8 conversions the target lacks (fp8e4nv
-// below sm_89; narrowing to fp8e5 to nearest below sm_89), naming the
-// target; then fails. Assumes the module is in the tile dialect (no layouts
-// yet); changes nothing.
+// below sm_89), naming the target; then fails. Assumes the module is in
+// the tile dialect (no layouts yet); changes nothing.
 //
 //===----------------------------------------------------------------------===//
 
@@ -117,14 +116,10 @@ std::string checkFp8Op(Operation *op, StringRef target) {
   Type to = getElementTypeOrSelf(op->getResult(0).getType());
   if (getComputeCapability(target) >= 89)
     return "";
-  std::string suffix = " needs sm_89 or later; the target is " +
-                       target.str() + " (as in Triton)";
+  std::string suffix = " needs sm_89 or later; the target is " + target.str() +
+                       " (as in Triton)";
   if (isa<Float8E4M3FNType>(from) || isa<Float8E4M3FNType>(to))
     return "a conversion to or from tl.float8e4nv" + suffix;
-  auto trunc = dyn_cast<arith::TruncFOp>(op);
-  if (trunc && isa<Float8E5M2Type>(to) &&
-      trunc.getRoundingmode() != arith::RoundingMode::toward_zero)
-    return "a conversion to tl.float8e5 rounding to nearest" + suffix;
   return "";
 }
 

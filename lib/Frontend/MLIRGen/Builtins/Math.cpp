@@ -166,12 +166,10 @@ checkFloatConversion(mlir::Type from, mlir::Type to,
   return std::nullopt;
 }
 
-KernelEmitter::Result
-KernelEmitter::emitCast(const PyValue &value, const PyValue &dtype,
-                        bool bitcast, const ast::Location &loc,
-                        llvm::StringRef displayName,
-                        std::optional<std::string> rounding,
-                        const ast::Location *roundingLoc) {
+KernelEmitter::Result KernelEmitter::emitCast(
+    const PyValue &value, const PyValue &dtype, bool bitcast,
+    const ast::Location &loc, llvm::StringRef displayName,
+    std::optional<std::string> rounding, const ast::Location *roundingLoc) {
   if (dtype.kind != PyValue::Kind::DType)
     return error(loc, displayName + "() 'dtype' must be a dtype (" +
                           kDTypeNames + "), got " + describe(dtype));
@@ -421,12 +419,12 @@ Result emitCastCall(KernelEmitter &e, const BuiltinCall &c) {
     const PyValue &mode = args.values[2];
     if (mode.kind != PyValue::Kind::String ||
         (mode.text != "rtne" && mode.text != "rtz"))
-      return e.error(args.locs[2],
-                     c.displayName + "() fp_downcast_rounding must be 'rtne' "
-                                     "or 'rtz', got " +
-                         (mode.kind == PyValue::Kind::String
-                              ? "'" + mode.text + "'"
-                              : describe(mode)));
+      return e.error(args.locs[2], c.displayName +
+                                       "() fp_downcast_rounding must be 'rtne' "
+                                       "or 'rtz', got " +
+                                       (mode.kind == PyValue::Kind::String
+                                            ? "'" + mode.text + "'"
+                                            : describe(mode)));
     // Triton ignores the rounding of a bitcast.
     if (!bitcast)
       rounding = mode.text;
