@@ -6,14 +6,15 @@
 # them, and tile-run's GPU-only features (--info, the kernel cache,
 # autotuning, --sweep). No timing comparisons: bench/run does those.
 #
-#   scripts/check-gpu.sh [SECTION...]     sections: add softmax matmul mma-sync tf32 scans ops tools
+#   scripts/check-gpu.sh [SECTION...]     sections: add add-large softmax matmul mma-sync
+#                                    tf32 scans ops random tutorials tools
 #                                    (default: all of them)
 #
 # Prints one line per check and a count; exits 1 if any check failed.
 #   bash .gpu/unpack.sh && export PATH=$PWD/.gpu/bin:$PATH && scripts/check-gpu.sh
 set -uo pipefail
 cd "$(dirname "$0")/.."
-all="add softmax matmul mma-sync tf32 scans ops tools"
+all="add add-large softmax matmul mma-sync tf32 scans ops random tutorials tools"
 case "${1:-}" in -h|--help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0;; esac
 for s in "$@"; do
   case " $all " in *" $s "*) ;; *) echo "scripts/check-gpu.sh: unknown section '$s' (sections: $all)" >&2; exit 1;; esac
@@ -69,6 +70,12 @@ sec_add() {
   local word=PASS; [ "$n" -gt 0 ] || word=FAIL
   echo "$word ptx add: $n 128-bit loads (ld.global.v4)" | tee -a "$log"
   sass "add sm_90a" $tmp/add.ptx sm_90a 'LDG'
+}
+# Past 2^31 elements: every offset, the grid and the check in 64 bits (fp32,
+# 3 x 8 GiB on the GPU).
+sec_add_large() {
+  local big='--set n=2**31+1024 --set x_ptr=rand(fp32,n) --set y_ptr=rand(fp32,n) --set output_ptr=empty(fp32,n)'
+  check "add n=2**31+1024 (int64 offsets, exact)" kernels/add_int64.tile $big
 }
 sec_softmax() {
   check "softmax_simple 1823x781" kernels/softmax_simple.tile
@@ -176,11 +183,69 @@ sec_ops() {
   local exact; exact=$(echo "$out" | grep -cE 'compare (fmax|fmin|isum|imax|bits|swapped|old): max \|gpu - interpreter\| 0.00e\+00')
   local word=PASS; [ "$exact" = 7 ] || word=FAIL
   echo "$word compare atomics: $exact of 7 order-independent results identical to the interpreter" | tee -a "$log"
+  # Scalar atomics whose old value every thread uses (tickets, a spin lock),
+  # 8- and 16-bit atomics (CAS loops).
+  compare "scalar atomics (tickets, spin lock)" test/tools/tile-run/Inputs/atomics-scalar.tile
+  compare "scalar atomics P=2000, 8 warps" test/tools/tile-run/Inputs/atomics-scalar.tile --set P=2000 --set num_warps=8
+  check "8- and 16-bit atomics" test/tools/tile-run/Inputs/atomics-subword.tile
+  compare "8- and 16-bit atomics" test/tools/tile-run/Inputs/atomics-subword.tile
+  compare "8- and 16-bit scalar atomics, known results" test/Interpreter/Inputs/atomics-subword-values.tile
   check "pointer casts" test/tools/tile-run/Inputs/pointer-casts.tile
   check "pointer casts n=1000" test/tools/tile-run/Inputs/pointer-casts.tile --set n=1000
   compare "pointer casts" test/tools/tile-run/Inputs/pointer-casts.tile
   check "pointer table" test/tools/tile-run/Inputs/pointer-table.tile
   compare "pointer table" test/tools/tile-run/Inputs/pointer-table.tile
+  # Derived buffers and element-wise check references (launch expressions).
+  check "derived buffers, expression references" test/tools/tile-run/Inputs/elementwise.tile
+  compare "derived buffers" test/tools/tile-run/Inputs/elementwise.tile
+  check "dropout, derived mask" test/tools/tile-run/Inputs/dropout.tile --set n=100000 --set p=0.3
+}
+# Triton's tutorial kernels, their text unchanged (kernels/), each against its
+# independent reference: float64 on the CPU, or PyTorch for attention.
+sec_tutorials() {
+  # Tutorial 05: the three layer-norm kernels, then chained as its LayerNorm
+  # runs them (the dx kernel's partial sums go through spin locks).
+  check "layer norm forward (tutorial 05)" kernels/layer_norm_fwd.tile
+  check "layer norm forward N=300" kernels/layer_norm_fwd.tile --set M=4096 --set N=300
+  check "layer norm backward dx (spin locks)" kernels/layer_norm_bwd_dx.tile
+  check "layer norm backward dx N=2000" kernels/layer_norm_bwd_dx.tile --set M=3000 --set N=2000
+  check "layer norm backward dwdb" kernels/layer_norm_bwd_dwdb.tile
+  local ln=$tmp/ln; mkdir -p $ln
+  tile-run kernels/layer_norm_fwd.tile --no-bench --save x=$ln/x.npy --save weight=$ln/w.npy --save mean=$ln/m.npy --save rstd=$ln/r.npy >/dev/null 2>&1
+  check "layer norm dx on the forward's mean and rstd" kernels/layer_norm_bwd_dx.tile --input x=$ln/x.npy --input weight=$ln/w.npy --input mean=$ln/m.npy --input rstd=$ln/r.npy --save _dw=$ln/dw.npy --save _db=$ln/db.npy
+  check "layer norm dwdb on the dx kernel's partial sums" kernels/layer_norm_bwd_dwdb.tile --input _dw=$ln/dw.npy --input _db=$ln/db.npy
+  check "grouped GEMM (tutorial 08)" kernels/grouped_gemm.tile
+  check "matmul_kernel (tutorial 09) 1100x900x700" kernels/matmul_09.tile
+  check "matmul_kernel (tutorial 09) 2048^3" kernels/matmul_09.tile $(dims 2048 2048 2048)
+  check "matmul_kernel_persistent (tutorial 09) 1100x900x700" kernels/matmul_persistent.tile
+  check "matmul_kernel_persistent (tutorial 09) 2048^3" kernels/matmul_persistent.tile $(dims 2048 2048 2048)
+  compare "matmul_kernel_persistent 300x200x100" kernels/matmul_persistent.tile $(dims 300 200 100)
+  local out rc word
+  if python3 -c 'import torch, numpy' 2>/dev/null; then
+    out=$(python3 scripts/check-attention-bwd.py --tile-run "$(command -v tile-run)" 2>&1); rc=$?
+    echo "$out" | grep -E '^(PASS|FAIL)' | sed 's/^/  /'
+    word=PASS; [ $rc -eq 0 ] || word=FAIL
+    echo "$word attention backward (tutorial 06) against PyTorch: $(echo "$out" | tail -1)" | tee -a "$log"
+  else
+    echo "FAIL attention backward: needs python3 with torch and numpy" | tee -a "$log"
+  fi
+}
+sec_random() {
+  # Tutorial 04's dropout kernels; seeded dropout's reference runs its own
+  # Philox, so it checks tl.rand on the GPU against Triton's algorithm. The
+  # RNG kernel against the interpreter: the integer words and the uniforms
+  # exactly, the normals within the approximate lg2/sin/cos (1e-4).
+  check "dropout" kernels/dropout.tile
+  check "seeded_dropout" kernels/seeded_dropout.tile
+  check "seeded_dropout seed=-7 p=0.3" kernels/seeded_dropout.tile --set seed=-7 --set p=0.3
+  check "seeded_dropout seed=2**40+5 n=2**24" kernels/seeded_dropout.tile --set 'seed=2**40+5' --set 'n=2**24'
+  compare seeded_dropout kernels/seeded_dropout.tile
+  local out exact close
+  out=$(tile-run test/tools/tile-run/Inputs/random.tile --compare 2>&1)
+  exact=$(echo "$out" | grep -cE 'compare (words|ints|ints64|ints7|unif|unif4): max \|gpu - interpreter\| 0.00e\+00,')
+  close=$(echo "$out" | grep -cE 'compare (norm|norm4): max \|gpu - interpreter\| ([0-9.]+e-(0[5-9]|[1-9][0-9])|0.00e\+00),.* 0 NaN mismatches')
+  local word=PASS; [ "$exact" = 6 ] && [ "$close" = 2 ] || word=FAIL
+  echo "$word compare random: $exact of 6 integer/uniform outputs identical, $close of 2 normal outputs within 1e-4" | tee -a "$log"
 }
 sec_tools() {
   # --info on the GPU, text and JSON.

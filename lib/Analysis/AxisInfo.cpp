@@ -237,6 +237,18 @@ AxisInfo AxisInfoAnalysis::transfer(Operation *op, ArrayRef<AxisInfo> in,
       .Case<tilegpu::ConvertLayoutOp, arith::ExtSIOp, arith::ExtUIOp,
             arith::TruncIOp, arith::IndexCastOp>(
           [&](Operation *) { return in[0]; })
+      .Case<PtrCastOp>([&](PtrCastOp cast) -> AxisInfo {
+        // The addresses are unchanged: divisibility (bytes) and constancy
+        // carry over, and contiguity (elements) too where both pointees
+        // have one size (bool blocks read as bytes, tile-widen-bool-memory).
+        const AxisInfo &info = in[0];
+        if (pointeeBytes(cast.getSrc().getType()) ==
+            pointeeBytes(cast.getType()))
+          return info;
+        return AxisInfo(DimVector(rank, 1), DimVector(info.getDivisibility()),
+                        DimVector(info.getConstancy()),
+                        info.getConstantValue());
+      })
       .Case<arith::AddIOp>(
           [&](Operation *) { return binary(addContiguity, gcdDivisibility); })
       .Case<AddPtrOp>([&](AddPtrOp addPtr) {

@@ -24,6 +24,12 @@ unsigned mlir::tilegpu::getScratchBytes(Operation *op) {
     return getScanScratchBytes(scan);
   if (auto convert = dyn_cast<ConvertLayoutOp>(op))
     return getConvertLayoutScratchBytes(convert);
+  // A scalar atomic whose old value is used: thread 0 performs it and
+  // passes the old value to every thread through a word of shared memory.
+  if (isa<tile::AtomicRMWOp, tile::AtomicCASOp>(op) &&
+      !isa<RankedTensorType>(op->getResult(0).getType()) &&
+      !op->getResult(0).use_empty())
+    return std::max(4u, getSharedElementBytes(op->getResult(0).getType()));
   // A reshape or cat passes its elements through shared memory in row-major
   // order.
   if (isa<tile::ReshapeOp, tile::CatOp>(op)) {

@@ -1,11 +1,13 @@
 //===- Buffers.cpp - a run's input and output buffers ---------------------===//
 //
 // The host copies of the launch's buffers: made from the seed or read from
-// .npy files before a run (--input); printed or written to .npy files
+// .npy files before a run (--input), then the derived buffers computed from
+// them in the description's order; printed or written to .npy files
 // after it (--print-buffer, --save, --save-dir).
 //
 //===----------------------------------------------------------------------===//
 
+#include "Elementwise.h"
 #include "RunInternal.h"
 #include "tile/Driver/Npy.h"
 
@@ -16,8 +18,10 @@
 using namespace mlir;
 
 namespace tile {
-bool makeInputs(RunContext &context, const launch::LaunchSpec &spec,
+bool makeInputs(RunContext &context, frontend::DiagEmitter &diag,
+                const launch::LaunchSpec &spec,
                 std::vector<HostArray> &inputs) {
+  std::vector<bool> fromFile(spec.buffers.size(), false);
   for (size_t i = 0; i < spec.buffers.size(); ++i)
     inputs.push_back(
         makeHostArray(spec.buffers[i], context.options.seed + 977 * i));
@@ -48,6 +52,19 @@ bool makeInputs(RunContext &context, const launch::LaunchSpec &spec,
              false;
     }
     target.bytes = std::move(array.bytes);
+    fromFile[it - spec.buffers.begin()] = true;
+  }
+  // A derived buffer reads its operands' contents, files included; a file
+  // given for the derived buffer itself replaces it.
+  for (size_t i = 0; i < spec.buffers.size(); ++i) {
+    if (spec.buffers[i].init != launch::BufferSpec::Init::Derived ||
+        fromFile[i])
+      continue;
+    std::string error;
+    if (!launch::computeDerived(i, inputs, spec, inputs[i], error)) {
+      diag.error(spec.buffers[i].loc, error);
+      return false;
+    }
   }
   return true;
 }
@@ -96,6 +113,8 @@ int saveBuffers(RunContext &context, const launch::LaunchSpec &spec,
       return context.fail("cannot create '" + options.saveDir +
                           "': " + ec.message());
     for (size_t b = 0; b < spec.buffers.size(); ++b) {
+      if (spec.buffers[b].name.empty())
+        continue; // an operand written inline, e.g. rand(fp32, n) > p
       llvm::SmallString<128> path(options.saveDir);
       llvm::sys::path::append(path, spec.buffers[b].name + ".npy");
       targets.push_back({b, std::string(path)});

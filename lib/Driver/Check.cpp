@@ -1,11 +1,13 @@
 //===- Check.cpp - check a run's results ----------------------------------===//
 //
 // Compares the buffers a run wrote with the launch's checks, whose CPU
-// references References.cpp computes, and with the interpreter's buffers
-// where --compare ran the kernel both ways.
+// references References.cpp (ref_* calls) and Elementwise.cpp (expressions)
+// compute from the buffers' contents before the launch, and with the
+// interpreter's buffers where --compare ran the kernel both ways.
 //
 //===----------------------------------------------------------------------===//
 
+#include "Elementwise.h"
 #include "RunInternal.h"
 #include "tile/Driver/References.h"
 
@@ -22,7 +24,10 @@ int runChecks(TileSource &source, const std::vector<HostArray> &inputs,
     const HostArray &output = outputs[check.output];
     std::vector<double> reference;
     std::string error;
-    if (!computeReference(check, inputs, spec, reference, error)) {
+    if (!(check.expr
+              ? launch::computeExpressionReference(check, inputs, spec,
+                                                   reference, error)
+              : computeReference(check, inputs, spec, reference, error))) {
       source.diag->error(check.loc, error);
       return 1;
     }

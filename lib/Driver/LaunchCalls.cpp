@@ -3,7 +3,8 @@
 // The functions a launch description may call: the buffer constructors
 // (rand, randn, zeros, empty, and ptrs, a table of other buffers' addresses),
 // stride and the integer helpers (cdiv,
-// next_power_of_2, min, max, num_sms(), occupancy()).
+// next_power_of_2, min, max, num_sms(), occupancy()). The element-wise
+// functions (where, exp, x.to(dtype), ...) are in LaunchElementwise.cpp.
 //
 //===----------------------------------------------------------------------===//
 
@@ -32,9 +33,12 @@ Value addBuffer(LaunchSpec &spec, BufferSpec buffer) {
 } // namespace
 
 std::optional<Value> Evaluator::evalCall(const ast::CallExpr &expr) {
+  if (isElementwiseCall(expr))
+    return evalElementwiseCall(expr);
   const auto *callee = dyn_cast<ast::NameExpr>(&expr.getCallee());
   if (!callee)
-    return error(expr, "only plain function names can be called here");
+    return error(expr, "only plain function names and x.to(dtype) can be "
+                       "called here");
   llvm::StringRef name = callee->getName();
   const ast::ExprList &args = expr.getArgs();
   auto expectArgs = [&](size_t lo, size_t hi) {
@@ -105,6 +109,40 @@ std::optional<Value> Evaluator::evalCall(const ast::CallExpr &expr) {
     return addBuffer(spec, std::move(table));
   }
 
+  // A 1-D buffer of the listed numbers: the sizes and leading dimensions
+  // tutorial 08 hands its grouped GEMM as small int32 tensors.
+  if (name == "values") {
+    if (args.size() < 2)
+      return error(expr, "values() needs a dtype and at least one number");
+    std::optional<Value> dtype = eval(*args[0]);
+    if (!dtype)
+      return std::nullopt;
+    if (dtype->kind != Value::Kind::DType)
+      return error(*args[0], "values() needs a dtype first");
+    BufferSpec buffer;
+    buffer.dtype = dtype->dtype;
+    buffer.init = BufferSpec::Init::Values;
+    for (size_t i = 1; i < args.size(); ++i) {
+      std::optional<Value> number = eval(*args[i]);
+      if (!number)
+        return std::nullopt;
+      if (number->kind == Value::Kind::Int && !isFloat(buffer.dtype) &&
+          (number->intValue < -(int64_t(1) << 53) ||
+           number->intValue > (int64_t(1) << 53)))
+        return error(*args[i], "values() holds integers up to 2^53");
+      if (number->kind == Value::Kind::Int)
+        buffer.values.push_back(double(number->intValue));
+      else if (number->kind == Value::Kind::Float && isFloat(buffer.dtype))
+        buffer.values.push_back(number->floatValue);
+      else
+        return error(*args[i], "values() of " + getName(buffer.dtype).str() +
+                                   " takes numbers of that kind, got " +
+                                   number->describe());
+    }
+    buffer.shape = {int64_t(buffer.values.size())};
+    return addBuffer(spec, std::move(buffer));
+  }
+
   if (name == "stride") {
     if (!expectArgs(2, 2))
       return std::nullopt;
@@ -172,6 +210,9 @@ std::optional<Value> Evaluator::evalCall(const ast::CallExpr &expr) {
   return error(expr,
                "unknown function '" + name +
                    "' in a launch description; known: rand, randn, "
-                   "zeros, empty, ptrs, stride, cdiv, next_power_of_2, min, "
-                   "max, num_sms, occupancy, check");
+                   "zeros, empty, ptrs, values, stride, cdiv, "
+                   "next_power_of_2, min, max, num_sms, occupancy, check, "
+                   "where, minimum, maximum, exp, log, sqrt, abs, sin, cos, "
+                   "tan, asin, acos, atan, tanh, sinh, cosh, exp2, log2, "
+                   "erf, floor, ceil, ref_* (in check), and x.to(dtype)");
 }

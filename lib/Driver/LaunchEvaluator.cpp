@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "LaunchEvaluator.h"
+#include "Elementwise.h"
 
 #include "llvm/ADT/StringExtras.h"
 
@@ -42,6 +43,8 @@ std::optional<Value> Evaluator::evalBinary(const ast::BinOpExpr &expr) {
     return std::nullopt;
   if (lhs->kind == Value::Kind::Deferred || rhs->kind == Value::Kind::Deferred)
     return getDeferred();
+  if (isBufferValue(*lhs) || isBufferValue(*rhs))
+    return evalElementwiseBinary(expr, *lhs, *rhs);
   if (!lhs->isNumber() || !rhs->isNumber())
     return error(expr, "operator '" + ast::spell(expr.getOp()) +
                            "' needs numbers, got " + lhs->describe() + " and " +
@@ -170,6 +173,8 @@ std::optional<Value> Evaluator::eval(const ast::Expr &expr) {
       return std::nullopt;
     if (v->kind == Value::Kind::Deferred)
       return v;
+    if (isBufferValue(*v))
+      return evalElementwiseUnary(unary, *v);
     if (!v->isNumber())
       return error(expr, "unary operator needs a number");
     switch (unary.getOp()) {
@@ -199,6 +204,13 @@ std::optional<Value> Evaluator::eval(const ast::Expr &expr) {
       if (left->kind == Value::Kind::Deferred ||
           right->kind == Value::Kind::Deferred)
         return getDeferred();
+      if (isBufferValue(*left) || isBufferValue(*right)) {
+        if (compare.getOps().size() != 1)
+          return error(expr, "chained comparisons of buffers are not "
+                             "supported; combine them with '&'");
+        return evalElementwiseCompare(expr, op, compare.getLeft(), *left,
+                                      *rightExpr, *right);
+      }
       if (!left->isNumber() || !right->isNumber())
         return error(expr, "comparisons need numbers");
       double a = left->asDouble(), b = right->asDouble();
@@ -241,6 +253,10 @@ std::optional<Value> Evaluator::eval(const ast::Expr &expr) {
         return std::nullopt;
       if (last->kind == Value::Kind::Deferred)
         return last;
+      if (isBufferValue(*last))
+        return error(*operand, "'" + ast::spell(boolOp.getOp()) +
+                                   "' has no element-wise meaning on "
+                                   "buffers; use '&' or '|'");
       bool truthy = last->isNumber() && last->asDouble() != 0;
       if (truthy == (boolOp.getOp() == ast::BoolOp::Or))
         return last;
@@ -254,6 +270,9 @@ std::optional<Value> Evaluator::eval(const ast::Expr &expr) {
       return std::nullopt;
     if (test->kind == Value::Kind::Deferred)
       return test;
+    if (isBufferValue(*test))
+      return error(ifExp.getTest(), "'a if c else b' needs a number as c; "
+                                    "where(c, a, b) selects element-wise");
     bool truthy = test->isNumber() && test->asDouble() != 0;
     return eval(truthy ? ifExp.getBody() : ifExp.getOrElse());
   }
@@ -282,9 +301,10 @@ bool Evaluator::run(const ast::StmtList &statements,
       if (preset.count(name))
         continue; // the command line wins
       auto override = deferred.find(name);
-      std::optional<Value> value = eval(
-          override != deferred.end() ? *override->second : assign->getValue());
-      if (!value)
+      const ast::Expr &valueExpr =
+          override != deferred.end() ? *override->second : assign->getValue();
+      std::optional<Value> value = eval(valueExpr);
+      if (!value || !(value = materialize(valueExpr, *value)))
         return false;
       if (value->kind == Value::Kind::Buffer &&
           spec.buffers[value->buffer].name.empty())
@@ -303,62 +323,87 @@ bool Evaluator::run(const ast::StmtList &statements,
                  "calls only");
       return false;
     }
-    // check(output, ref_name(args...), tol=...)
-    if (call->getArgs().size() != 2) {
-      diag.error(call->getLoc(), "check() takes an output buffer and a "
-                                 "reference call, e.g. check(out, "
-                                 "ref_add(x, y), tol=0)");
-      return false;
-    }
     Check check;
-    check.loc = call->getLoc();
-    std::optional<Value> output = eval(*call->getArgs()[0]);
-    if (!output)
+    if (!evalCheck(*call, check))
       return false;
-    if (output->kind != Value::Kind::Buffer) {
-      diag.error(call->getArgs()[0]->getLoc(), "check() needs a buffer");
-      return false;
-    }
-    check.output = output->buffer;
-    const auto *reference = dyn_cast<ast::CallExpr>(call->getArgs()[1].get());
-    const auto *refName =
-        reference ? dyn_cast<ast::NameExpr>(&reference->getCallee()) : nullptr;
-    if (!refName) {
-      diag.error(call->getArgs()[1]->getLoc(),
-                 "the reference must be a call such as ref_add(x, y)");
-      return false;
-    }
-    check.reference = refName->getName().str();
-    for (const auto &arg : reference->getArgs()) {
-      std::optional<Value> v = eval(*arg);
-      if (!v)
-        return false;
-      if (v->isDeferred()) {
-        diag.error(arg->getLoc(), kDeferredUse);
-        return false;
-      }
-      check.args.push_back(*v);
-    }
-    for (const ast::Keyword &keyword : call->getKeywords()) {
-      if (keyword.name != "tol") {
-        diag.error(keyword.loc, "check() got an unexpected keyword argument '" +
-                                    keyword.name + "'; valid: tol");
-        return false;
-      }
-      std::optional<Value> tol = eval(*keyword.value);
-      if (!tol)
-        return false;
-      if (tol->isDeferred()) {
-        diag.error(keyword.loc, kDeferredUse);
-        return false;
-      }
-      if (!tol->isNumber() || tol->asDouble() < 0) {
-        diag.error(keyword.loc, "tol must be a number >= 0");
-        return false;
-      }
-      check.tolerance = tol->asDouble();
-    }
     spec.checks.push_back(check);
+  }
+  return true;
+}
+
+bool Evaluator::evalCheck(const ast::CallExpr &call, Check &check) {
+  // check(output, reference, tol=...): the reference is a ref_* call or an
+  // element-wise expression (which may use ref_* calls).
+  if (call.getArgs().size() != 2) {
+    diag.error(call.getLoc(), "check() takes an output buffer and a "
+                              "reference, e.g. check(out, ref_add(x, y), "
+                              "tol=0) or check(out, x * 2, tol=0)");
+    return false;
+  }
+  check.loc = call.getLoc();
+  std::optional<Value> output = eval(*call.getArgs()[0]);
+  if (!output)
+    return false;
+  if (output->kind != Value::Kind::Buffer) {
+    diag.error(call.getArgs()[0]->getLoc(), "check() needs a buffer");
+    return false;
+  }
+  check.output = output->buffer;
+  const ast::Expr &referenceExpr = *call.getArgs()[1];
+  checkOutput = check.output;
+  std::optional<Value> reference = eval(referenceExpr);
+  checkOutput.reset();
+  if (!reference)
+    return false;
+  if (reference->isDeferred()) {
+    diag.error(referenceExpr.getLoc(), kDeferredUse);
+    return false;
+  }
+  if (reference->kind == Value::Kind::Elementwise &&
+      reference->expr->op == ElemOp::Reference) {
+    check.reference = reference->expr->name;
+    check.args = reference->expr->args;
+  } else {
+    if (!reference->isNumber() && !isBufferValue(*reference)) {
+      diag.error(referenceExpr.getLoc(),
+                 "the reference must be a ref_* call such as ref_add(x, y) "
+                 "or an element-wise expression of buffers, got " +
+                     reference->describe());
+      return false;
+    }
+    check.expr = toElem(referenceExpr, *reference);
+    if (!check.expr)
+      return false;
+    const std::vector<int64_t> &shape = spec.buffers[check.output].shape;
+    std::optional<std::vector<int64_t>> common =
+        broadcastShapes(check.expr->shape, shape);
+    if (!common || *common != shape) {
+      diag.error(referenceExpr.getLoc(),
+                 "the reference's shape " + describeShape(check.expr->shape) +
+                     " does not broadcast to the output's " +
+                     describeShape(shape));
+      return false;
+    }
+    check.reference = print(*check.expr, spec);
+  }
+  for (const ast::Keyword &keyword : call.getKeywords()) {
+    if (keyword.name != "tol") {
+      diag.error(keyword.loc, "check() got an unexpected keyword argument '" +
+                                  keyword.name + "'; valid: tol");
+      return false;
+    }
+    std::optional<Value> tol = eval(*keyword.value);
+    if (!tol)
+      return false;
+    if (tol->isDeferred()) {
+      diag.error(keyword.loc, kDeferredUse);
+      return false;
+    }
+    if (!tol->isNumber() || tol->asDouble() < 0) {
+      diag.error(keyword.loc, "tol must be a number >= 0");
+      return false;
+    }
+    check.tolerance = tol->asDouble();
   }
   return true;
 }

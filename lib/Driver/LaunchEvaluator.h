@@ -48,6 +48,28 @@ inline std::optional<int64_t> checkedPow(int64_t a, int64_t b) {
   return result;
 }
 
+/// The kinds of dtype, ordered as element-wise expressions promote them.
+enum class ElemCategory { Bool, Int, Float };
+ElemCategory getCategory(DType type);
+
+/// A float64 math function of element-wise expressions (exp, log, ...);
+/// null for another name.
+using MathFunction = double (*)(double);
+MathFunction getMathFunction(llvm::StringRef name);
+
+/// A buffer or an element-wise expression of buffers.
+inline bool isBufferValue(const Value &value) {
+  return value.kind == Value::Kind::Buffer ||
+         value.kind == Value::Kind::Elementwise;
+}
+
+/// "(3, 4)", "(5,)".
+std::string describeShape(llvm::ArrayRef<int64_t> shape);
+
+/// numpy's broadcast of two shapes; nullopt where they do not broadcast.
+std::optional<std::vector<int64_t>> broadcastShapes(llvm::ArrayRef<int64_t> a,
+                                                    llvm::ArrayRef<int64_t> b);
+
 class Evaluator {
 public:
   Evaluator(LaunchSpec &spec, frontend::DiagEmitter &diag,
@@ -61,6 +83,10 @@ public:
   bool run(const frontend::ast::StmtList &statements,
            const llvm::StringMap<Value> &preset,
            const llvm::StringMap<const frontend::ast::Expr *> &deferred);
+  /// An assigned value: an element-wise expression (also in a tuple)
+  /// becomes a derived buffer, computed before the launch.
+  std::optional<Value> materialize(const frontend::ast::Expr &expr,
+                                   const Value &value);
 
 private:
   std::optional<Value> error(const frontend::ast::Expr &expr,
@@ -71,6 +97,27 @@ private:
   std::optional<Value> evalBinary(const frontend::ast::BinOpExpr &expr);
   std::optional<Value> evalCall(const frontend::ast::CallExpr &expr);
   std::optional<int64_t> evalInt(const frontend::ast::Expr &expr);
+
+  // Element-wise expressions of buffers (LaunchElementwise.cpp).
+  /// An operand: a buffer, an expression of buffers or a number; null after
+  /// an error otherwise.
+  ElemExprPtr toElem(const frontend::ast::Expr &expr, const Value &value);
+  std::optional<Value>
+  evalElementwiseBinary(const frontend::ast::BinOpExpr &expr, const Value &lhs,
+                        const Value &rhs);
+  std::optional<Value>
+  evalElementwiseUnary(const frontend::ast::UnaryOpExpr &expr,
+                       const Value &operand);
+  std::optional<Value>
+  evalElementwiseCompare(const frontend::ast::Expr &expr,
+                         frontend::ast::CompareOp op,
+                         const frontend::ast::Expr &lhsExpr, const Value &lhs,
+                         const frontend::ast::Expr &rhsExpr, const Value &rhs);
+  /// where, minimum, maximum, the math functions, x.to(dtype) and ref_*.
+  static bool isElementwiseCall(const frontend::ast::CallExpr &expr);
+  std::optional<Value> evalElementwiseCall(const frontend::ast::CallExpr &expr);
+  /// Evaluates check()'s arguments into `check`.
+  bool evalCheck(const frontend::ast::CallExpr &call, Check &check);
   /// Python's integers are unbounded, the launch description's are int64: a
   /// result that does not fit (nullopt) is reported, never wrapped.
   std::optional<Value> intResult(const frontend::ast::Expr &expr,
@@ -84,6 +131,9 @@ private:
   LaunchSpec &spec;
   frontend::DiagEmitter &diag;
   const DeviceValues *device;
+  /// While a check's reference is evaluated, its output buffer: ref_*
+  /// calls are allowed and take its shape.
+  std::optional<unsigned> checkOutput;
 };
 
 } // namespace tile::launch::detail

@@ -219,11 +219,17 @@ std::optional<LaunchSpec> tile::launch::parseLaunchSpec(
   for (auto [index, override] : llvm::enumerate(overrides))
     lastOverride[override.name] = index;
   // A buffer an override makes is named after it (--save-dir's files).
-  auto assign = [&](llvm::StringRef name, const Value &value) {
-    if (value.kind == Value::Kind::Buffer &&
-        spec.buffers[value.buffer].name.empty())
-      spec.buffers[value.buffer].name = name.str();
-    spec.variables[name] = value;
+  // An element-wise expression becomes a derived buffer.
+  auto assign = [&](llvm::StringRef name, const ast::Expr &expr,
+                    const Value &assigned) {
+    std::optional<Value> value = evaluator.materialize(expr, assigned);
+    if (!value)
+      return false;
+    if (value->kind == Value::Kind::Buffer &&
+        spec.buffers[value->buffer].name.empty())
+      spec.buffers[value->buffer].name = name.str();
+    spec.variables[name] = *value;
+    return true;
   };
   for (auto [index, override] : llvm::enumerate(overrides)) {
     if (lastOverride[override.name] != index)
@@ -241,10 +247,9 @@ std::optional<LaunchSpec> tile::launch::parseLaunchSpec(
       continue;
     }
     std::optional<Value> value = evaluator.eval(*expr);
-    if (!value)
+    if (!value || !assign(override.name, *expr, *value))
       return std::nullopt;
-    assign(override.name, *value);
-    preset[override.name] = *value;
+    preset[override.name] = spec.variables[override.name];
   }
   if (statements && !evaluator.run(*statements, preset, deferred))
     return std::nullopt;
@@ -252,9 +257,8 @@ std::optional<LaunchSpec> tile::launch::parseLaunchSpec(
     if (described.contains(name))
       continue;
     std::optional<Value> value = evaluator.eval(*expr);
-    if (!value)
+    if (!value || !assign(name, *expr, *value))
       return std::nullopt;
-    assign(name, *value);
   }
   if (!readLaunchVariables(spec, diag))
     return std::nullopt;

@@ -154,6 +154,8 @@ std::string Value::describe() const {
     return "buffer";
   case Kind::Tuple:
     return "tuple of " + std::to_string(elements.size());
+  case Kind::Elementwise:
+    return "an element-wise expression of buffers";
   case Kind::Deferred:
     return "a value known only once the kernel is compiled (it uses "
            "num_sms() or occupancy())";

@@ -1,9 +1,11 @@
 //===- References.cpp - independent references for kernel checks ----------===//
 
 #include "tile/Driver/References.h"
+#include "ReferenceArgs.h"
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <thread>
@@ -11,13 +13,6 @@
 using namespace tile;
 
 namespace {
-/// An argument of a reference: a buffer, or a number or string.
-struct RefArg {
-  const HostArray *buffer = nullptr;
-  const launch::Value *value = nullptr;
-};
-using ReferenceFn = std::function<bool(const std::vector<RefArg> &,
-                                       std::vector<double> &, std::string &)>;
 
 /// out[i] = a[i] + b[i].
 bool referenceAdd(const std::vector<RefArg> &args, std::vector<double> &out,
@@ -31,26 +26,6 @@ bool referenceAdd(const std::vector<RefArg> &args, std::vector<double> &out,
   out.resize(a.size());
   for (int64_t i = 0; i < a.size(); ++i)
     out[i] = a.get(i) + b.get(i);
-  return true;
-}
-
-/// out[i] = x[i] * s, s a number: a scaled quantization, checked against an
-/// fp8 (or any) output rounded from the exact product.
-bool referenceScale(const std::vector<RefArg> &args, std::vector<double> &out,
-                    std::string &error) {
-  if (args.size() != 2 || !args[0].buffer || !args[1].value ||
-      (args[1].value->kind != launch::Value::Kind::Int &&
-       args[1].value->kind != launch::Value::Kind::Float)) {
-    error = "ref_scale(x, s) needs a buffer and a number";
-    return false;
-  }
-  const HostArray &x = *args[0].buffer;
-  double s = args[1].value->kind == launch::Value::Kind::Int
-                 ? double(args[1].value->intValue)
-                 : args[1].value->floatValue;
-  out.resize(x.size());
-  for (int64_t i = 0; i < x.size(); ++i)
-    out[i] = x.get(i) * s;
   return true;
 }
 
@@ -299,18 +274,95 @@ bool referenceArgmax(const std::vector<RefArg> &args, std::vector<double> &out,
   return true;
 }
 
+/// out = x_keep ? x / (1 - p) : 0, the dropout of Triton's tutorial 04.
+bool referenceDropout(const std::vector<RefArg> &args, std::vector<double> &out,
+                      std::string &error) {
+  if (args.size() != 3 || !args[0].buffer || !args[1].buffer ||
+      args[0].buffer->size() != args[1].buffer->size() || !args[2].value ||
+      !args[2].value->isNumber()) {
+    error = "ref_dropout(x, x_keep, p) needs two buffers of the same size and "
+            "a number";
+    return false;
+  }
+  const HostArray &x = *args[0].buffer, &keep = *args[1].buffer;
+  // The kernel gets p as an fp32 argument.
+  double p = float(args[2].value->asDouble());
+  out.resize(x.size());
+  for (int64_t i = 0; i < x.size(); ++i)
+    out[i] = keep.get(i) != 0 ? x.get(i) / (1 - p) : 0.0;
+  return true;
+}
+
+/// Triton's tl.rand(seed, offset) for an int32 offset, written from
+/// Triton's random.py: Philox-4x32 with 10 rounds on the counter (offset, 0,
+/// 0, 0) and the key (seed's low word, its high word); the first word,
+/// reinterpreted as int32 and folded to x >= 0 (x < 0 becomes -x - 1), times
+/// 4.6566127342e-10, both rounded to fp32 as the GPU computes them.
+float philoxUniform(uint64_t seed, uint32_t offset) {
+  uint32_t c0 = offset, c1 = 0, c2 = 0, c3 = 0;
+  uint32_t k0 = uint32_t(seed), k1 = uint32_t(seed >> 32);
+  for (int round = 0; round < 10; ++round) {
+    uint64_t productA = uint64_t(0xD2511F53u) * c0;
+    uint64_t productB = uint64_t(0xCD9E8D57u) * c2;
+    uint32_t next0 = uint32_t(productB >> 32) ^ c1 ^ k0;
+    uint32_t next2 = uint32_t(productA >> 32) ^ c3 ^ k1;
+    c1 = uint32_t(productB);
+    c3 = uint32_t(productA);
+    c0 = next0;
+    c2 = next2;
+    k0 += 0x9E3779B9u;
+    k1 += 0xBB67AE85u;
+  }
+  int32_t x = int32_t(c0);
+  if (x < 0)
+    x = int32_t(-int64_t(x) - 1);
+  return float(x) * 4.6566127342e-10f;
+}
+
+/// out = rand(seed, i) > p ? x / (1 - p) : 0, tutorial 04's seeded dropout
+/// with its own Philox (philoxUniform), independent of Tile's tl.rand.
+bool referenceSeededDropout(const std::vector<RefArg> &args,
+                            std::vector<double> &out, std::string &error) {
+  if (args.size() != 3 || !args[0].buffer || !args[1].value ||
+      !args[1].value->isNumber() || !args[2].value ||
+      args[2].value->kind != launch::Value::Kind::Int) {
+    error = "ref_seeded_dropout(x, p, seed) needs a buffer, a number and an "
+            "integer";
+    return false;
+  }
+  const HostArray &x = *args[0].buffer;
+  float p = float(args[1].value->asDouble());
+  // An int32 seed sign-extends to 64 bits, as seed.to(tl.uint64) does.
+  uint64_t seed = uint64_t(args[2].value->intValue);
+  if (x.size() > (int64_t(1) << 31)) {
+    error = "ref_seeded_dropout: int32 offsets cover at most 2^31 elements";
+    return false;
+  }
+  out.resize(x.size());
+  for (int64_t i = 0; i < x.size(); ++i)
+    out[i] =
+        philoxUniform(seed, uint32_t(i)) > p ? x.get(i) / (1 - double(p)) : 0.0;
+  return true;
+}
+
 const std::map<std::string, ReferenceFn> &getReferences() {
-  static const std::map<std::string, ReferenceFn> references = {
-      {"ref_add", referenceAdd},
-      {"ref_argmax", referenceArgmax},
-      {"ref_cumsum", referenceCumsum},
-      {"ref_linear_recurrence", referenceLinearRecurrence},
-      {"ref_scale", referenceScale},
-      {"ref_softmax", referenceSoftmax},
-      {"ref_matmul", referenceMatmul},
-      {"ref_sum", referenceSum},
-      {"ref_transpose", referenceTranspose},
-  };
+  static const std::map<std::string, ReferenceFn> references = [] {
+    std::map<std::string, ReferenceFn> all = {
+        {"ref_add", referenceAdd},
+        {"ref_argmax", referenceArgmax},
+        {"ref_cumsum", referenceCumsum},
+        {"ref_dropout", referenceDropout},
+        {"ref_linear_recurrence", referenceLinearRecurrence},
+        {"ref_softmax", referenceSoftmax},
+        {"ref_matmul", referenceMatmul},
+        {"ref_seeded_dropout", referenceSeededDropout},
+        {"ref_sum", referenceSum},
+        {"ref_transpose", referenceTranspose},
+    };
+    for (auto &[name, fn] : getNormReferences())
+      all.emplace(name, fn);
+    return all;
+  }();
   return references;
 }
 } // namespace

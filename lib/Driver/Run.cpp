@@ -108,7 +108,7 @@ int runKernel(RunContext &context, ArrayRef<launch::Override> overrides,
   if (stage == Stage::Trial && sameBuffers(context.tuneBuffers, spec.buffers)) {
     inputs = context.tuneInputs;
   } else if (emit == Emit::None && !wantInfo && stage != Stage::CompileOnly) {
-    if (!makeInputs(context, spec, inputs))
+    if (!makeInputs(context, *kernel.source->diag, spec, inputs))
       return 1;
     if (stage == Stage::Trial) {
       context.tuneBuffers = spec.buffers;

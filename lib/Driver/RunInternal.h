@@ -81,9 +81,10 @@ std::string describeGridSource(const Kernel &kernel, bool interpreter);
 
 // Buffers.cpp
 
-/// The launch's buffers, filled from the seed or from --input files.
-bool makeInputs(RunContext &context, const launch::LaunchSpec &spec,
-                std::vector<HostArray> &inputs);
+/// The launch's buffers, filled from the seed or from --input files, then
+/// the derived ones computed (errors at their line through `diag`).
+bool makeInputs(RunContext &context, frontend::DiagEmitter &diag,
+                const launch::LaunchSpec &spec, std::vector<HostArray> &inputs);
 bool sameBuffers(llvm::ArrayRef<launch::BufferSpec> a,
                  llvm::ArrayRef<launch::BufferSpec> b);
 /// --print-buffer, --save and --save-dir.

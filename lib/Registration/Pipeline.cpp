@@ -27,6 +27,7 @@ void mlir::tile::buildTileToTileGPUPipeline(OpPassManager &pm,
   TileCheckGPUSupportOptions check;
   check.target = options.target;
   pm.addPass(createTileCheckGPUSupport(check));
+  pm.addPass(createTileWidenBoolMemory());
   ConvertTileToTileGPUOptions convert;
   convert.numWarps = options.numWarps;
   convert.target = options.target;

@@ -117,3 +117,23 @@ func.func @dot(%a: tensor<16x8xf16, #l>, %b: tensor<8x16xf16, #l>, %c: tensor<16
   %d = tile.dot %a, %b, %c : tensor<16x8xf16, #l> * tensor<8x16xf16, #l> -> tensor<16x16xf32, #l>
   return %d : tensor<16x16xf32, #l>
 }
+
+// -----
+
+// A scalar atomic whose old value is used has a scratch word (8 bytes for a
+// 64-bit value, at least 4); one whose value is unused, or a block atomic,
+// has none.
+// expected-remark @below {{shared memory: 8 bytes}}
+func.func @scalar_atomics(%p: !tile.ptr<i32>, %q: !tile.ptr<i64>, %h: !tile.ptr<i16>, %x: i32, %y: i64, %z: i16) {
+  // expected-remark @below {{scratch: offset 0, size 4, live [1, 2)}}
+  %0 = tile.atomic_cas %p, %x, %x : !tile.ptr<i32>
+  tile.store %p, %0 : !tile.ptr<i32>
+  // expected-remark @below {{scratch: offset 0, size 8, live [3, 4)}}
+  %1 = tile.atomic_rmw xchg, %q, %y : !tile.ptr<i64>
+  tile.store %q, %1 : !tile.ptr<i64>
+  // expected-remark @below {{scratch: offset 0, size 4, live [5, 6)}}
+  %2 = tile.atomic_rmw add, %h, %z : !tile.ptr<i16>
+  tile.store %h, %2 : !tile.ptr<i16>
+  %3 = tile.atomic_rmw add, %p, %x : !tile.ptr<i32>
+  return
+}

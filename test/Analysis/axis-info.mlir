@@ -92,3 +92,23 @@ func.func @comparison_alignment(%n: i32 {tile.divisibility = 16 : i32}) {
   %sel = arith.select %c, %ns, %zero : tensor<256xi32>
   return
 }
+
+// -----
+
+// A pointer cast keeps the addresses: between pointees of one size the whole
+// of the information carries over; to a smaller pointee, contiguity (counted
+// in elements) is lost and the byte divisibility kept.
+// expected-remark @below {{arg 0: contiguity = [1], divisibility = [16], constancy = [1]}}
+func.func @ptr_cast(%p: !tile.ptr<i1> {tile.divisibility = 16 : i32}) {
+  // expected-remark @below {{contiguity = [256], divisibility = [1073741824], constancy = [1]}}
+  %range = tile.make_range {start = 0 : i32, end = 256 : i32} : tensor<256xi32>
+  // expected-remark @below {{contiguity = [1], divisibility = [16], constancy = [256]}}
+  %ps = tile.splat %p : !tile.ptr<i1> -> tensor<256x!tile.ptr<i1>>
+  // expected-remark @below {{contiguity = [256], divisibility = [16], constancy = [1]}}
+  %pp = tile.addptr %ps, %range : tensor<256x!tile.ptr<i1>>, tensor<256xi32>
+  // expected-remark @below {{contiguity = [256], divisibility = [16], constancy = [1]}}
+  %bytes = tile.ptr_cast %pp : tensor<256x!tile.ptr<i1>> -> tensor<256x!tile.ptr<i8>>
+  // expected-remark @below {{contiguity = [1], divisibility = [16], constancy = [1]}}
+  %words = tile.ptr_cast %pp : tensor<256x!tile.ptr<i1>> -> tensor<256x!tile.ptr<i32>>
+  return
+}

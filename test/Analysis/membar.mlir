@@ -148,3 +148,24 @@ func.func @unplaced(%pa: tensor<64x32x!tile.ptr<f16>, #p>) {
   tilegpu.async_copy %pa, %a[%c0] : tensor<64x32x!tile.ptr<f16>, #p> -> !tilegpu.memdesc<2x64x32xf16>
   return
 }
+
+// -----
+
+// A spin lock: the atomic_cas of each iteration writes the scratch word the
+// previous iteration's threads read, so it waits for them; the xchg that
+// releases the lock uses no scratch.
+// expected-remark @below {{1 barriers inserted}}
+func.func @spin_lock(%lock: !tile.ptr<i32>) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  scf.while : () -> () {
+    // expected-remark @below {{barrier needed before this op}}
+    %old = tile.atomic_cas %lock, %c0, %c1 {tilegpu.shared_offset = 0 : i32} : !tile.ptr<i32>
+    %held = arith.cmpi eq, %old, %c1 : i32
+    scf.condition(%held)
+  } do {
+    scf.yield
+  }
+  %0 = tile.atomic_rmw xchg, %lock, %c0 : !tile.ptr<i32>
+  return
+}

@@ -2,7 +2,8 @@
 //
 // Some ops move data between threads through shared memory while they run:
 // a reduction across warps, a layout conversion that changes which thread
-// holds an element, the CUDA-core dot. How many bytes each needs, and where
+// holds an element, the CUDA-core dot, a scalar atomic whose old value is
+// used (thread 0 performs it and passes the value on). How many bytes each needs, and where
 // each part of its scratch lies, is decided here, once, for both the
 // shared-memory allocator (lib/Analysis/Allocation.cpp) and the lowerings
 // (lib/Conversion/TileGPUToLLVM), so the two cannot disagree.

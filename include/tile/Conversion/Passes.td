@@ -25,6 +25,18 @@ def TileCheckGPUSupport : Pass<"tile-check-gpu-support", "mlir::ModuleOp"> {
                            "::mlir::NVVM::NVVMDialect"];
 }
 
+def TileWidenBoolMemory : Pass<"tile-widen-bool-memory", "mlir::ModuleOp"> {
+  let summary = "Load and store bool blocks as bytes";
+  let description = [{
+    A bool (i1) element in memory is one byte, as in Triton and PyTorch.
+    Rewrites every tile.load and tile.store through pointers to i1 into one
+    through pointers to i8 (tile.ptr_cast): loads compare the bytes with
+    zero, stores write zext(value). Runs on the tile dialect before
+    convert-tile-to-tilegpu.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 def ConvertTileToTileGPU : Pass<"convert-tile-to-tilegpu", "mlir::ModuleOp"> {
   let summary = "Give every tensor of a tile program a default blocked layout";
   let description = [{

@@ -18,6 +18,10 @@ struct HostArray {
   int64_t size() const { return bytes.size() / launch::getByteWidth(dtype); }
   double get(int64_t i) const;
   void set(int64_t i, double value);
+  /// Integer elements exactly (u64 as its bits; floats truncated).
+  int64_t getInt(int64_t i) const;
+  /// Stores an integer, wrapped to the element type (i1: nonzero is 1).
+  void setInt(int64_t i, int64_t value);
   /// `value` rounded to this array's element type, as the GPU stores it.
   double roundToElement(double value) const;
 };

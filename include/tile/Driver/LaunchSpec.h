@@ -18,7 +18,9 @@
 // The statements are parsed by the front end's own Python parser and
 // evaluated here, in order. Buffers: rand/randn/zeros/empty(dtype, *shape);
 // stride(buf, axis); helpers cdiv, next_power_of_2, min, max; Python
-// arithmetic and conditional expressions.
+// arithmetic and conditional expressions. Element-wise expressions of
+// buffers (`keep = (rand(fp32, n) > p).to(i32)`, `check(out, where(keep, x /
+// (1 - p), 0), tol=1e-6)`) make derived buffers and check references.
 //
 // num_sms() and occupancy() describe the compiled kernel on the device, so
 // they are known only after compiling, which itself needs the rest of the
@@ -39,6 +41,7 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -69,6 +72,11 @@ std::optional<DType> parseDType(llvm::StringRef name);
 unsigned getByteWidth(DType type);
 bool isFloat(DType type);
 
+/// An element-wise expression of buffers (lib/Driver/Elementwise.h): a
+/// derived buffer's contents or a check's reference.
+struct ElemExpr;
+using ElemExprPtr = std::shared_ptr<const ElemExpr>;
+
 struct BufferSpec {
   std::string name; // the variable it was first bound to
   DType dtype = DType::F32;
@@ -76,8 +84,24 @@ struct BufferSpec {
   /// Pointers: a table of the addresses of `pointees`, filled at launch
   /// (`ptrs(a, b, ...)`; i64 elements, as torch's int64 tensor of
   /// data_ptr()s).
-  enum class Init { Rand, Randn, Zeros, Empty, Pointers } init = Init::Empty;
+  /// Values: the numbers `values` lists (`values(i32, 1024, 512, ...)`,
+  /// as a small torch.tensor([...]) of sizes or strides). Derived: computed
+  /// from `derived`, an element-wise expression of earlier buffers, before
+  /// the launch (`x2 = x * 2`).
+  enum class Init {
+    Rand,
+    Randn,
+    Zeros,
+    Empty,
+    Pointers,
+    Values,
+    Derived
+  } init = Init::Empty;
   std::vector<unsigned> pointees;
+  std::vector<double> values;
+  ElemExprPtr derived;
+  /// Where a derived buffer is assigned, for errors computing it.
+  frontend::SourceLocation loc;
 
   int64_t getNumElements() const;
   /// Row-major strides, in elements.
@@ -95,7 +119,10 @@ struct Value {
     DType,
     Buffer,
     Tuple,
-    Deferred
+    Deferred,
+    /// An element-wise expression of buffers (`expr`), not yet a buffer:
+    /// an assignment makes it one, check() takes it as a reference.
+    Elementwise
   };
   Kind kind = Kind::None;
   int64_t intValue = 0;
@@ -104,6 +131,7 @@ struct Value {
   DType dtype = DType::F32;
   unsigned buffer = 0; // index into LaunchSpec::buffers
   std::vector<Value> elements;
+  ElemExprPtr expr;
 
   static Value getInt(int64_t v);
   static Value getFloat(double v);
@@ -117,11 +145,15 @@ struct Value {
   bool isDeferred() const;
 };
 
-/// `check(output, ref_name(args...), tol=...)`.
+/// `check(output, ref_name(args...), tol=...)` or `check(output, EXPR,
+/// tol=...)`.
 struct Check {
   unsigned output = 0; // buffer
+  /// The ref_* function, or the printed expression where `expr` is set.
   std::string reference;
   std::vector<Value> args;
+  /// An element-wise reference (which may call ref_* functions).
+  ElemExprPtr expr;
   double tolerance = 0; // relative L2 error allowed; 0 means exact
   frontend::SourceLocation loc;
 };

@@ -7,19 +7,27 @@
 //     hold an element's first copy (a tensor smaller than its layout's tile
 //     is replicated across threads), and only where the mask is true; other
 //     lanes yield 0;
-//   - a scalar atomic runs in thread 0 of the program; its old value is
-//     available only there, so a scalar atomic whose result is used is not
-//     supported yet;
+//   - a scalar atomic runs in thread 0 of the program; where its old value
+//     is used, thread 0 writes it to the op's shared-memory scratch (4 or 8
+//     bytes, ScratchBuffers.cpp) and after a barrier every thread reads it,
+//     as Triton does (tilegpu-insert-barriers orders the scratch against
+//     other accesses: a spin loop's next atomic waits for this one's reads);
 //   - integers of 32 and 64 bits (add, max, min, and, or, xor, xchg, cas),
 //     fp32 and fp64 add, fp16 add, bf16 add on sm_90, and fp32/fp64 max and
 //     min through integer atomics on the bit patterns (a non-negative float
 //     orders as a signed integer, a negative one inversely as an unsigned
-//     one), as Triton does.
+//     one), as Triton does;
+//   - 8- and 16-bit integers (every read-modify-write, and 8-bit cas), 16-bit
+//     float xchg and bf16 add before sm_90, which PTX has no atom for: a
+//     compare-and-swap loop on the aligned 32-bit word holding the element
+//     (SubwordAtomics.cpp).
 //
 //===----------------------------------------------------------------------===//
 
 #include "LayoutIndexing.h"
+#include "SubwordAtomics.h"
 #include "Utility.h"
+#include "tile/Analysis/Allocation.h"
 #include "tile/Dialect/TileGPU/IR/TileGPUDialect.h"
 
 #include "mlir/Conversion/LLVMCommon/Pattern.h"
@@ -150,6 +158,41 @@ Value emitAtom(OpBuilder &b, Location loc, StringRef prefix, StringRef form,
       .getResult(0);
 }
 
+/// `value` (a scalar of thread 0) in every thread of the program: thread 0
+/// stores it to the scratch at `bufferOffset` (widened to 32 bits), a
+/// barrier, every thread loads it.
+Value broadcastFromThread0(OpBuilder &b, Location loc, uint64_t bufferOffset,
+                           Value value) {
+  Type type = value.getType();
+  unsigned bits = type.getIntOrFloatBitWidth();
+  unsigned wordBits = std::max(32u, bits);
+  Type word = b.getIntegerType(wordBits);
+  Value asWord =
+      isa<IntegerType>(type)
+          ? value
+          : LLVM::BitcastOp::create(b, loc, b.getIntegerType(bits), value)
+                .getResult();
+  if (bits < 32)
+    asWord = LLVM::ZExtOp::create(b, loc, word, asWord);
+  Value slot = getScratchPointer(b, loc, bufferOffset, i32Constant(b, loc, 0));
+  Value address = LLVM::PtrToIntOp::create(b, loc, b.getI32Type(), slot);
+  Value tid = NVVM::ThreadIdXOp::create(b, loc, b.getI32Type());
+  Value first = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq, tid,
+                                     i32Constant(b, loc, 0));
+  std::string constraints = ("r," + constraintFor(wordBits) + ",b").str();
+  createInlinePtx(
+      b, loc, Type(), ValueRange{address, asWord, first},
+      llvm::formatv("@$2 st.shared.b{0} [ $0 + 0 ], $1;", wordBits).str(),
+      constraints, /*hasSideEffects=*/true);
+  emitBarrier(b, loc);
+  Value loaded = LLVM::LoadOp::create(b, loc, word, slot);
+  if (bits < 32)
+    loaded = LLVM::TruncOp::create(b, loc, b.getIntegerType(bits), loaded);
+  return loaded.getType() == type
+             ? loaded
+             : LLVM::BitcastOp::create(b, loc, type, loaded).getResult();
+}
+
 Value andPredicates(OpBuilder &b, Location loc, Value x, Value y) {
   if (!x)
     return y;
@@ -174,10 +217,10 @@ struct AtomicLowering : public ConvertOpToLLVMPattern<OpTy> {
     Location loc = op.getLoc();
     auto tensor = dyn_cast<RankedTensorType>(op.getType());
     if (!tensor) {
-      if (!op.getResult().use_empty())
-        return op.emitOpError(
-            "on a scalar whose old value is used is not supported on the "
-            "GPU yet (only thread 0 of the program sees it)");
+      if (!op.getResult().use_empty() && !getSharedOffset(op))
+        return op.emitOpError("on a scalar whose old value is used needs its "
+                              "shared-memory scratch; run "
+                              "tilegpu-allocate-shared-memory first");
       Value tid =
           NVVM::ThreadIdXOp::create(rewriter, loc, rewriter.getI32Type());
       Value first = LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::eq,
@@ -208,8 +251,12 @@ struct AtomicLowering : public ConvertOpToLLVMPattern<OpTy> {
     if (isa<LLVM::LLVMStructType>(resultType))
       rewriter.replaceOp(
           op, packStruct(rewriter, op.getLoc(), resultType, results));
-    else
+    else if (op.getResult().use_empty())
       rewriter.replaceOp(op, results[0]);
+    else
+      rewriter.replaceOp(op, broadcastFromThread0(rewriter, op.getLoc(),
+                                                  *getSharedOffset(op),
+                                                  results[0]));
   }
 
   std::string getPrefix(OpTy op) const {
@@ -242,12 +289,14 @@ struct AtomicRMWOpLowering : public AtomicLowering<AtomicRMWOp> {
     StringRef target = getTargetName(op);
     RMWKind kind = op.getKind();
     bool floatMinMax = kind == RMWKind::fmax || kind == RMWKind::fmin;
+    std::optional<SubwordUpdate> subword =
+        getSubwordUpdate(kind, elementType, target);
     if (floatMinMax && !elementType.isF32() && !elementType.isF64())
       return op.emitOpError("an atomic ")
              << stringifyRMWKind(kind) << " of " << elementType
              << " elements is not supported on the GPU yet";
     AtomForm form;
-    if (!floatMinMax) {
+    if (!floatMinMax && !subword) {
       FailureOr<AtomForm> found = getAtomForm(op, kind, elementType, target);
       if (failed(found))
         return failure();
@@ -264,6 +313,16 @@ struct AtomicRMWOpLowering : public AtomicLowering<AtomicRMWOp> {
     for (auto [i, pred] : llvm::enumerate(predicates)) {
       Value ptr = registers[0][i], val = registers[1][i];
       Value bits = toBits(rewriter, loc, val);
+      if (subword) {
+        results.push_back(fromBits(
+            rewriter, loc,
+            emitSubwordRMW(rewriter, loc, getSemanticSuffix(op.getSem()),
+                           getScopeSuffix(op.getScope()), *subword,
+                           elementType.getIntOrFloatBitWidth(), ptr, bits,
+                           pred),
+            llvmElement));
+        continue;
+      }
       if (!floatMinMax) {
         results.push_back(fromBits(rewriter, loc,
                                    emitAtom(rewriter, loc, prefix, form.op,
@@ -306,7 +365,8 @@ struct AtomicCASOpLowering : public AtomicLowering<AtomicCASOp> {
     Location loc = op.getLoc();
     Type elementType = getElementTypeOrSelf(op.getType());
     unsigned bits = elementType.getIntOrFloatBitWidth();
-    if (bits != 16 && bits != 32 && bits != 64)
+    bool subword = bits == 8 && isa<IntegerType>(elementType);
+    if (!subword && bits != 16 && bits != 32 && bits != 64)
       return op.emitOpError("an atomic compare-and-swap of ")
              << elementType << " elements is not supported on the GPU yet";
     SmallVector<SmallVector<Value>> registers;
@@ -322,6 +382,13 @@ struct AtomicCASOpLowering : public AtomicLowering<AtomicCASOp> {
     for (auto [i, pred] : llvm::enumerate(predicates)) {
       Value cmp = toBits(rewriter, loc, registers[1][i]);
       Value val = toBits(rewriter, loc, registers[2][i]);
+      if (subword) {
+        results.push_back(emitSubwordCAS(rewriter, loc,
+                                         getSemanticSuffix(op.getSem()),
+                                         getScopeSuffix(op.getScope()), bits,
+                                         registers[0][i], cmp, val, pred));
+        continue;
+      }
       Value old =
           emitAtom(rewriter, loc, prefix, ".cas.b" + std::to_string(bits), bits,
                    registers[0][i], {cmp, val}, pred);

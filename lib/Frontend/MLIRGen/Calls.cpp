@@ -65,6 +65,7 @@ KernelEmitter::Result KernelEmitter::emitCall(const ast::CallExpr &call) {
   if (qualified.consume_front("triton.language.math.") ||
       qualified.consume_front("triton.language.standard.") ||
       qualified.consume_front("triton.language.core.") ||
+      qualified.consume_front("triton.language.random.") ||
       qualified.consume_front("triton.language."))
     return emitLanguageCall(call, qualified, displayName);
   if (qualified == "triton.cdiv" || qualified == "triton.next_power_of_2") {

@@ -14,6 +14,7 @@
 //   Atomics.cpp     atomic_add, atomic_cas, ...
 //   Hints.cpp       multiple_of, max_contiguous, max_constancy, assume
 //   Debug.cpp       static_print, static_assert, device_print, ...
+//   Random.cpp      randint, rand, randn, philox, ... (Philox composites)
 //
 // Adding `tl.X` is a row in its family's table and the function it names.
 // Dispatch.cpp finds the row, binds and evaluates the call's arguments
@@ -80,6 +81,7 @@ llvm::ArrayRef<Builtin> getDotBuiltins();
 llvm::ArrayRef<Builtin> getAtomicBuiltins();
 llvm::ArrayRef<Builtin> getHintBuiltins();
 llvm::ArrayRef<Builtin> getDebugBuiltins();
+llvm::ArrayRef<Builtin> getRandomBuiltins();
 
 /// The row of triton.language's builtin `name`, or null.
 const Builtin *lookupBuiltin(llvm::StringRef name);

@@ -17,7 +17,8 @@ const llvm::StringMap<const Builtin *> &getBuiltinsByName() {
     for (llvm::ArrayRef<Builtin> family :
          {getCreationBuiltins(), getMemoryBuiltins(), getShapeBuiltins(),
           getMathBuiltins(), getReductionBuiltins(), getDotBuiltins(),
-          getAtomicBuiltins(), getHintBuiltins(), getDebugBuiltins()})
+          getAtomicBuiltins(), getHintBuiltins(), getDebugBuiltins(),
+          getRandomBuiltins()})
       for (const Builtin &builtin : family) {
         [[maybe_unused]] bool inserted =
             map.try_emplace(builtin.name, &builtin).second;
