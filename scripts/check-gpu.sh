@@ -140,7 +140,8 @@ sec_ops() {
   # Transposes (tl.trans, .T, tl.permute; tile sizes that do not divide the
   # shape), a transpose feeding a dot, join and split (with debug_barrier),
   # device_assert holding and failing, atomics, pointers through integers
-  # and back, pointer casts, and a table of pointers.
+  # and back, pointer casts, a table of pointers, device_print against the
+  # interpreter, and inline asm.
   for how in trans T permute; do
     check "transpose $how" kernels/transpose.tile --set "HOW=\"$how\""
   done
@@ -177,6 +178,49 @@ sec_ops() {
   local rc=$? word=FAIL
   [ $rc -ne 0 ] && grep -q 'CUDA_ERROR_ASSERT' <<<"$out" && word=PASS
   echo "$word device_assert that fails: exit $rc, $(grep -m1 'Assertion' <<<"$out")" | tee -a "$log"
+  # tl.device_print: the GPU's lines (vprintf) are the interpreter's, as
+  # sets (the GPU prints in its threads' order, and an element once per
+  # thread holding it), for 1 warp and for 4 (replicated blocks).
+  local w
+  for w in 1 4; do
+    tile-run test/tools/tile-run/Inputs/print.tile --no-bench --set num_warps=$w > $tmp/print-gpu.txt 2>&1
+    local rc=$?
+    tile-run test/tools/tile-run/Inputs/print.tile --interpret --no-bench --set num_warps=$w > $tmp/print-cpu.txt 2>&1
+    grep '^pid' $tmp/print-gpu.txt | sort -u > $tmp/print-gpu.sorted
+    grep '^pid' $tmp/print-cpu.txt | sort -u > $tmp/print-cpu.sorted
+    word=FAIL
+    [ $rc -eq 0 ] && [ -s $tmp/print-cpu.sorted ] && cmp -s $tmp/print-gpu.sorted $tmp/print-cpu.sorted && word=PASS
+    echo "$word device_print num_warps=$w: $(wc -l < $tmp/print-gpu.txt) GPU lines, $(wc -l < $tmp/print-gpu.sorted) distinct, $(wc -l < $tmp/print-cpu.sorted) in the interpreter" | tee -a "$log"
+  done
+  # tl.inline_asm_elementwise (Triton's test kernels, checked in the
+  # kernel against plain operations), 2 and 8 registers per thread; then
+  # the funnel shift and the packed bytes against numpy.
+  check "inline_asm_elementwise" test/tools/tile-run/Inputs/inline-asm.tile
+  check "inline_asm_elementwise BLOCK=1024" test/tools/tile-run/Inputs/inline-asm.tile --set BLOCK=1024
+  check "inline_asm_elementwise n=1000, 8 warps" test/tools/tile-run/Inputs/inline-asm.tile --set n=1000 --set num_warps=8
+  word=FAIL
+  if tile-run test/tools/tile-run/Inputs/inline-asm.tile --no-bench --save f=$tmp/f.npy > $tmp/asm.txt 2>&1 &&
+     python3 -c '
+import numpy as np, sys
+f = np.load(sys.argv[1]).astype(np.int64) & 0xffffffff
+i = np.arange(f.size, dtype=np.int64)
+x = (i * 40503 + 17) & 0xffffffff
+w = (i * 7 - 1000) & 0xffffffff
+ref = ((w << 5) | (x >> 27)) & 0xffffffff
+sys.exit(0 if (f == ref).all() else 1)' $tmp/f.npy; then word=PASS; fi
+  echo "$word inline_asm_elementwise funnel shift against numpy" | tee -a "$log"
+  word=FAIL
+  if tile-run test/tools/tile-run/Inputs/inline-asm-pointers.tile --no-bench --seed $(seed) --save x=$tmp/x.npy --save y=$tmp/y.npy > $tmp/asmp.txt 2>&1 &&
+     python3 -c '
+import numpy as np, sys
+x = np.load(sys.argv[1]).astype(np.int64)
+y = np.load(sys.argv[2]).astype(np.int64)
+sys.exit(0 if (y == (x << 3) % 256).all() else 1)' $tmp/x.npy $tmp/y.npy; then word=PASS; fi
+  echo "$word inline_asm_elementwise through pointers (impure) against numpy" | tee -a "$log"
+  word=FAIL
+  out=$(tile-run test/tools/tile-run/Inputs/inline-asm.tile --interpret --no-bench 2>&1)
+  [ $? -ne 0 ] && grep -q 'cannot run in the interpreter' <<<"$out" && word=PASS
+  echo "$word inline_asm_elementwise refused by the interpreter: $(grep -m1 -o 'error: .*' <<<"$out")" | tee -a "$log"
   check "atomics" test/tools/tile-run/Inputs/atomics.tile
   check "atomics R=7, BLOCK=64" test/tools/tile-run/Inputs/atomics.tile --set R=7 --set BLOCK=64
   out=$(tile-run test/tools/tile-run/Inputs/atomics.tile --compare 2>&1)

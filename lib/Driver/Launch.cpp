@@ -12,6 +12,7 @@
 
 #include "llvm/Support/FormatVariadic.h"
 
+#include <cstdio>
 #include <cstring>
 
 using namespace mlir;
@@ -205,8 +206,13 @@ int runOnGPU(RunContext &context, Kernel &kernel, LoadedKernel &loaded,
       "num_warps {6}\n",
       spec.kernel, driver.deviceName(), spec.grid[0], spec.grid[1],
       spec.grid[2], describeGridSource(kernel, false), spec.numWarps);
+  // The kernel's tl.device_print lines reach the C stdout when the launch
+  // is synchronized: flush ours before it and theirs after it, so that both
+  // appear in order.
+  llvm::outs().flush();
   if (!launchOnce(error) || !driver.synchronize(error))
     return context.fail(error);
+  std::fflush(stdout);
   for (size_t i = 0; i < buffers.size(); ++i)
     if (!driver.copyToHost(buffers[i].bytes.data(), deviceBuffers[i].ptr(),
                            buffers[i].bytes.size(), error))

@@ -22,14 +22,21 @@ namespace interp = mlir::tile::interp;
 namespace tile {
 int printInterpreterOps(RunContext &context) {
   std::vector<std::string> handled = interp::getHandledOpNames();
+  std::vector<std::string> refused = interp::getRefusedOpNames();
   for (const std::string &name : handled)
     llvm::outs() << name << "\n";
-  unsigned missing = 0, tileOps = 0;
+  for (const std::string &name : refused)
+    llvm::outs() << name << " (refused: GPU only)\n";
+  unsigned missing = 0, tileOps = 0, tileRefused = 0;
   for (RegisteredOperationName name :
        context.mlirContext.getRegisteredOperations()) {
     if (name.getDialectNamespace() != "tile")
       continue;
     ++tileOps;
+    if (llvm::is_contained(refused, name.getStringRef().str())) {
+      ++tileRefused;
+      continue;
+    }
     if (!llvm::is_contained(handled, name.getStringRef().str())) {
       llvm::errs() << context.options.toolName
                    << ": the interpreter does not handle "
@@ -37,8 +44,9 @@ int printInterpreterOps(RunContext &context) {
       ++missing;
     }
   }
-  llvm::outs() << llvm::formatv("{0} of {1} tile-dialect ops handled\n",
-                                tileOps - missing, tileOps);
+  llvm::outs() << llvm::formatv(
+      "{0} of {1} tile-dialect ops handled, {2} refused (GPU only)\n",
+      tileOps - missing - tileRefused, tileOps - tileRefused, tileRefused);
   return missing ? 1 : 0;
 }
 

@@ -83,9 +83,13 @@ LogicalResult Interpreter::runBlock(mlir::Block &block, ArrayRef<Array> args,
     auto it = handlerCache.find(key);
     if (it == handlerCache.end()) {
       auto found = getHandlers().find(op.getName().getStringRef());
-      if (found == getHandlers().end())
+      if (found == getHandlers().end()) {
+        auto refused = getRefusedOps().find(op.getName().getStringRef());
+        if (refused != getRefusedOps().end())
+          return op.emitError() << refused->second;
         return op.emitError()
                << "the interpreter does not support '" << op.getName() << "'";
+      }
       it = handlerCache.try_emplace(key, found->second).first;
     }
     if (failed(it->second(*this, &op)))
@@ -124,10 +128,23 @@ std::vector<std::string> mlir::tile::interp::getHandledOpNames() {
   return names;
 }
 
+std::vector<std::string> mlir::tile::interp::getRefusedOpNames() {
+  std::vector<std::string> names;
+  for (const auto &entry : getRefusedOps())
+    names.push_back(entry.getKey().str());
+  llvm::sort(names);
+  return names;
+}
+
 LogicalResult mlir::tile::interp::verifyInterpretable(func::FuncOp kernel) {
   WalkResult result = kernel.getBody().walk([&](Operation *op) {
     if (getHandlers().count(op->getName().getStringRef()))
       return WalkResult::advance();
+    auto refused = getRefusedOps().find(op->getName().getStringRef());
+    if (refused != getRefusedOps().end()) {
+      op->emitError() << refused->second;
+      return WalkResult::interrupt();
+    }
     op->emitError() << "the interpreter does not support '" << op->getName()
                     << "'";
     return WalkResult::interrupt();

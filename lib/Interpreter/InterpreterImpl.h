@@ -208,6 +208,9 @@ double bitsToFloat(uint64_t bits, Kind kind);
 class Interpreter;
 using Handler = LogicalResult (*)(Interpreter &, Operation *);
 const llvm::StringMap<Handler> &getHandlers();
+/// Ops the interpreter knows it cannot run (inline PTX), each with the
+/// message it reports at the op.
+const llvm::StringMap<std::string> &getRefusedOps();
 
 constexpr unsigned kAddressShift = 40;
 

@@ -1,7 +1,8 @@
 //===- OpTable.cpp - the table of ops the interpreter runs ----------------===//
 //
 // One table maps every op name the interpreter executes to its handler; it
-// is also the list getHandledOpNames and verifyInterpretable report. The
+// is also the list getHandledOpNames and verifyInterpretable report. A
+// second names the ops it refuses with a diagnostic (inline PTX). The
 // plain elementwise ops of arith, math and tile are defined here by their
 // scalar expression, with the GPU's integer semantics (division without
 // traps, shifts as PTX); the others point to their family's file.
@@ -290,6 +291,15 @@ const llvm::StringMap<Handler> &getHandlers() {
       NO_OP("func.return"),
   };
   return handlers;
+}
+
+const llvm::StringMap<std::string> &getRefusedOps() {
+  static const llvm::StringMap<std::string> refused = {
+      {"tile.inline_asm_elementwise",
+       "tl.inline_asm_elementwise cannot run in the interpreter (its PTX "
+       "runs on the GPU only)"},
+  };
+  return refused;
 }
 
 #undef FLOAT_UNARY

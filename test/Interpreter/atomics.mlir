@@ -13,9 +13,9 @@
 
 // CHECK: pid (0, 0, 0) idx (0) old: 0
 // CHECK: pid (0, 0, 0) idx (7) old: 7
-// CHECK: pid (0, 0, 0) cas old: 0
+// CHECK: pid (0, 0, 0) idx () cas old: 0
 // CHECK: pid (3, 0, 0) idx (7) old: 31
-// CHECK: pid (3, 0, 0) cas old: 3
+// CHECK: pid (3, 0, 0) idx () cas old: 3
 // 4 programs x 8 lanes add 1; 2 unmasked lanes per program add 0.5; the
 // largest of pid * 10 - 5; the CAS chain 0 -> 1 -> 2 -> 3 -> 4; or of 1 << pid.
 // CHECK: cnt = 32
@@ -29,7 +29,7 @@ func.func @atomics(%cnt: !tile.ptr<i32>, %fsum: !tile.ptr<f32>, %mx: !tile.ptr<i
   %cnts = tile.splat %cnt : !tile.ptr<i32> -> tensor<8x!tile.ptr<i32>>
   %ones = arith.constant dense<1> : tensor<8xi32>
   %old = tile.atomic_rmw add, %cnts, %ones : tensor<8x!tile.ptr<i32>>
-  tile.print "old:" {hex = false, isSigned = array<i32: 1>} : %old : tensor<8xi32>
+  tile.print " old: " {hex = false, isSigned = array<i32: 1>} : %old : tensor<8xi32>
   %r = tile.make_range {end = 8 : i32, start = 0 : i32} : tensor<8xi32>
   %two = arith.constant dense<2> : tensor<8xi32>
   %m = arith.cmpi slt, %r, %two : tensor<8xi32>
@@ -44,7 +44,7 @@ func.func @atomics(%cnt: !tile.ptr<i32>, %fsum: !tile.ptr<f32>, %mx: !tile.ptr<i
   %c1 = arith.constant 1 : i32
   %next = arith.addi %pid, %c1 : i32
   %cas = tile.atomic_cas %lock, %pid, %next : !tile.ptr<i32>
-  tile.print "cas old:" {hex = false, isSigned = array<i32: 1>} : %cas : i32
+  tile.print " cas old: " {hex = false, isSigned = array<i32: 1>} : %cas : i32
   %bit = arith.shli %c1, %pid : i32
   %bold = tile.atomic_rmw or, %bits, %bit : !tile.ptr<i32>
   return

@@ -10,8 +10,8 @@
 //   grid = (1,)
 
 // k / 3 for k = 0..5 (lanes 6 and 7 are masked off).
-// CHECK: pid (0, 0, 0) idx (5) back: 1.66699219
-// CHECK: pid (0, 0, 0) idx (6) back: -1
+// CHECK: pid (0, 0, 0) idx (5) back: 1.666992
+// CHECK: pid (0, 0, 0) idx (6) back: -1.000000
 // CHECK: h = 0 0.333251953 0.666503906 1 1.33300781 1.66699219
 // CHECK: b = 0 0.333984375 0.66796875 1 1.3359375 1.6640625
 // CHECK: flags = 0 1 0 1 0 1
@@ -33,7 +33,7 @@ func.func @narrow(%h: !tile.ptr<f16>, %b: !tile.ptr<bf16>, %flags: !tile.ptr<i1>
   tile.store %bp, %tb, %mask : tensor<8x!tile.ptr<bf16>>
   %minus = arith.constant dense<-1.0> : tensor<8xf16>
   %back = tile.load %hp, %mask, other %minus : tensor<8x!tile.ptr<f16>>
-  tile.print "back:" {hex = false, isSigned = array<i32: 0>} : %back : tensor<8xf16>
+  tile.print " back: " {hex = false, isSigned = array<i32: 0>} : %back : tensor<8xf16>
   %one = arith.constant dense<1> : tensor<8xi32>
   %odd = arith.andi %r, %one : tensor<8xi32>
   %isodd = arith.trunci %odd : tensor<8xi32> to tensor<8xi1>

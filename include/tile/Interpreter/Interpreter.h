@@ -43,6 +43,11 @@ void registerInterpretedDialects(DialectRegistry &registry);
 /// ...), sorted.
 std::vector<std::string> getHandledOpNames();
 
+/// Names of the ops the interpreter refuses with a diagnostic at the op
+/// because they cannot run on the CPU (tile.inline_asm_elementwise: PTX),
+/// sorted. They run on the GPU only.
+std::vector<std::string> getRefusedOpNames();
+
 /// The device-like address at which the kernel sees buffer `index` of the
 /// launch (what a table of pointers to it must hold).
 uint64_t getBufferAddress(unsigned index);

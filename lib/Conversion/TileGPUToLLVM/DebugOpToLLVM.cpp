@@ -1,4 +1,16 @@
-//===- DebugOpToLLVM.cpp - tl.device_assert on the GPU --------------------===//
+//===- DebugOpToLLVM.cpp - tl.device_assert and tl.device_print on the GPU ===//
+//
+// tile.print: every thread prints each element it holds with CUDA's
+// vprintf(format, arguments), as Triton's NVIDIA backend does: one format
+// string per argument (a module global) for the line
+// `pid (x, y, z) idx (i, j)PREFIX(operand n) VALUE` with the conversions
+// PrintOp gives (shared with the interpreter), and the arguments (the
+// program id, the element's indices, the value widened as C's varargs
+// would: integers to 32 bits, floats to double) stored into a struct in
+// local memory, allocated once at the function's entry. Elements several
+// threads hold (replicated layouts, scalars) print once per thread, as in
+// Triton. The driver writes the lines to the process's stdout when the
+// host synchronizes with the kernel.
 //
 // tile.assert: where any element a thread holds is false, the thread calls
 // the CUDA device runtime's __assertfail(message, file, line, function, 1),
@@ -9,12 +21,14 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "LayoutIndexing.h"
 #include "Utility.h"
 #include "tile/Dialect/Tile/IR/TileDialect.h"
 
 #include "mlir/Conversion/LLVMCommon/Pattern.h"
 #include "mlir/Dialect/LLVMIR/FunctionCallUtils.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 
@@ -23,13 +37,15 @@ using namespace mlir::tile;
 using namespace mlir::tilegpu;
 
 namespace {
-/// The address of a new constant global string of the module.
+/// The address of a new constant global string of the module, named
+/// `stem` and a number.
 Value createString(ConversionPatternRewriter &rewriter, Location loc,
-                   ModuleOp module, StringRef text) {
+                   ModuleOp module, StringRef text,
+                   StringRef stem = "tile_assert_") {
   unsigned index = 0;
   for (auto global : module.getOps<LLVM::GlobalOp>())
-    index += global.getSymName().starts_with("tile_assert_");
-  std::string name = "tile_assert_" + std::to_string(index);
+    index += global.getSymName().starts_with(stem);
+  std::string name = stem.str() + std::to_string(index);
   return LLVM::createGlobalString(loc, rewriter, name,
                                   (text + StringRef("\0", 1)).str(),
                                   LLVM::Linkage::Internal);
@@ -94,9 +110,134 @@ struct AssertOpLowering : public ConvertOpToLLVMPattern<AssertOp> {
     return success();
   }
 };
+
+/// `value` as C's varargs pass it to vprintf for `PrintOp::getValueFormat`:
+/// integers narrower than 32 bits widened by signedness, floats as
+/// doubles (with hex, their bits), pointers as 64-bit integers.
+Value promoteForPrintf(OpBuilder &b, Location loc, Value value, bool hex,
+                       bool isSigned) {
+  Type type = value.getType();
+  if (isa<LLVM::LLVMPointerType>(type))
+    return LLVM::PtrToIntOp::create(b, loc, b.getI64Type(), value);
+  if (isa<FloatType>(type)) {
+    if (!hex)
+      return type.isF64() ? value
+                          : LLVM::FPExtOp::create(b, loc, b.getF64Type(), value)
+                                .getResult();
+    type = b.getIntegerType(type.getIntOrFloatBitWidth());
+    value = LLVM::BitcastOp::create(b, loc, type, value);
+    isSigned = false;
+  }
+  if (type.getIntOrFloatBitWidth() >= 32)
+    return value;
+  if (isSigned)
+    return LLVM::SExtOp::create(b, loc, b.getI32Type(), value);
+  return LLVM::ZExtOp::create(b, loc, b.getI32Type(), value);
+}
+
+/// '%' doubled, so that `text` prints as it is inside a printf format.
+std::string escapeForPrintf(StringRef text) {
+  std::string escaped;
+  for (char c : text) {
+    escaped += c;
+    if (c == '%')
+      escaped += '%';
+  }
+  return escaped;
+}
+
+struct PrintOpLowering : public ConvertOpToLLVMPattern<PrintOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+
+  LogicalResult
+  matchAndRewrite(PrintOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    MLIRContext *ctx = getContext();
+    auto module = op->getParentOfType<ModuleOp>();
+    Type ptrType = LLVM::LLVMPointerType::get(ctx);
+    Type i32 = rewriter.getI32Type();
+    FailureOr<LLVM::LLVMFuncOp> vprintf = LLVM::lookupOrCreateFn(
+        rewriter, module, "vprintf", {ptrType, ptrType}, i32);
+    if (failed(vprintf))
+      return op.emitOpError("cannot declare vprintf");
+    Region *body =
+        &op->getParentWithTrait<OpTrait::IsIsolatedFromAbove>()->getRegion(0);
+    SmallVector<Value> pid = {NVVM::BlockIdXOp::create(rewriter, loc, i32),
+                              NVVM::BlockIdYOp::create(rewriter, loc, i32),
+                              NVVM::BlockIdZOp::create(rewriter, loc, i32)};
+    std::string line = "pid (%u, %u, %u)";
+    std::string prefix = escapeForPrintf(op.getPrefix());
+
+    // Stores `args` into a struct of their types in local memory (allocated
+    // at the function's entry) and calls vprintf(format, struct).
+    auto print = [&](Value format, ArrayRef<Value> args, Value &buffer) {
+      SmallVector<Type> types;
+      for (Value arg : args)
+        types.push_back(arg.getType());
+      Type structType = LLVM::LLVMStructType::getLiteral(ctx, types);
+      if (!buffer) {
+        OpBuilder::InsertionGuard guard(rewriter);
+        rewriter.setInsertionPointToStart(&body->front());
+        Value one = i32Constant(rewriter, loc, 1);
+        buffer = LLVM::AllocaOp::create(rewriter, loc, ptrType, structType, one,
+                                        /*alignment=*/8);
+      }
+      for (auto [i, arg] : llvm::enumerate(args)) {
+        Value field =
+            LLVM::GEPOp::create(rewriter, loc, ptrType, structType, buffer,
+                                ArrayRef<LLVM::GEPArg>{0, int32_t(i)});
+        LLVM::StoreOp::create(rewriter, loc, arg, field);
+      }
+      LLVM::CallOp::create(rewriter, loc, *vprintf, ValueRange{format, buffer});
+    };
+
+    if (op.getArgs().empty()) {
+      Value format = createString(rewriter, loc, module, line + prefix + "\n",
+                                  "tile_printf_");
+      Value buffer;
+      print(format, pid, buffer);
+      rewriter.eraseOp(op);
+      return success();
+    }
+    for (auto [a, arg, converted] :
+         llvm::enumerate(op.getArgs(), adaptor.getArgs())) {
+      auto tensor = dyn_cast<RankedTensorType>(arg.getType());
+      SmallVector<Value> values = tensor
+                                      ? unpackStruct(rewriter, loc, converted)
+                                      : SmallVector<Value>{converted};
+      SmallVector<SmallVector<Value>> indices(values.size());
+      std::string format = line + " idx (";
+      if (tensor) {
+        indices = emitIndices(rewriter, loc, getDistributedLayout(tensor),
+                              tensor.getShape());
+        for (auto [d, dim] : llvm::enumerate(tensor.getShape()))
+          format += (d ? ", %" : "%") +
+                    std::to_string(PrintOp::getIndexWidth(dim)) + "u";
+      }
+      bool isSigned = op.isSignedArg(a);
+      format += ")" + prefix + escapeForPrintf(op.getOperandTag(a)) +
+                PrintOp::getValueFormat(getElementTypeOrSelf(arg.getType()),
+                                        op.getHex(), isSigned) +
+                "\n";
+      Value formatString =
+          createString(rewriter, loc, module, format, "tile_printf_");
+      Value buffer;
+      for (auto [value, index] : llvm::zip(values, indices)) {
+        SmallVector<Value> args(pid);
+        args.append(index.begin(), index.end());
+        args.push_back(
+            promoteForPrintf(rewriter, loc, value, op.getHex(), isSigned));
+        print(formatString, args, buffer);
+      }
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
 } // namespace
 
 void mlir::tilegpu::populateDebugOpToLLVMPatterns(LLVMTypeConverter &converter,
                                                   RewritePatternSet &patterns) {
-  patterns.add<AssertOpLowering>(converter);
+  patterns.add<AssertOpLowering, PrintOpLowering>(converter);
 }

@@ -663,6 +663,7 @@ void populateTileGPUToLLVMPatterns(TileLLVMTypeConverter &converter,
   populateFp8OpToLLVMPatterns(converter, patterns);
   populateAtomicOpToLLVMPatterns(converter, patterns);
   populateDebugOpToLLVMPatterns(converter, patterns);
+  populateInlineAsmOpToLLVMPatterns(converter, patterns);
   populateAsyncCopyOpToLLVMPatterns(converter, axisInfo, patterns);
 }
 

@@ -115,6 +115,8 @@ void populateAtomicOpToLLVMPatterns(LLVMTypeConverter &converter,
                                     RewritePatternSet &patterns);
 void populateDebugOpToLLVMPatterns(LLVMTypeConverter &converter,
                                    RewritePatternSet &patterns);
+void populateInlineAsmOpToLLVMPatterns(LLVMTypeConverter &converter,
+                                       RewritePatternSet &patterns);
 void populateAsyncCopyOpToLLVMPatterns(LLVMTypeConverter &converter,
                                        const tile::ModuleAxisInfo &axisInfo,
                                        RewritePatternSet &patterns);

@@ -250,7 +250,7 @@ struct ConvertTileToTileGPU
       return;
     }
     // Ops computing element by element (arith, math, addptr, load, atomics,
-    // broadcast): operands in the result's layout.
+    // broadcast, inline asm): operands in the (first) result's layout.
     if (op->getNumResults() == 0 || op->getNumRegions() != 0 ||
         isa<ConvertLayoutOp>(op))
       return;
@@ -259,7 +259,7 @@ struct ConvertTileToTileGPU
       return;
     if (!op->hasTrait<OpTrait::Elementwise>() &&
         !isa<AddPtrOp, LoadOp, AtomicRMWOp, AtomicCASOp, BroadcastOp,
-             arith::SelectOp>(op))
+             InlineAsmElementwiseOp, arith::SelectOp>(op))
       return;
     for (OpOperand &operand : op->getOpOperands())
       requireLayout(operand, layout);

@@ -14,8 +14,9 @@ func.func @unsupported(%p: !tile.ptr<f32>, %x: tensor<16xf32>, %bc: tensor<16x4x
   %old = tile.atomic_rmw fadd, %ps, %x : tensor<16x!tile.ptr<f32>>
   %s0, %s1 = tile.split %j : tensor<16x2xf32> -> tensor<16xf32>
   %c = tile.cat %x, %x : tensor<16xf32> -> tensor<32xf32>
-  // expected-error @+1 {{tl.device_print is not supported on the GPU yet}}
-  tile.print "x: " {hex = false, isSigned = array<i32: 0>} : %x : tensor<16xf32>
+  // Prints and inline asm run on the GPU.
+  tile.print " x: " {hex = false, isSigned = array<i32: 0>} : %x : tensor<16xf32>
+  %y = tile.inline_asm_elementwise "mov.b32 $0, $1;" {constraints = "=r,r", packedElement = 1 : i32, pure = true} %x : tensor<16xf32> -> tensor<16xf32>
   return
 }
 

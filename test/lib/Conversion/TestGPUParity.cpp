@@ -3,7 +3,9 @@
 // -test-print-gpu-parity prints, for the registered tile-dialect ops, those
 // the interpreter runs but the GPU path does not lower ("interpreter only")
 // and those the GPU path lowers but the interpreter does not run ("GPU
-// only"). test/Conversion/gpu-parity.mlir holds the expected lists, so that
+// only"; those it refuses with a diagnostic, such as inline PTX, are
+// listed again as "refused by the interpreter").
+// test/Conversion/gpu-parity.mlir holds the expected lists, so that
 // the two cannot drift apart unnoticed: a new op, interpreter handler or GPU
 // lowering changes the output.
 //
@@ -54,6 +56,12 @@ struct TestGPUParityPass
     };
     print("interpreter only", interpreter, gpu);
     print("GPU only", gpu, interpreter);
+    // The GPU-only ops the interpreter refuses with a diagnostic at the op
+    // (rather than failing on an op it does not know).
+    llvm::StringSet<> refused;
+    for (const std::string &name : tile::interp::getRefusedOpNames())
+      refused.insert(name);
+    print("refused by the interpreter", refused, interpreter);
   }
 };
 } // namespace

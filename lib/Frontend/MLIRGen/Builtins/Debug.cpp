@@ -51,8 +51,8 @@ Result emitStaticAssert(KernelEmitter &e, const BuiltinCall &c) {
   return PyValue::none();
 }
 
-/// tl.device_print(prefix, *values, hex=False): a leading string is the
-/// prefix, every other argument a value to print.
+/// tl.device_print(prefix, *values, hex=False) and print(...): a leading
+/// string is the prefix, every other argument a value to print.
 Result emitDevicePrint(KernelEmitter &e, const BuiltinCall &c) {
   if (!e.requireIR(c.getLoc(), c.displayName))
     return std::nullopt;
@@ -83,8 +83,20 @@ Result emitDevicePrint(KernelEmitter &e, const BuiltinCall &c) {
     if (!runtimeValue)
       return std::nullopt;
     values.push_back(runtimeValue->value);
-    isSigned.push_back(!runtimeValue->isUnsigned);
+    // Triton's is_int_signed: int8 to int64 (not bool, floats, pointers).
+    mlir::Type element = getElementType(runtimeValue->value);
+    isSigned.push_back(isInteger(element) && !isBool(element) &&
+                       !runtimeValue->isUnsigned);
   }
+  // Triton shapes the prefix so that lines read "idx (3) x: 1": with
+  // values it ends in ": ", and one longer than two characters starts with
+  // a space.
+  if (!values.empty() && !llvm::StringRef(prefix).ends_with(" "))
+    prefix += " ";
+  if (!values.empty() && !llvm::StringRef(prefix).ends_with(": "))
+    prefix = prefix.substr(0, prefix.size() - 1) + ": ";
+  if (prefix.size() > 2 && prefix[0] != ' ')
+    prefix = " " + prefix;
   mlir::tile::PrintOp::create(e.builder, e.getLoc(c.getLoc()), prefix, hex,
                               values, isSigned);
   return PyValue::none();

@@ -1,11 +1,12 @@
 //===- Math.cpp - Elementwise math builtins -------------------------------===//
 //
 // Elementwise math builtins: where, minimum/maximum, casts, exp, sqrt, fdiv,
-// ....
+// ..., and tl.inline_asm_elementwise.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Builtins/Builtins.h"
+#include "tile/Dialect/Tile/IR/InlineAsm.h"
 
 namespace tile::frontend::mlirgen {
 
@@ -468,6 +469,92 @@ Result emitSoftmax(KernelEmitter &e, const BuiltinCall &c) {
     return std::nullopt;
   return e.emitBinary(ast::BinaryOp::Div, *numerator, *denominator, callLoc);
 }
+
+/// tl.inline_asm_elementwise(asm, constraints, args, dtype, is_pure, pack):
+/// the arguments broadcast to one shape (no type promotion), one result
+/// per dtype (a tuple of dtypes gives a tuple of blocks).
+Result emitInlineAsm(KernelEmitter &e, const BuiltinCall &c) {
+  const auto &args = c.args;
+  for (unsigned i : {0u, 1u})
+    if (args.values[i].kind != PyValue::Kind::String)
+      return e.error(args.locs[i],
+                     c.displayName + "() '" + (i ? "constraints" : "asm") +
+                         "' must be a string, got " + describe(args.values[i]));
+  const PyValue &pure = args.values[4];
+  if (!pure.isNumber())
+    return e.error(args.locs[4], c.displayName +
+                                     "() 'is_pure' must be a compile-time "
+                                     "bool, got " +
+                                     describe(pure));
+  const PyValue &pack = args.values[5];
+  if (pack.kind != PyValue::Kind::Int || pack.intValue < 1 ||
+      pack.intValue > 64)
+    return e.error(args.locs[5], c.displayName +
+                                     "() 'pack' must be a compile-time "
+                                     "integer from 1 to 64, got " +
+                                     (pack.kind == PyValue::Kind::Int
+                                          ? std::to_string(pack.intValue)
+                                          : describe(pack)));
+  if (args.values[2].kind != PyValue::Kind::Tuple)
+    return e.error(args.locs[2], c.displayName +
+                                     "() 'args' must be a list or tuple of "
+                                     "values, got " +
+                                     describe(args.values[2]));
+  const PyValue &dtype = args.values[3];
+  bool multiple = dtype.kind == PyValue::Kind::Tuple;
+  std::vector<PyValue> dtypes =
+      multiple ? dtype.elements : std::vector<PyValue>{dtype};
+  if (dtypes.empty())
+    return e.error(args.locs[3], c.displayName +
+                                     "() needs at least one dtype: the asm "
+                                     "must return a value");
+  for (const PyValue &d : dtypes)
+    if (d.kind != PyValue::Kind::DType)
+      return e.error(args.locs[3], c.displayName +
+                                       "() 'dtype' must be a dtype or a "
+                                       "tuple of dtypes, got " +
+                                       describe(d));
+
+  std::vector<PyValue> operands;
+  for (const PyValue &arg : args.values[2].elements) {
+    std::optional<PyValue> value = e.toRuntime(arg, args.locs[2]);
+    if (!value)
+      return std::nullopt;
+    operands.push_back(*value);
+  }
+  llvm::SmallVector<const PyValue *> pointers;
+  for (const PyValue &operand : operands)
+    pointers.push_back(&operand);
+  auto common =
+      e.commonShape(pointers, (c.displayName + "()").str(), c.getLoc());
+  if (!common)
+    return std::nullopt;
+  auto [asBlock, shape] = *common;
+  mlir::Location loc = e.getLoc(c.getLoc());
+  llvm::SmallVector<mlir::Value> values;
+  for (const PyValue &operand : operands)
+    values.push_back(asBlock ? e.broadcastTo(operand.value, shape, loc)
+                             : operand.value);
+  llvm::SmallVector<mlir::Type> resultTypes;
+  for (const PyValue &d : dtypes)
+    resultTypes.push_back(
+        asBlock ? mlir::Type(mlir::RankedTensorType::get(shape, d.type))
+                : d.type);
+  std::string problem = mlir::tile::checkInlineAsmConstraints(
+      mlir::ValueRange(values).getTypes(), resultTypes, args.values[1].text,
+      unsigned(pack.intValue));
+  if (!problem.empty())
+    return e.error(c.getLoc(), c.displayName + "(): " + problem);
+  auto op = mlir::tile::InlineAsmElementwiseOp::create(
+      e.builder, loc, resultTypes, args.values[0].text, args.values[1].text,
+      isTruthy(pure), int32_t(pack.intValue), values);
+  std::vector<PyValue> results;
+  for (auto [result, d] : llvm::zip(op.getResults(), dtypes))
+    results.push_back(PyValue::runtime(result, d.isUnsigned));
+  if (!multiple)
+    return results[0];
+  return PyValue::tuple(std::move(results));
+}
 } // namespace
 
 llvm::ArrayRef<Builtin> getMathBuiltins() {
@@ -513,6 +600,15 @@ llvm::ArrayRef<Builtin> getMathBuiltins() {
        {{"x", true}, {"ieee_rounding", false}},
        emitSoftmax,
        kMethod},
+      {"inline_asm_elementwise",
+       {{"asm", true},
+        {"constraints", true},
+        {"args", true},
+        {"dtype", true},
+        {"is_pure", true},
+        {"pack", true}},
+       emitInlineAsm,
+       kNeedsIR},
   };
   return builtins;
 }

@@ -434,8 +434,13 @@ def Tile_PtrCastOp : Tile_Op<"ptr_cast", [Pure, Elementwise, SameOperandsAndResu
 def Tile_PrintOp : Tile_Op<"print", [MemoryEffects<[MemWrite<DefaultResource>]>]> {
   let summary = "Print values from every program (tl.device_print)";
   let description = [{
-    Prints `prefix`, then each argument, per element, with the program id.
-    `isSigned` says for each integer argument whether it prints signed.
+    Prints one line per element of each argument, in Triton's format:
+    `pid (x, y, z) idx (i, j)PREFIX(operand n) VALUE`, where `prefix` is
+    printed as it is (the front end shapes it as Triton does: " x: "),
+    `(operand n) ` appears only with several arguments, and the value is
+    printed with the printf conversion getValueFormat gives. Without
+    arguments the line is `pid (x, y, z)PREFIX`. `isSigned` says for each
+    integer argument whether it prints signed.
   }];
   let arguments = (ins StrAttr:$prefix, BoolAttr:$hex,
                        Variadic<Tile_Value>:$args,
@@ -443,12 +448,56 @@ def Tile_PrintOp : Tile_Op<"print", [MemoryEffects<[MemWrite<DefaultResource>]>]
   let assemblyFormat = [{
     $prefix attr-dict (`:` $args^ `:` type($args))?
   }];
+  let extraClassDeclaration = [{
+    /// The printf conversion of one element of `elementType` (Triton's):
+    /// "%f" for floats (printed as doubles), "%i"/"%lli" signed and
+    /// "%u"/"%llu" unsigned integers (narrower ones widened to 32 bits),
+    /// "%p" for pointers; with `hex`, "0x%0Nx" / "0x%016llx" where N is
+    /// the type's bits / 4 (floats print their bits).
+    static std::string getValueFormat(Type elementType, bool hex,
+                                      bool isSigned);
+    /// The width of an index along an axis of `dim` elements in the
+    /// line's `idx (...)`: ceil(log10(dim)), as Triton pads it.
+    static unsigned getIndexWidth(int64_t dim);
+    /// `(operand n) ` when the op prints several arguments, else "".
+    std::string getOperandTag(unsigned operand);
+    /// Whether argument `operand` prints signed.
+    bool isSignedArg(unsigned operand);
+  }];
 }
 
 def Tile_AssertOp : Tile_Op<"assert", [MemoryEffects<[MemWrite<DefaultResource>]>]> {
   let summary = "Stop the kernel if any element of cond is false (tl.device_assert)";
   let arguments = (ins Tile_BoolLike:$condition, StrAttr:$message);
   let assemblyFormat = "$condition `,` $message attr-dict `:` type($condition)";
+}
+
+def Tile_InlineAsmElementwiseOp : Tile_Op<"inline_asm_elementwise", [
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+  let summary = "Inline assembly applied element by element (tl.inline_asm_elementwise)";
+  let description = [{
+    Runs `asmString` (PTX, with LLVM inline-asm `constraints`: outputs
+    first) on `packedElement` elements of every argument at a time and
+    gives one result per output dtype. Arguments and results are all
+    scalars or all blocks of one shape (the front end broadcasts them).
+    Elements narrower than 32 bits are packed into 32-bit registers. With
+    `pure` unset the asm may read and write memory and is never removed or
+    reordered with other memory effects. Triton's ElementwiseInlineAsmOp.
+  }];
+  let arguments = (ins StrAttr:$asmString, StrAttr:$constraints,
+                       BoolAttr:$pure,
+                       ConfinedAttr<I32Attr, [IntPositive]>:$packedElement,
+                       Variadic<Tile_Value>:$args);
+  let results = (outs Variadic<Tile_Value>:$results);
+  let assemblyFormat = [{
+    $asmString attr-dict ($args^ `:` type($args))? `->` type($results)
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// How many elements of `elementType` share one asm register: those
+    /// narrower than 32 bits are packed into 32 bits, at most `pack`.
+    static unsigned getElementsPerRegister(Type elementType, unsigned pack);
+  }];
 }
 
 def Tile_DebugBarrierOp : Tile_Op<"debug_barrier", [MemoryEffects<[MemWrite<DefaultResource>, MemRead<DefaultResource>]>]> {
