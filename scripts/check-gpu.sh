@@ -171,6 +171,9 @@ sec_ops() {
     grep -q 'GPU and interpreter agree exactly' <<<"$out" && word=PASS
     echo "$word compare $args: $(grep -E '^compare|error' <<<"$out" | tr '\n' ' ')" | tee -a "$log"
   done
+  check "fp8e5 and int8 bytes one per thread" test/tools/tile-run/Inputs/fp8-add.tile
+  compare "fp8e5 and int8 bytes one per thread" test/tools/tile-run/Inputs/fp8-add.tile
+  check "dropout with an i1 mask (single bytes)" test/tools/tile-run/Inputs/dropout.tile --set 'x_keep_ptr=rand(fp32, n) > p'
   check "fp8 quantize" kernels/fp8_quantize.tile
   check "fp8 quantize scale=1024, n=1000" kernels/fp8_quantize.tile --set scale=1024.0 --set n=1000
   check "device_assert that holds" test/tools/tile-run/Inputs/device-assert.tile
