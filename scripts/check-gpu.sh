@@ -159,6 +159,23 @@ sec_ops() {
   local word=FAIL
   grep -q 'GPU and interpreter agree exactly' <<<"$out" && word=PASS
   echo "$word compare cat: $(tail -1 <<<"$out")" | tee -a "$log"
+  # fp8: every code of fp8e4nv/fp8e5/fp8e4b15 widened and fp32 sweeps
+  # (8192 patterned values with ties, overflow, NaN; 2^20 random values
+  # over 2^-24..2^15) narrowed each way, GPU against the interpreter exactly
+  # (sm_90a, and sm_80 code without what sm_80 lacks); the quantize kernel.
+  local fp8 args
+  for args in "fp8-convert.tile" "fp8-convert.tile --target=sm_80 --set NATIVE=False" \
+              "fp8-random.tile --seed $(seed)" "fp8-random.tile --seed $(seed) --target=sm_80 --set NATIVE=False"; do
+    out=$(tile-run test/tools/tile-run/Inputs/$args --compare 2>&1)
+    word=FAIL
+    grep -q 'GPU and interpreter agree exactly' <<<"$out" && word=PASS
+    echo "$word compare $args: $(grep -E '^compare|error' <<<"$out" | tr '\n' ' ')" | tee -a "$log"
+  done
+  check "fp8e5 and int8 bytes one per thread" test/tools/tile-run/Inputs/fp8-add.tile
+  compare "fp8e5 and int8 bytes one per thread" test/tools/tile-run/Inputs/fp8-add.tile
+  check "dropout with an i1 mask (single bytes)" test/tools/tile-run/Inputs/dropout.tile --set 'x_keep_ptr=rand(fp32, n) > p'
+  check "fp8 quantize" kernels/fp8_quantize.tile
+  check "fp8 quantize scale=1024, n=1000" kernels/fp8_quantize.tile --set scale=1024.0 --set n=1000
   check "device_assert that holds" test/tools/tile-run/Inputs/device-assert.tile
   out=$(tile-run test/tools/tile-run/Inputs/device-assert.tile --set LIMIT=0.5 --no-bench 2>&1)
   local rc=$? word=FAIL

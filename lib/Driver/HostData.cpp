@@ -31,6 +31,10 @@ double HostArray::get(int64_t i) const {
     return decodeF16(read<uint16_t>(p));
   case DType::BF16:
     return decodeBF16(read<uint16_t>(p));
+  case DType::F8E4NV:
+    return decodeFp8(*p, Fp8Format::E4M3FN);
+  case DType::F8E5:
+    return decodeFp8(*p, Fp8Format::E5M2);
   case DType::F32:
     return read<float>(p);
   case DType::F64:
@@ -63,6 +67,12 @@ void HostArray::set(int64_t i, double value) {
     return write(p, encodeF16(roundToF16(value)));
   case DType::BF16:
     return write(p, encodeBF16(roundToBF16(value)));
+  case DType::F8E4NV: // saturating, as the GPU's cvt.rn.satfinite
+    return write(
+        p, encodeFp8(roundToFp8(value, Fp8Format::E4M3FN), Fp8Format::E4M3FN));
+  case DType::F8E5:
+    return write(
+        p, encodeFp8(roundToFp8(value, Fp8Format::E5M2), Fp8Format::E5M2));
   case DType::F32:
     return write(p, float(value));
   case DType::F64:

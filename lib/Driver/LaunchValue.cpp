@@ -41,6 +41,10 @@ llvm::StringRef tile::launch::getName(DType type) {
     return "u64";
   case DType::Bool:
     return "i1";
+  case DType::F8E4NV:
+    return "fp8e4nv";
+  case DType::F8E5:
+    return "fp8e5";
   }
   return "?";
 }
@@ -60,6 +64,8 @@ std::optional<DType> tile::launch::parseDType(llvm::StringRef name) {
       .Cases({"u32", "uint32"}, DType::U32)
       .Cases({"u64", "uint64"}, DType::U64)
       .Cases({"i1", "bool"}, DType::Bool)
+      .Cases({"fp8e4nv", "float8e4nv", "float8_e4m3fn"}, DType::F8E4NV)
+      .Cases({"fp8e5", "float8e5", "float8_e5m2"}, DType::F8E5)
       .Default(std::nullopt);
 }
 
@@ -68,6 +74,8 @@ unsigned tile::launch::getByteWidth(DType type) {
   case DType::I8:
   case DType::U8:
   case DType::Bool:
+  case DType::F8E4NV:
+  case DType::F8E5:
     return 1;
   case DType::F16:
   case DType::BF16:
@@ -88,7 +96,7 @@ unsigned tile::launch::getByteWidth(DType type) {
 
 bool tile::launch::isFloat(DType type) {
   return type == DType::F16 || type == DType::BF16 || type == DType::F32 ||
-         type == DType::F64;
+         type == DType::F64 || type == DType::F8E4NV || type == DType::F8E5;
 }
 
 int64_t BufferSpec::getNumElements() const {

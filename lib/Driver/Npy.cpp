@@ -42,14 +42,20 @@ static llvm::StringRef getDescr(DType dtype) {
     return "<u8";
   case DType::Bool:
     return "|b1";
+  // numpy has no fp8: the names of ml_dtypes' types, as for bfloat16.
+  case DType::F8E4NV:
+    return "float8_e4m3fn";
+  case DType::F8E5:
+    return "float8_e5m2";
   }
   return "?";
 }
 
 static std::optional<DType> parseDescr(llvm::StringRef descr) {
-  for (DType dtype : {DType::F16, DType::BF16, DType::F32, DType::F64,
-                      DType::I8, DType::I16, DType::I32, DType::I64, DType::U8,
-                      DType::U16, DType::U32, DType::U64, DType::Bool}) {
+  for (DType dtype :
+       {DType::F16, DType::BF16, DType::F32, DType::F64, DType::I8, DType::I16,
+        DType::I32, DType::I64, DType::U8, DType::U16, DType::U32, DType::U64,
+        DType::Bool, DType::F8E4NV, DType::F8E5}) {
     llvm::StringRef want = getDescr(dtype);
     if (descr == want)
       return dtype;
@@ -128,7 +134,7 @@ bool tile::readNpy(llvm::StringRef path, HostArray &array, std::string &error) {
   if (!dtype)
     return bad("dtype '" + descrName +
                "' (supported: float16, bfloat16, float32, float64, "
-               "int8-int64, uint8-uint64, bool)");
+               "int8-int64, uint8-uint64, bool, float8_e4m3fn, float8_e5m2)");
   array.dtype = *dtype;
   array.shape.clear();
   llvm::SmallVector<llvm::StringRef> dims;

@@ -209,9 +209,28 @@ LogicalResult runSelect(Interpreter &I, Operation *op) {
 }
 
 LogicalResult runFloatToFloat(Interpreter &I, Operation *op) {
-  return runCast(I, op, [](const Array &a, Array &out, Elem, Elem to) {
-    for (size_t k = 0; k < a.f.size(); ++k)
-      out.f[k] = roundTo(to.kind, a.f[k]);
+  // arith.truncf's roundingmode: fp_downcast_rounding="rtz".
+  bool towardZero = false;
+  if (auto trunc = dyn_cast<arith::TruncFOp>(op))
+    towardZero = trunc.getRoundingmode() == arith::RoundingMode::toward_zero;
+  return runCast(I, op, [&](const Array &a, Array &out, Elem, Elem to) {
+    for (size_t k = 0; k < a.f.size(); ++k) {
+      double x = a.f[k];
+      if (!towardZero)
+        out.f[k] = roundTo(to.kind, x);
+      else if (isFp8(to.kind))
+        out.f[k] = roundToFp8(x, fp8Format(to.kind), /*towardZero=*/true);
+      else if (to.kind == Kind::F16)
+        out.f[k] = roundToF16TowardZero(x);
+      else if (to.kind == Kind::BF16)
+        out.f[k] = roundToBF16TowardZero(x);
+      else { // fp64 to fp32
+        float f = float(x);
+        if (std::fabs(double(f)) > std::fabs(x))
+          f = std::nextafter(f, 0.0f);
+        out.f[k] = f;
+      }
+    }
   });
 }
 

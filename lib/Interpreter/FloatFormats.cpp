@@ -1,4 +1,4 @@
-//===- FloatFormats.cpp - fp16, bf16 and tf32 on the host -----------------===//
+//===- FloatFormats.cpp - fp16, bf16, tf32 and fp8 on the host ------------===//
 
 #include "tile/Interpreter/FloatFormats.h"
 
@@ -81,4 +81,115 @@ double mlir::tile::interp::decodeBF16(uint16_t bits) {
   float f;
   std::memcpy(&f, &wide, 4);
   return f;
+}
+
+//===----------------------------------------------------------------------===//
+// Rounding toward zero and fp8
+//===----------------------------------------------------------------------===//
+
+/// Rounds x with `mantissaBits` stored bits, smallest normal exponent
+/// `minExponent`: to nearest even, or toward zero. Beyond `maxFinite` a
+/// saturating (satfinite) or toward-zero rounding gives +-maxFinite; an
+/// infinity stays one unless saturating.
+static double roundSaturating(double x, int mantissaBits, int minExponent,
+                              double maxFinite, bool towardZero,
+                              bool saturate) {
+  if (std::isnan(x) || x == 0)
+    return x;
+  if (std::isinf(x))
+    return saturate ? std::copysign(maxFinite, x) : x;
+  double magnitude = std::fabs(x);
+  int exponent = std::max(std::ilogb(magnitude), minExponent);
+  double units = std::ldexp(magnitude, mantissaBits - exponent);
+  units = towardZero ? std::trunc(units) : std::nearbyint(units);
+  double rounded = std::ldexp(units, exponent - mantissaBits);
+  if (rounded > maxFinite)
+    rounded = (saturate || towardZero) ? maxFinite : INFINITY;
+  return std::copysign(rounded, x);
+}
+
+double mlir::tile::interp::roundToF16TowardZero(double x) {
+  return roundSaturating(x, 10, -14, 65504.0, /*towardZero=*/true,
+                         /*saturate=*/false);
+}
+
+double mlir::tile::interp::roundToBF16TowardZero(double x) {
+  return roundSaturating(x, 7, -126, 0x1.fep127, /*towardZero=*/true,
+                         /*saturate=*/false);
+}
+
+double mlir::tile::interp::roundToFp8(double x, Fp8Format format,
+                                      bool towardZero) {
+  switch (format) {
+  case Fp8Format::E4M3FN:
+    return roundSaturating(x, 3, -6, 448.0, towardZero, /*saturate=*/true);
+  case Fp8Format::E5M2:
+    return roundSaturating(x, 2, -14, 57344.0, towardZero,
+                           /*saturate=*/!towardZero);
+  case Fp8Format::E4M3B15: {
+    double half = roundToF16TowardZero(x);
+    double magnitude =
+        std::isnan(half) ? 1.75 : std::fmin(std::fabs(half), 1.75);
+    if (magnitude != 0) {
+      int exponent = std::max(std::ilogb(magnitude), -14);
+      magnitude = std::ldexp(std::round(std::ldexp(magnitude, 3 - exponent)),
+                             exponent - 3);
+    }
+    return std::copysign(magnitude, half);
+  }
+  }
+  return x;
+}
+
+namespace {
+struct Fp8Layout {
+  int mantissaBits, bias;
+};
+Fp8Layout layoutOf(Fp8Format format) {
+  switch (format) {
+  case Fp8Format::E4M3FN:
+    return {3, 7};
+  case Fp8Format::E5M2:
+    return {2, 15};
+  case Fp8Format::E4M3B15:
+    return {3, 15};
+  }
+  return {3, 7};
+}
+} // namespace
+
+uint8_t mlir::tile::interp::encodeFp8(double x, Fp8Format format) {
+  uint8_t sign = std::signbit(x) ? 0x80 : 0;
+  if (std::isnan(x) || (std::isinf(x) && format != Fp8Format::E5M2))
+    return sign | 0x7f;
+  if (std::isinf(x))
+    return sign | 0x7c;
+  double magnitude = std::fabs(x);
+  if (magnitude == 0)
+    return sign;
+  auto [mantissaBits, bias] = layoutOf(format);
+  int exponent = std::ilogb(magnitude);
+  if (exponent < 1 - bias) // subnormal
+    return sign | uint8_t(std::ldexp(magnitude, bias - 1 + mantissaBits));
+  unsigned mantissa = unsigned(std::ldexp(magnitude, mantissaBits - exponent)) -
+                      (1u << mantissaBits);
+  return sign | uint8_t(((exponent + bias) << mantissaBits) | mantissa);
+}
+
+double mlir::tile::interp::decodeFp8(uint8_t bits, Fp8Format format) {
+  auto [mantissaBits, bias] = layoutOf(format);
+  unsigned exponentMask = (1u << (7 - mantissaBits)) - 1;
+  unsigned exponent = (bits >> mantissaBits) & exponentMask;
+  unsigned mantissa = bits & ((1u << mantissaBits) - 1);
+  double magnitude;
+  if (format == Fp8Format::E4M3FN && (bits & 0x7f) == 0x7f)
+    magnitude = NAN;
+  else if (format == Fp8Format::E5M2 && exponent == exponentMask)
+    magnitude = mantissa ? NAN : INFINITY;
+  else if (exponent == 0)
+    magnitude = std::ldexp(double(mantissa), 1 - bias - mantissaBits);
+  else
+    magnitude = std::ldexp(double(mantissa | (1u << mantissaBits)),
+                           int(exponent) - bias - mantissaBits);
+  return (bits & 0x80) ? -magnitude : magnitude;
 }

@@ -137,17 +137,7 @@ std::vector<std::string> mlir::tile::interp::getRefusedOpNames() {
 }
 
 LogicalResult mlir::tile::interp::verifyInterpretable(func::FuncOp kernel) {
-  // Values of an element type the interpreter has no kind for (fp8).
-  auto isUnheld = [](Type type) {
-    Type element = getElementTypeOrSelf(type);
-    return isa<FloatType>(element) && element.getIntOrFloatBitWidth() == 8;
-  };
   WalkResult result = kernel.getBody().walk([&](Operation *op) {
-    if (llvm::any_of(op->getOperandTypes(), isUnheld) ||
-        llvm::any_of(op->getResultTypes(), isUnheld)) {
-      op->emitError() << "the interpreter does not support fp8 values yet";
-      return WalkResult::interrupt();
-    }
     if (getHandlers().count(op->getName().getStringRef()))
       return WalkResult::advance();
     auto refused = getRefusedOps().find(op->getName().getStringRef());

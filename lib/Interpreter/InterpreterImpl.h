@@ -28,7 +28,28 @@ namespace mlir::tile::interp::detail {
 // Element types and values
 //===----------------------------------------------------------------------===//
 
-enum class Kind : uint8_t { F16, BF16, F32, F64, Int, Ptr };
+/// Floats first (isFloat); the fp8 kinds are Triton's three NVIDIA formats.
+enum class Kind : uint8_t {
+  F16,
+  BF16,
+  F32,
+  F8E4M3FN,
+  F8E5M2,
+  F8E4M3B15,
+  F64,
+  Int,
+  Ptr
+};
+
+inline bool isFp8(Kind kind) {
+  return kind == Kind::F8E4M3FN || kind == Kind::F8E5M2 ||
+         kind == Kind::F8E4M3B15;
+}
+inline Fp8Format fp8Format(Kind kind) {
+  return kind == Kind::F8E4M3FN ? Fp8Format::E4M3FN
+         : kind == Kind::F8E5M2 ? Fp8Format::E5M2
+                                : Fp8Format::E4M3B15;
+}
 
 /// How an element type is held and stored.
 struct Elem {
@@ -38,6 +59,10 @@ struct Elem {
   /// Bytes in memory (i1 is a byte, as Triton stores bools).
   unsigned bytes() const {
     switch (kind) {
+    case Kind::F8E4M3FN:
+    case Kind::F8E5M2:
+    case Kind::F8E4M3B15:
+      return 1;
     case Kind::F16:
     case Kind::BF16:
       return 2;
@@ -63,6 +88,12 @@ inline Elem classify(Type type) {
     return {Kind::F32, 32};
   if (type.isF64())
     return {Kind::F64, 64};
+  if (isa<Float8E4M3FNType>(type))
+    return {Kind::F8E4M3FN, 8};
+  if (isa<Float8E5M2Type>(type))
+    return {Kind::F8E5M2, 8};
+  if (isa<Float8E4M3B11FNUZType>(type)) // Triton's fp8e4b15
+    return {Kind::F8E4M3B15, 8};
   if (auto intType = dyn_cast<IntegerType>(type))
     return {Kind::Int, intType.getWidth()};
   if (isa<PointerType>(type))
@@ -78,6 +109,10 @@ inline double roundTo(Kind kind, double x) {
     return roundToBF16(x);
   case Kind::F32:
     return roundToF32(x);
+  case Kind::F8E4M3FN:
+  case Kind::F8E5M2:
+  case Kind::F8E4M3B15:
+    return roundToFp8(x, fp8Format(kind));
   default:
     return x;
   }

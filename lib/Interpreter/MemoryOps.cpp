@@ -19,6 +19,11 @@ namespace mlir::tile::interp::detail {
 /// Reads one element of kind `elem` from host bytes.
 static void readElement(const uint8_t *p, Elem elem, Array &out, int64_t k) {
   switch (elem.kind) {
+  case Kind::F8E4M3FN:
+  case Kind::F8E5M2:
+  case Kind::F8E4M3B15:
+    out.f[k] = bitsToFloat(*p, elem.kind);
+    return;
   case Kind::F16:
   case Kind::BF16: {
     uint16_t bits;

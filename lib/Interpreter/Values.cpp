@@ -141,6 +141,10 @@ ArrayRef<int64_t> resultShape(ArrayRef<const Array *> operands) {
 
 uint64_t floatBits(double x, Kind kind) {
   switch (kind) {
+  case Kind::F8E4M3FN:
+  case Kind::F8E5M2:
+  case Kind::F8E4M3B15:
+    return encodeFp8(x, fp8Format(kind));
   case Kind::F16:
     return encodeF16(x);
   case Kind::BF16:
@@ -161,6 +165,10 @@ uint64_t floatBits(double x, Kind kind) {
 
 double bitsToFloat(uint64_t bits, Kind kind) {
   switch (kind) {
+  case Kind::F8E4M3FN:
+  case Kind::F8E5M2:
+  case Kind::F8E4M3B15:
+    return decodeFp8(uint8_t(bits), fp8Format(kind));
   case Kind::F16:
     return decodeF16(uint16_t(bits));
   case Kind::BF16:

@@ -24,7 +24,9 @@ void mlir::tile::buildTileToTileGPUPipeline(OpPassManager &pm,
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   // What survives canonicalization must have a GPU lowering.
-  pm.addPass(createTileCheckGPUSupport());
+  TileCheckGPUSupportOptions check;
+  check.target = options.target;
+  pm.addPass(createTileCheckGPUSupport(check));
   pm.addPass(createTileWidenBoolMemory());
   ConvertTileToTileGPUOptions convert;
   convert.numWarps = options.numWarps;

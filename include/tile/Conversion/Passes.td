@@ -10,11 +10,17 @@ def TileCheckGPUSupport : Pass<"tile-check-gpu-support", "mlir::ModuleOp"> {
   let description = [{
     Runs on the tile dialect before convert-tile-to-tilegpu. Every op that
     convert-tilegpu-to-llvm has no pattern for (tl.trans, the atomics,
-    tl.device_print, ...) and every arith op on fp8 values is reported as
+    tl.device_print, ...) and every arith op on fp8 values other than a
+    conversion, bitcast, select or constant is reported as
     `error: tl.X is not supported on the GPU yet` at its location, and the
     pass fails, instead of a "failed to legalize" deep in the pipeline. The
-    interpreter runs these ops; the GPU does not yet.
+    interpreter runs these ops; the GPU does not yet. fp8 conversions the
+    target lacks (fp8e4nv below sm_89) are reported naming the target.
   }];
+  let options = [
+    Option<"target", "target", "std::string", /*default=*/"\"sm_90a\"",
+           "GPU architecture (sm_80, sm_89, sm_90, sm_90a, ...)">,
+  ];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect",
                            "::mlir::NVVM::NVVMDialect"];
 }

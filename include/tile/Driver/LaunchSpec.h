@@ -61,7 +61,9 @@ enum class DType {
   U16,
   U32,
   U64,
-  Bool
+  Bool,
+  F8E4NV, // torch.float8_e4m3fn, Triton's fp8e4nv
+  F8E5    // torch.float8_e5m2, Triton's fp8e5
 };
 
 /// "fp32" and friends, as in Triton's signatures.

@@ -236,13 +236,30 @@ struct ConstantOpLowering : public ConvertOpToLLVMPattern<arith::ConstantOp> {
   LogicalResult
   matchAndRewrite(arith::ConstantOp op, OpAdaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    // fp8 values are i8 registers: their constants are the codes (APFloat's
+    // bits; tile-check-gpu-support lets only zero through for fp8e4b15,
+    // which MLIR's f8E4M3B11FNUZ encodes otherwise).
+    auto asRegister = [&](Attribute value) -> Attribute {
+      auto number = dyn_cast<FloatAttr>(value);
+      if (!number || number.getType().getIntOrFloatBitWidth() != 8)
+        return value;
+      return rewriter.getIntegerAttr(rewriter.getI8Type(),
+                                     number.getValue().bitcastToAPInt());
+    };
+    if (auto number = dyn_cast<FloatAttr>(op.getValue());
+        number && number.getType().getIntOrFloatBitWidth() == 8) {
+      rewriter.replaceOpWithNewOp<LLVM::ConstantOp>(op, rewriter.getI8Type(),
+                                                    asRegister(number));
+      return success();
+    }
     auto splat = dyn_cast<SplatElementsAttr>(op.getValue());
     Type structType = getTypeConverter()->convertType(op.getType());
     if (!splat || !structType || !isa<LLVM::LLVMStructType>(structType))
       return failure();
     auto elementType = cast<LLVM::LLVMStructType>(structType).getBody()[0];
-    Value scalar = LLVM::ConstantOp::create(rewriter, op.getLoc(), elementType,
-                                            splat.getSplatValue<Attribute>());
+    Value scalar =
+        LLVM::ConstantOp::create(rewriter, op.getLoc(), elementType,
+                                 asRegister(splat.getSplatValue<Attribute>()));
     unsigned count = cast<LLVM::LLVMStructType>(structType).getBody().size();
     rewriter.replaceOp(op, packStruct(rewriter, op.getLoc(), structType,
                                       SmallVector<Value>(count, scalar)));
@@ -458,13 +475,11 @@ LogicalResult checkElementType(Operation *op, Type type) {
          << type << " elements is not supported (8, 16, 32 or 64 bits)";
 }
 
-/// PTX has no 8-bit registers: a single byte needs packing we do not do yet.
-LogicalResult checkAccessWidth(Operation *op, const VectorPlan &plan) {
-  if (plan.wordBits >= 16)
-    return success();
-  return op->emitOpError("a ")
-         << plan.wordBits
-         << "-bit global access (one 8-bit element) is not supported yet";
+/// PTX has no 8-bit registers: a single byte (fp8, int8, bool) is loaded
+/// into and stored from a 16-bit one (ld.global.b8 / st.global.b8 take a
+/// wider register and use its low byte).
+unsigned registerBits(const VectorPlan &plan) {
+  return std::max(16u, plan.wordBits);
 }
 
 struct LoadOpLowering : public TilePattern<LoadOp> {
@@ -484,8 +499,6 @@ struct LoadOpLowering : public TilePattern<LoadOp> {
     VectorPlan plan = isBlock ? planVectors(axisInfo, op.getPtr(), op.getMask(),
                                             bitsOf(elementType))
                               : VectorPlan{1, 1, bitsOf(elementType)};
-    if (failed(checkAccessWidth(op, plan)))
-      return failure();
     SmallVector<Value> ptrs = registersOf(rewriter, loc, adaptor.getPtr(), 1);
     if (isBlock)
       ptrs = unpackStruct(rewriter, loc, adaptor.getPtr());
@@ -498,6 +511,8 @@ struct LoadOpLowering : public TilePattern<LoadOp> {
                        : SmallVector<Value>{adaptor.getOther()};
 
     Type wordType = rewriter.getIntegerType(plan.wordBits);
+    unsigned regBits = registerBits(plan);
+    Type regType = rewriter.getIntegerType(regBits);
     SmallVector<Value> results;
     for (unsigned first = 0; first < count; first += plan.width) {
       // Masked-off elements read `other`, or zero.
@@ -508,6 +523,9 @@ struct LoadOpLowering : public TilePattern<LoadOp> {
                 ? LLVM::ZeroOp::create(rewriter, loc, llvmElement).getResult()
                 : others[first + i]);
       SmallVector<Value> fallbackWords = toWords(rewriter, loc, fallback, plan);
+      if (regBits != plan.wordBits)
+        for (Value &word : fallbackWords)
+          word = LLVM::ZExtOp::create(rewriter, loc, regType, word);
 
       // ld outputs $0..$(w-1); then the address, predicate, fallbacks.
       std::string asmText, constraints;
@@ -515,7 +533,7 @@ struct LoadOpLowering : public TilePattern<LoadOp> {
       std::string outs;
       for (unsigned i = 0; i < w; ++i) {
         outs += (i ? ", $" : "$") + std::to_string(i);
-        constraints += "=" + constraintFor(plan.wordBits).str() + ",";
+        constraints += "=" + constraintFor(regBits).str() + ",";
       }
       unsigned addrIdx = w, predIdx = w + 1;
       unsigned fallbackIdx = masks.empty() ? w + 1 : w + 2;
@@ -525,10 +543,10 @@ struct LoadOpLowering : public TilePattern<LoadOp> {
         operands.push_back(masks[first]);
         constraints += ",b";
         for (unsigned i = 0; i < w; ++i) {
-          asmText += llvm::formatv("mov.b{0} ${1}, ${2};\n\t", plan.wordBits, i,
+          asmText += llvm::formatv("mov.b{0} ${1}, ${2};\n\t", regBits, i,
                                    fallbackIdx + i);
           operands.push_back(fallbackWords[i]);
-          constraints += "," + constraintFor(plan.wordBits).str();
+          constraints += "," + constraintFor(regBits).str();
         }
         asmText += llvm::formatv("@${0} ", predIdx).str();
       }
@@ -536,15 +554,18 @@ struct LoadOpLowering : public TilePattern<LoadOp> {
       asmText += llvm::formatv("ld.global{0} {1}, [ ${2} + 0 ];",
                                accessSuffix(plan), brace, addrIdx);
       Type asmResult = w == 1
-                           ? wordType
+                           ? regType
                            : LLVM::LLVMStructType::getLiteral(
-                                 getContext(), SmallVector<Type>(w, wordType));
+                                 getContext(), SmallVector<Type>(w, regType));
       // No side effects: LLVM may schedule and combine loads freely.
       auto asmOp = createInlinePtx(rewriter, loc, asmResult, operands, asmText,
                                    constraints, /*hasSideEffects=*/false);
       SmallVector<Value> words =
           w == 1 ? SmallVector<Value>{asmOp.getResult(0)}
                  : unpackStruct(rewriter, loc, asmOp.getResult(0));
+      if (regBits != plan.wordBits)
+        for (Value &word : words)
+          word = LLVM::TruncOp::create(rewriter, loc, wordType, word);
       auto loaded = fromWords(rewriter, loc, words, llvmElement, plan.width);
       results.append(loaded.begin(), loaded.end());
     }
@@ -568,8 +589,6 @@ struct StoreOpLowering : public TilePattern<StoreOp> {
     VectorPlan plan = isBlock ? planVectors(axisInfo, op.getPtr(), op.getMask(),
                                             bitsOf(elementType))
                               : VectorPlan{1, 1, bitsOf(elementType)};
-    if (failed(checkAccessWidth(op, plan)))
-      return failure();
     auto registers = [&](Value v) {
       return isBlock ? unpackStruct(rewriter, loc, v) : SmallVector<Value>{v};
     };
@@ -582,6 +601,10 @@ struct StoreOpLowering : public TilePattern<StoreOp> {
     for (unsigned first = 0; first < values.size(); first += plan.width) {
       SmallVector<Value> words = toWords(
           rewriter, loc, ArrayRef(values).slice(first, plan.width), plan);
+      if (registerBits(plan) != plan.wordBits)
+        for (Value &word : words)
+          word = LLVM::ZExtOp::create(
+              rewriter, loc, rewriter.getIntegerType(registerBits(plan)), word);
       // $0 address, $1..$w words, $(w+1) predicate.
       SmallVector<Value> operands{ptrs[first]};
       std::string constraints = "l", list;
@@ -639,6 +662,7 @@ void populateTileGPUToLLVMPatterns(TileLLVMTypeConverter &converter,
   populateMathOpToLLVMPatterns(converter, patterns);
   populateExternOpToLLVMPatterns(converter, patterns);
   populatePointerCastOpToLLVMPatterns(converter, patterns);
+  populateFp8OpToLLVMPatterns(converter, patterns);
   populateAtomicOpToLLVMPatterns(converter, patterns);
   populateDebugOpToLLVMPatterns(converter, patterns);
   populateInlineAsmOpToLLVMPatterns(converter, patterns);

@@ -113,6 +113,8 @@ void populateExternOpToLLVMPatterns(LLVMTypeConverter &converter,
                                     RewritePatternSet &patterns);
 void populatePointerCastOpToLLVMPatterns(LLVMTypeConverter &converter,
                                          RewritePatternSet &patterns);
+void populateFp8OpToLLVMPatterns(LLVMTypeConverter &converter,
+                                 RewritePatternSet &patterns);
 void populateAtomicOpToLLVMPatterns(LLVMTypeConverter &converter,
                                     RewritePatternSet &patterns);
 void populateDebugOpToLLVMPatterns(LLVMTypeConverter &converter,

@@ -78,10 +78,34 @@ KernelEmitter::commonShape(llvm::ArrayRef<const PyValue *> operands,
 
 mlir::Value KernelEmitter::castValue(mlir::Value value, bool fromUnsigned,
                                      mlir::Type elementType, bool toUnsigned,
-                                     mlir::Location loc) {
+                                     mlir::Location loc, bool towardZero) {
   mlir::Type source = getElementType(value);
   if (source == elementType)
     return value;
+  if (isFloat8(source) || isFloat8(elementType)) {
+    // Triton converts fp8 only to and from fp16, bf16 and fp32, in one
+    // conversion; integers, fp64 and the other fp8 format go through fp32
+    // (exact for every fp8 value, so only a narrowing from fp64 rounds
+    // twice; tl.cast rejects that one, as Triton has no such conversion).
+    mlir::Type f32 = builder.getF32Type();
+    auto isDirect = [](mlir::Type t) {
+      return t.isF16() || t.isBF16() || t.isF32();
+    };
+    bool direct = isFloat8(source) ? isDirect(elementType) : isDirect(source);
+    if (!direct) {
+      mlir::Value wide = castValue(value, fromUnsigned, f32, false, loc);
+      return castValue(wide, false, elementType, toUnsigned, loc, towardZero);
+    }
+    mlir::Type resultType =
+        mlir::tile::withElementType(value.getType(), elementType);
+    if (isFloat8(source))
+      return arith::ExtFOp::create(builder, loc, resultType, value);
+    auto trunc = arith::TruncFOp::create(builder, loc, resultType, value);
+    if (towardZero)
+      trunc.setRoundingmodeAttr(arith::RoundingModeAttr::get(
+          builder.getContext(), arith::RoundingMode::toward_zero));
+    return trunc;
+  }
   mlir::Type resultType =
       mlir::tile::withElementType(value.getType(), elementType);
   if (isPointer(source) || isPointer(elementType)) {
@@ -141,7 +165,11 @@ mlir::Value KernelEmitter::castValue(mlir::Value value, bool fromUnsigned,
   }
   if (sourceWidth < targetWidth)
     return arith::ExtFOp::create(builder, loc, resultType, value);
-  return arith::TruncFOp::create(builder, loc, resultType, value);
+  auto trunc = arith::TruncFOp::create(builder, loc, resultType, value);
+  if (towardZero)
+    trunc.setRoundingmodeAttr(arith::RoundingModeAttr::get(
+        builder.getContext(), arith::RoundingMode::toward_zero));
+  return trunc;
 }
 
 std::optional<PyValue> KernelEmitter::toRuntime(const PyValue &value,

@@ -112,6 +112,10 @@ lookupDType(mlir::MLIRContext &context, llvm::StringRef name) {
       .Case("float64", Entry{b.getF64Type(), false})
       .Case("float8e4nv", Entry{b.getType<mlir::Float8E4M3FNType>(), false})
       .Case("float8e5", Entry{b.getType<mlir::Float8E5M2Type>(), false})
+      // Triton's bias-15 e4m3 has no MLIR type; Triton carries it as
+      // f8E4M3B11FNUZ, and so does Tile (its conversions are Triton's).
+      .Case("float8e4b15",
+            Entry{b.getType<mlir::Float8E4M3B11FNUZType>(), false})
       .Default(std::nullopt);
 }
 
@@ -120,7 +124,7 @@ lookupDType(mlir::MLIRContext &context, llvm::StringRef name) {
 const char *const kDTypeNames =
     "tl.int1, tl.int8, tl.int16, tl.int32, tl.int64, tl.uint8, tl.uint16, "
     "tl.uint32, tl.uint64, tl.float16, tl.bfloat16, tl.float32, tl.float64, "
-    "tl.float8e4nv, tl.float8e5";
+    "tl.float8e4nv, tl.float8e5, tl.float8e4b15";
 
 KernelEmitter::Result
 KernelEmitter::emitAttribute(const ast::AttributeExpr &attribute) {
@@ -137,6 +141,15 @@ KernelEmitter::emitAttribute(const ast::AttributeExpr &attribute) {
       // Triton's spellings of the same dtypes.
       if (attr == "bool")
         return PyValue::dtype(builder.getI1Type());
+      // AMD's fp8 formats: Triton's NVIDIA backend rejects them.
+      if (attr == "float8e4b8" || attr == "float8e5b16") {
+        diag.error(attribute.getLoc(),
+                   "tl." + attr.str() +
+                       " is not supported on NVIDIA GPUs (Triton's NVIDIA "
+                       "backend supports the fp8 types tl.float8e4nv, "
+                       "tl.float8e5 and tl.float8e4b15)");
+        return std::nullopt;
+      }
     }
     return PyValue::named(PyValue::Kind::Namespace, qualified);
   }

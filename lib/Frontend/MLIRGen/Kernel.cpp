@@ -29,17 +29,21 @@ KernelEmitter::checkDecorators(const ast::FunctionDef &kernel) {
 std::optional<mlir::Type>
 KernelEmitter::parseSpecType(llvm::StringRef type, const ast::Param &param) {
   bool isPointerType = type.consume_front("*");
-  mlir::Type scalar = llvm::StringSwitch<mlir::Type>(type)
-                          .Cases({"i1", "u1", "B"}, builder.getI1Type())
-                          .Cases({"i8", "u8"}, builder.getIntegerType(8))
-                          .Cases({"i16", "u16"}, builder.getIntegerType(16))
-                          .Cases({"i32", "u32"}, builder.getI32Type())
-                          .Cases({"i64", "u64"}, builder.getI64Type())
-                          .Cases({"fp16", "f16"}, builder.getF16Type())
-                          .Case("bf16", builder.getBF16Type())
-                          .Cases({"fp32", "f32"}, builder.getF32Type())
-                          .Cases({"fp64", "f64"}, builder.getF64Type())
-                          .Default(mlir::Type());
+  mlir::Type scalar =
+      llvm::StringSwitch<mlir::Type>(type)
+          .Cases({"i1", "u1", "B"}, builder.getI1Type())
+          .Cases({"i8", "u8"}, builder.getIntegerType(8))
+          .Cases({"i16", "u16"}, builder.getIntegerType(16))
+          .Cases({"i32", "u32"}, builder.getI32Type())
+          .Cases({"i64", "u64"}, builder.getI64Type())
+          .Cases({"fp16", "f16"}, builder.getF16Type())
+          .Case("bf16", builder.getBF16Type())
+          .Cases({"fp32", "f32"}, builder.getF32Type())
+          .Cases({"fp64", "f64"}, builder.getF64Type())
+          .Case("fp8e4nv", builder.getType<mlir::Float8E4M3FNType>())
+          .Case("fp8e5", builder.getType<mlir::Float8E5M2Type>())
+          .Case("fp8e4b15", builder.getType<mlir::Float8E4M3B11FNUZType>())
+          .Default(mlir::Type());
   if (!scalar) {
     diag.error(param.loc, llvm::Twine("unknown type '") +
                               (isPointerType ? "*" : "") + type +

@@ -308,10 +308,12 @@ public:
   commonShape(llvm::ArrayRef<const PyValue *> operands, llvm::StringRef what,
               const ast::Location &loc);
   /// `value` converted to `elementType` (Triton's tl.cast), keeping its
-  /// shape; signedness picks ext/trunc and int/float conversions.
+  /// shape; signedness picks ext/trunc and int/float conversions. A float
+  /// narrowing rounds to nearest even, or toward zero with `towardZero`
+  /// (fp_downcast_rounding="rtz": an arith.truncf with roundingmode).
   mlir::Value castValue(mlir::Value value, bool fromUnsigned,
                         mlir::Type elementType, bool toUnsigned,
-                        mlir::Location loc);
+                        mlir::Location loc, bool towardZero = false);
   /// A runtime value of `value`: numbers become constants of their default
   /// type.
   std::optional<PyValue> toRuntime(const PyValue &value,
@@ -357,7 +359,9 @@ public:
   Result emitWhere(const PyValue &condition, const PyValue &x, const PyValue &y,
                    const ast::Location &loc);
   Result emitCast(const PyValue &value, const PyValue &dtype, bool bitcast,
-                  const ast::Location &loc, llvm::StringRef displayName);
+                  const ast::Location &loc, llvm::StringRef displayName,
+                  std::optional<std::string> rounding = std::nullopt,
+                  const ast::Location *roundingLoc = nullptr);
 
   mlir::MLIRContext &context;
   const ast::Module &module;

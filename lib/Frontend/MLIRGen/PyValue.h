@@ -183,6 +183,10 @@ inline bool isPointer(mlir::Type type) {
 inline bool isInteger(mlir::Type type) { return isa<mlir::IntegerType>(type); }
 inline bool isFloat(mlir::Type type) { return isa<mlir::FloatType>(type); }
 inline bool isBool(mlir::Type type) { return type.isInteger(1); }
+/// tl.float8e4nv, tl.float8e5, tl.float8e4b15.
+inline bool isFloat8(mlir::Type type) {
+  return isFloat(type) && type.getIntOrFloatBitWidth() == 8;
+}
 
 /// Triton's name of a scalar type: i32, u8, fp16, bf16, *fp32.
 std::string getTypeName(mlir::Type type, bool isUnsigned = false);

@@ -28,6 +28,11 @@ mlir::Type KernelEmitter::getDefaultType(const PyValue &value) {
 mlir::Type KernelEmitter::promoteTypes(mlir::Type a, mlir::Type b,
                                        bool divOrMod) {
   if (isFloat(a) || isFloat(b)) {
+    // Triton: an fp8 operand with a wider float computes in the wider type
+    // (below); two fp8 operands of one format compute in it (which only the
+    // interpreter runs), of two formats in fp16.
+    if (isFloat8(a) && isFloat8(b))
+      return a == b ? a : builder.getF16Type();
     if (a.isF64() || b.isF64())
       return builder.getF64Type();
     if (a.isF32() || b.isF32())

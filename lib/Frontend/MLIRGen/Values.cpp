@@ -36,6 +36,12 @@ std::string getTypeName(mlir::Type type, bool isUnsigned) {
     return "fp32";
   if (type.isF64())
     return "fp64";
+  if (isa<mlir::Float8E4M3FNType>(type))
+    return "fp8e4nv";
+  if (isa<mlir::Float8E5M2Type>(type))
+    return "fp8e5";
+  if (isa<mlir::Float8E4M3B11FNUZType>(type))
+    return "fp8e4b15";
   if (auto integer = dyn_cast<mlir::IntegerType>(type))
     return "i" + std::to_string(integer.getWidth());
   std::string text;

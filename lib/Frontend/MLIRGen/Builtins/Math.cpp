@@ -124,11 +124,53 @@ KernelEmitter::Result KernelEmitter::emitMinMax(bool isMax, const PyValue &lhs,
   return PyValue::runtime(result, isUnsigned);
 }
 
-KernelEmitter::Result KernelEmitter::emitCast(const PyValue &value,
-                                              const PyValue &dtype,
-                                              bool bitcast,
-                                              const ast::Location &loc,
-                                              llvm::StringRef displayName) {
+/// Why Triton's NVIDIA backend has no conversion from `from` to `to` with
+/// `rounding` ("rtne", "rtz" or none), or nothing if it has one.
+static std::optional<std::string>
+checkFloatConversion(mlir::Type from, mlir::Type to,
+                     const std::optional<std::string> &rounding) {
+  std::string pair = getTypeName(from) + " to " + getTypeName(to);
+  if (rounding && !(isFloat(from) && isFloat(to) &&
+                    to.getIntOrFloatBitWidth() < from.getIntOrFloatBitWidth()))
+    return "fp_downcast_rounding is only for narrowing float conversions, "
+           "not " +
+           pair;
+  if (isFloat8(from) || isFloat8(to)) {
+    if (!isFloat(from) || !isFloat(to))
+      return "cannot convert " + pair +
+             ": fp8 converts only to and from float types (bitcast=True "
+             "reinterprets the bits)";
+    if (isFloat8(from) && isFloat8(to))
+      return "cannot convert " + pair +
+             " directly (Triton has no fp8-to-fp8 conversion); convert "
+             "through tl.float16 or tl.float32";
+    if (from.isF64())
+      return "cannot convert " + pair +
+             " (Triton's NVIDIA backend has no fp64-to-fp8 conversion); "
+             "convert to tl.float32 first";
+    bool isB15 = isa<mlir::Float8E4M3B11FNUZType>(to);
+    if (isB15 && !from.isF16() && !from.isF32())
+      return "cannot convert " + pair +
+             " (Triton converts to fp8e4b15 only from fp16 and fp32)";
+    // fp8e4b15 always rounds as Triton's conversion does; other fp8
+    // targets round toward zero only as fp8e5 from fp32.
+    if (!isB15 && rounding && *rounding == "rtz" &&
+        !(isa<mlir::Float8E5M2Type>(to) && from.isF32()))
+      return "fp_downcast_rounding='rtz' is not supported from " + pair +
+             " (Triton rounds toward zero to fp8 only from fp32 to fp8e5)";
+    return std::nullopt;
+  }
+  if (rounding && *rounding == "rtz" &&
+      !(from.isF32() && (to.isF16() || to.isBF16())))
+    return "fp_downcast_rounding='rtz' is not supported from " + pair +
+           " (Triton rounds toward zero from fp32 to fp16, bf16 and fp8e5)";
+  return std::nullopt;
+}
+
+KernelEmitter::Result KernelEmitter::emitCast(
+    const PyValue &value, const PyValue &dtype, bool bitcast,
+    const ast::Location &loc, llvm::StringRef displayName,
+    std::optional<std::string> rounding, const ast::Location *roundingLoc) {
   if (dtype.kind != PyValue::Kind::DType)
     return error(loc, displayName + "() 'dtype' must be a dtype (" +
                           kDTypeNames + "), got " + describe(dtype));
@@ -151,6 +193,13 @@ KernelEmitter::Result KernelEmitter::emitCast(const PyValue &value,
         arith::BitcastOp::create(builder, irLoc, resultType, source->value),
         dtype.isUnsigned);
   }
+  if (rounding || isFloat8(from) || isFloat8(dtype.type)) {
+    std::optional<std::string> problem =
+        checkFloatConversion(from, dtype.type, rounding);
+    if (problem)
+      return error(rounding && roundingLoc ? *roundingLoc : loc,
+                   displayName + "() " + *problem);
+  }
   if (isPointer(from) != isPointer(dtype.type) &&
       !(isPointer(from) ? dtype.type.isInteger(64)
                         : getElementType(source->value).isInteger(64)))
@@ -158,7 +207,8 @@ KernelEmitter::Result KernelEmitter::emitCast(const PyValue &value,
                           " to " + getTypeName(dtype.type, dtype.isUnsigned) +
                           " (pointers convert only to and from int64)");
   return PyValue::runtime(castValue(source->value, source->isUnsigned,
-                                    dtype.type, dtype.isUnsigned, irLoc),
+                                    dtype.type, dtype.isUnsigned, irLoc,
+                                    rounding && *rounding == "rtz"),
                           dtype.isUnsigned);
 }
 
@@ -365,13 +415,23 @@ Result emitMathCall(KernelEmitter &e, const BuiltinCall &c) {
 Result emitCastCall(KernelEmitter &e, const BuiltinCall &c) {
   const auto &args = c.args;
   bool bitcast = args.present[3] && isTruthy(args.values[3]);
-  if (args.present[2] && args.values[2].kind != PyValue::Kind::None)
-    return e.error(args.locs[2], c.displayName +
-                                     "() fp_downcast_rounding is not "
-                                     "supported (conversions round to "
-                                     "nearest even)");
+  std::optional<std::string> rounding;
+  if (args.present[2] && args.values[2].kind != PyValue::Kind::None) {
+    const PyValue &mode = args.values[2];
+    if (mode.kind != PyValue::Kind::String ||
+        (mode.text != "rtne" && mode.text != "rtz"))
+      return e.error(args.locs[2], c.displayName +
+                                       "() fp_downcast_rounding must be 'rtne' "
+                                       "or 'rtz', got " +
+                                       (mode.kind == PyValue::Kind::String
+                                            ? "'" + mode.text + "'"
+                                            : describe(mode)));
+    // Triton ignores the rounding of a bitcast.
+    if (!bitcast)
+      rounding = mode.text;
+  }
   return e.emitCast(args.values[0], args.values[1], bitcast, c.getLoc(),
-                    c.displayName);
+                    c.displayName, rounding, &args.locs[2]);
 }
 
 /// Triton's standard library: exp(x - max) / sum, along the last axis.

@@ -40,6 +40,9 @@ def Tile_PointerType : Tile_Type<"Pointer", "ptr"> {
 
 // Element types a pointer may point at, and a block may hold.
 def Tile_Float : AnyTypeOf<[F16, BF16, F32, F64]>;
+// Triton's fp8 types: fp8e4nv, fp8e5 and fp8e4b15 (carried as
+// f8E4M3B11FNUZ, as Triton does); blocks and pointers hold them.
+def Tile_Fp8 : AnyTypeOf<[F8E4M3FN, F8E5M2, F8E4M3B11FNUZ]>;
 def Tile_Int : AnyTypeOf<[I1, I8, I16, I32, I64]>;
 def Tile_Ptr : Type<CPred<"::mlir::isa<::mlir::tile::PointerType>($_self)">,
                     "tile pointer", "::mlir::tile::PointerType">;
@@ -48,8 +51,9 @@ def Tile_PtrLike : AnyTypeOf<[Tile_Ptr, Tile_PtrTensor]>;
 def Tile_IntTensor : RankedTensorOf<[Tile_Int]>;
 def Tile_IntLike : AnyTypeOf<[Tile_Int, Tile_IntTensor]>;
 def Tile_BoolLike : AnyTypeOf<[I1, RankedTensorOf<[I1]>]>;
-def Tile_Value : AnyTypeOf<[Tile_Float, Tile_Int, Tile_Ptr,
-                            RankedTensorOf<[Tile_Float, Tile_Int, Tile_Ptr]>]>;
-def Tile_Tensor : RankedTensorOf<[Tile_Float, Tile_Int, Tile_Ptr]>;
+def Tile_Value
+    : AnyTypeOf<[Tile_Float, Tile_Fp8, Tile_Int, Tile_Ptr,
+                 RankedTensorOf<[Tile_Float, Tile_Fp8, Tile_Int, Tile_Ptr]>]>;
+def Tile_Tensor : RankedTensorOf<[Tile_Float, Tile_Fp8, Tile_Int, Tile_Ptr]>;
 
 #endif // TILE_DIALECT_TILE_IR_TILEDIALECT_TD
