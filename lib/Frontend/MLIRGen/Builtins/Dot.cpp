@@ -53,6 +53,8 @@ KernelEmitter::Result KernelEmitter::emitDot(const CallArgs &args,
   }
   if (isInteger(aType))
     outType = builder.getI32Type();
+  else if (aType.isF64())
+    outType = builder.getF64Type(); // Triton: fp64 operands give fp64
   llvm::SmallVector<int64_t> resultShape = {aShape[0], bShape[1]};
   auto resultType = mlir::RankedTensorType::get(resultShape, outType);
   mlir::Value acc;
