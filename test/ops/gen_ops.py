@@ -194,7 +194,11 @@ def binary_inputs(b, ta, tb):
 
     a = operand(ta)
     add_block_input(b, "b", tb, operand(tb))
-    add_block_input(b, "c", D("i1"), rand_values(rng, D("i1"), n))
+    # where's condition: from an int32 buffer (bool buffers do not run on
+    # the GPU yet).
+    b.add_input("x_c", D("i32"), b.shape, rand_values(rng, D("i1"), n), "c",
+                "c = tl.load(x_c + offs%s) != 0" % (
+                    ", mask=m" if b.masked else ""))
     if tb.is_int:
         d = rand_values(rng, tb, n, -100, 200, nonzero=True)
     else:

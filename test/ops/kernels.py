@@ -29,7 +29,7 @@ class Check:
 
 
 class Case:
-    def __init__(self, name, lines, outputs=None, error=None, gpu=True):
+    def __init__(self, name, lines, outputs=None, error=None):
         self.name = name
         self.lines = lines  # kernel body lines (no indentation)
         # [(buffer, dtype, shape, Check)]
@@ -37,7 +37,6 @@ class Case:
         # For a case that expects a diagnostic: a substring of its message
         # ("" for any); the diagnostic must be at the case's first line.
         self.error = error
-        self.gpu = gpu  # False: not supported on the GPU yet
 
 
 class Batch:
@@ -164,6 +163,6 @@ def merge_batches(name, family, batches):
             merged.cases.append(Case(
                 c.name, [ren(l) for l in c.lines],
                 [(ren(buf), dt, shape, check)
-                 for buf, dt, shape, check in c.outputs], c.error, c.gpu))
+                 for buf, dt, shape, check in c.outputs], c.error))
         merged.num_warps = max(merged.num_warps, b.num_warps)
     return merged

@@ -36,36 +36,41 @@ from dtypes import read_values, ulp  # noqa: E402
 from gen_ops import all_batches  # noqa: E402
 from kernels import Batch, merge_batches, write_batch  # noqa: E402
 
-# Known failures: case-name pattern -> why (a Tile bug or divergence from
-# Triton that is not fixed yet). Keep it honest: a listed case that passes
-# is reported as an unexpected pass.
+# Known failures: case-name pattern -> (modes, why): a Tile bug or a
+# divergence from Triton that is not fixed yet. Keep it honest: a listed
+# case that passes in one of its modes fails the run.
+_NOT = ("Tile takes `not x` on a non-bool block as x == 0; Triton's not_ "
+        "bitcasts x to int1 and rejects other widths")
+_ATOMIC_NARROW = ("the interpreter runs 8- and 16-bit integer atomics that "
+                  "Triton rejects (atom_red_typechecking_impl; atomic_cas "
+                  "takes 16, 32 and 64 bits)")
+_ATOMIC_HALF = ("the interpreter runs fp16/bf16 atomics other than add; "
+                "Triton rejects them")
+_F64_SINCOS = ("tile-run aborts (LLVM ERROR: Cannot select fsin/fcos f64) "
+               "after its diagnostic that math.sin/cos on f64 is not "
+               "supported on the GPU yet")
+ALL_MODES = ("cpu", "gpu", "ptx")
 XFAIL = {
-    "unary/not/[!i]*/*":
-        "Tile takes `not x` on a non-bool block as x == 0; Triton's not_ "
-        "bitcasts x to int1 and rejects other widths",
-    "unary/not/i[!1]*/*":
-        "Tile takes `not x` on a non-bool block as x == 0; Triton's not_ "
-        "bitcasts x to int1 and rejects other widths",
-    "atomic/*/[iu]8/*":
-        "the interpreter runs 8- and 16-bit integer atomics that Triton "
-        "rejects (atom_red_typechecking_impl, atomic_cas: 16, 32, 64 bits)",
-    "atomic/[!c]*/[iu]16/*":
-        "the interpreter runs 8- and 16-bit integer atomics that Triton "
-        "rejects (atom_red_typechecking_impl)",
-    "atomic/[!a]*/fp16/*":
-        "Tile takes fp16/bf16 atomics other than add; Triton rejects them",
-    "atomic/[!a]*/bf16/*":
-        "Tile takes fp16/bf16 atomics other than add; Triton rejects them",
+    "unary/not/[!i]*/*": (ALL_MODES, _NOT),
+    "unary/not/i[!1]*/*": (ALL_MODES, _NOT),
+    "atomic/*/[iu]8/*": (("cpu",), _ATOMIC_NARROW),
+    "atomic/[!c]*/[iu]16/*": (("cpu",), _ATOMIC_NARROW),
+    "atomic/[!a]*/fp16/*": (("cpu",), _ATOMIC_HALF),
+    "atomic/[!a]*/bf16/*": (("cpu",), _ATOMIC_HALF),
+    "unary/sin/fp64/*": (("gpu", "ptx"), _F64_SINCOS),
+    "unary/cos/fp64/*": (("gpu", "ptx"), _F64_SINCOS),
 }
 
-# Cases that do not run on the GPU yet (docs/language.md): pattern -> why.
-GPU_UNSUPPORTED = {
-}
+# On the GPU (--gpu, --ptx), a case whose kernel alone fails to compile with
+# one of these diagnostics counts as not supported on the GPU yet (reported
+# with the diagnostic, not a failure); docs/language.md lists them.
+UNSUPPORTED_MESSAGES = ("not supported on the GPU yet", "is not supported yet",
+                        "elements is not supported")
 
 
-def xfail_reason(name, table):
-    for pattern, why in table.items():
-        if fnmatch.fnmatchcase(name, pattern):
+def xfail_reason(name, mode):
+    for pattern, (modes, why) in XFAIL.items():
+        if mode in modes and fnmatch.fnmatchcase(name, pattern):
             return why
     return None
 
@@ -73,7 +78,8 @@ def xfail_reason(name, table):
 class Result:
     def __init__(self, case, status, detail="", command=None):
         self.case = case
-        self.status = status  # pass, fail, error-ok, xfail, xpass, skip
+        # pass, fail, error-ok, xfail, xpass, unsupported
+        self.status = status
         self.detail = detail
         self.command = command
 
@@ -144,6 +150,8 @@ class Runner:
 
     def command(self, path, extra):
         cmd = [self.args.tile_run, path]
+        if self.args.mode == "ptx":
+            return cmd + ["--emit=ptx", "-o", path[:-len(".tile")] + ".ptx"]
         cmd += ["--interpret"] if self.args.mode == "cpu" else \
             ["--compare", "--no-bench"]
         return cmd + extra
@@ -170,6 +178,13 @@ class Runner:
                     buf, os.path.join(directory, "out_" + buf + ".npy"))]
         cmd = self.command(path, inputs + saves)
         rc, stdout, stderr = self.run(cmd)
+        if rc == 0 and self.args.mode == "ptx":
+            ptx = path[:-len(".tile")] + ".ptx"
+            rc, stdout, stderr = self.run([self.args.ptxas, "-arch=sm_90a",
+                                           ptx, "-o", ptx + ".cubin"])
+            if rc == 0:
+                return [Result(c, "pass") for c in cases], 0, ""
+            stderr = "ptxas: " + stderr
         if rc != 0:
             return None, rc, stdout + stderr
         compare = parse_compare(stdout) if self.args.mode == "gpu" else {}
@@ -225,14 +240,20 @@ class Runner:
         if len(batches) > 1:
             return [r for b in batches for r in self.run_group([b])]
         if len(batch.cases) == 1:
-            return [Result(batch.cases[0], "fail", "tile-run exit %d: %s" % (
-                rc, first_line(output)))]
+            return [self.failed(batch.cases[0], rc, output)]
         results = []
         for c in batch.cases:
             one, rc, output = self.run_cases(batch, [c], "_" + case_dir(c))
-            results += one or [Result(c, "fail", "tile-run exit %d: %s" % (
-                rc, first_line(output)))]
+            results += one or [self.failed(c, rc, output)]
         return results
+
+    def failed(self, case, rc, output):
+        """The result of a case whose kernel alone did not run."""
+        message = first_line(output)
+        if self.args.mode != "cpu" and rc == 1 and any(
+                m in message for m in UNSUPPORTED_MESSAGES):
+            return Result(case, "unsupported", message.split("error: ")[-1])
+        return Result(case, "fail", "tile-run exit %d: %s" % (rc, message))
 
 
 def work_units(batches, mode, batch_size, all_errors):
@@ -240,22 +261,20 @@ def work_units(batches, mode, batch_size, all_errors):
     family (at most batch_size cases a kernel) and diagnostic cases alone.
     Known failures run one case per kernel, so that a crash there costs no
     retries."""
-    units, skipped, omitted = [], [], 0
+    units, omitted = [], 0
     groups = {}
     seen_errors = set()
     for b in batches:
         keep = []
         for c in b.cases:
-            if mode == "gpu" and not c.gpu:
-                skipped.append(Result(c, "skip", "not supported on the GPU yet"))
-            elif c.error is not None:
+            if c.error is not None:
                 key = error_key(c.name)
                 if all_errors or key not in seen_errors:
                     seen_errors.add(key)
                     units.append(("error", (b, c)))
                 else:
                     omitted += 1
-            elif xfail_reason(c.name, XFAIL) is not None:
+            elif xfail_reason(c.name, mode) is not None:
                 alone = Batch(b.name + "/" + case_dir(c), b.family)
                 alone.inputs, alone.loads, alone.prelude = \
                     b.inputs, b.loads, b.prelude
@@ -279,7 +298,7 @@ def work_units(batches, mode, batch_size, all_errors):
             size += len(p.cases)
         if chunk:
             units.append(("group", chunk))
-    return units, skipped, omitted
+    return units, omitted
 
 
 def error_key(name):
@@ -313,6 +332,12 @@ def main():
                       help="run in tile-run's interpreter")
     mode.add_argument("--gpu", dest="mode", action="store_const", const="gpu",
                       help="run on the GPU, with --compare")
+    mode.add_argument("--ptx", dest="mode", action="store_const", const="ptx",
+                      help="no run: compile each kernel to PTX and assemble "
+                      "it with ptxas (the GPU path without a GPU)")
+    parser.add_argument("--ptxas", default="ptxas",
+                        help="ptxas for --ptx (default: on the PATH, else "
+                        "/usr/local/cuda/bin/ptxas)")
     parser.add_argument("--tile-run", default=None,
                         help="tile-run to use (default: on the PATH, else "
                         "build/bin/tile-run)")
@@ -347,6 +372,13 @@ def main():
               args.tile_run, file=sys.stderr)
         return 2
     args.tile_run = shutil.which(args.tile_run)
+    if args.mode == "ptx":
+        args.ptxas = shutil.which(args.ptxas) or \
+            shutil.which("/usr/local/cuda/bin/ptxas")
+        if args.ptxas is None:
+            print("run_ops.py: --ptx needs ptxas (--ptxas PATH)",
+                  file=sys.stderr)
+            return 2
 
     start = time.time()
     batches = all_batches()
@@ -367,8 +399,9 @@ def main():
     workdir = args.keep or tempfile.mkdtemp(prefix="tile-ops-")
     os.makedirs(workdir, exist_ok=True)
     runner = Runner(args, workdir)
-    units, results, omitted = work_units(batches, args.mode, args.batch_size,
-                                args.all_errors or args.mode == "gpu" or
+    results = []
+    units, omitted = work_units(batches, args.mode, args.batch_size,
+                                args.all_errors or args.mode != "cpu" or
                                 bool(args.case))
     # Biggest kernels first, so that the pool ends evenly.
     units.sort(key=lambda u: -sum(len(b.cases) for b in u[1])
@@ -379,7 +412,7 @@ def main():
     counts = {}
     failed = []
     for r in results:
-        why = xfail_reason(r.case.name, XFAIL)
+        why = xfail_reason(r.case.name, args.mode)
         if why is not None:
             if r.status == "fail":
                 r.status, r.detail = "xfail", why
@@ -392,6 +425,19 @@ def main():
         elif args.verbose:
             print("%s: %s %s" % (r.status.upper(), r.case.name, r.detail))
 
+    unsupported = {}
+    for r in results:
+        if r.status == "unsupported":
+            unsupported.setdefault(r.detail, []).append(r.case.name)
+    if unsupported:
+        print("Not supported on the GPU yet (the compiler says so):")
+        for why, names in sorted(unsupported.items()):
+            print("  %d cases: %s (e.g. %s)" % (len(names), why,
+                                                 ", ".join(sorted(names)[:3])))
+        if args.verbose:
+            for why, names in sorted(unsupported.items()):
+                for name in sorted(names):
+                    print("  UNSUPPORTED %s: %s" % (name, why))
     xfails = [r for r in results if r.status == "xfail"]
     if xfails:
         print("Known failures (XFAIL in test/ops/run_ops.py):")
@@ -403,12 +449,14 @@ def main():
         print("  reproduce: python3 %s --%s --tile-run %s --case '%s' "
               "--keep /tmp/tile-ops -v" % (me, args.mode, args.tile_run,
                                            r.case.name))
-    print("%d passed, %d failed, %d expected-error, %d known failures, "
-          "%d skipped (%d cases in %.1f s)" % (
+    print("%d passed, %d failed, %d expected-error, %d known failures%s "
+          "(%d cases in %.1f s)" % (
               counts.get("pass", 0),
               counts.get("fail", 0) + counts.get("xpass", 0),
               counts.get("error-ok", 0), counts.get("xfail", 0),
-              counts.get("skip", 0), len(results), time.time() - start))
+              ", %d not supported on the GPU yet" % counts["unsupported"]
+              if "unsupported" in counts else "",
+              len(results), time.time() - start))
     if omitted:
         print("(%d more diagnostic cases of the same rules as those run: "
               "--all-errors runs them)" % omitted)

@@ -70,7 +70,9 @@ def trunc_mod(a, b):
 # ===------------------------ binary operators ---------------------------=== #
 
 # name -> (expression, kind): kind "arith" (+ - * and maximum/minimum),
-# "div" (/, //, %), "bitwise", "shift", "cmp".
+# "div" (/, //, %), "bitwise", "shift", "cmp". Comparisons are stored as
+# int32 (0 or 1): bool buffers do not run on the GPU yet, and the casts and
+# loads/stores families test those.
 BINARY_OPS = {
     "add": ("a + b", "arith"),
     "sub": ("a - b", "arith"),
@@ -86,12 +88,12 @@ BINARY_OPS = {
     "xor": ("a ^ b", "bitwise"),
     "shl": ("a << s", "shift"),
     "shr": ("a >> s", "shift"),
-    "lt": ("a < b", "cmp"),
-    "le": ("a <= b", "cmp"),
-    "gt": ("a > b", "cmp"),
-    "ge": ("a >= b", "cmp"),
-    "eq": ("a == b", "cmp"),
-    "ne": ("a != b", "cmp"),
+    "lt": ("(a < b).to(tl.int32)", "cmp"),
+    "le": ("(a <= b).to(tl.int32)", "cmp"),
+    "gt": ("(a > b).to(tl.int32)", "cmp"),
+    "ge": ("(a >= b).to(tl.int32)", "cmp"),
+    "eq": ("(a == b).to(tl.int32)", "cmp"),
+    "ne": ("(a != b).to(tl.int32)", "cmp"),
 }
 
 _CMP = {
@@ -117,7 +119,7 @@ def binary_result(op, ta, tb):
     if op == "truediv" and ct.is_int:
         return D("fp32")
     if kind == "cmp":
-        return D("i1")
+        return D("i32")
     return ct
 
 
