@@ -18,7 +18,7 @@ class DType:
     triton.language and in .npy headers, and its kind and width."""
 
     def __init__(self, name, tl, kind, bits, descr, mant=None, emin=None,
-                 emax=None):
+                 emax=None, bias=None, largest=None):
         self.name = name  # tile-run's name: fp32, i8, ...
         self.tl = tl  # tl.float32, ...
         self.kind = kind  # "int", "uint", "float", "bool"
@@ -27,6 +27,11 @@ class DType:
         self.mant = mant  # floats: precision in bits (with the implicit one)
         self.emin = emin  # floats: exponent of the smallest normal
         self.emax = emax  # floats: exponent of the largest finite
+        # floats: the exponent bias (IEEE: emax); formats without infinities
+        # (fp8e4nv) give their largest finite value, and encode NaN as all
+        # ones.
+        self.bias = emax if bias is None else bias
+        self.largest = largest
 
     def __repr__(self):
         return self.name
@@ -56,6 +61,8 @@ class DType:
         return (1 << (self.bits - 1)) - 1 if self.signed else (1 << self.bits) - 1
 
     def max_finite(self):
+        if self.largest is not None:
+            return self.largest
         return math.ldexp(2 - 2.0 ** (1 - self.mant), self.emax)
 
 
@@ -73,8 +80,11 @@ _ROWS = [
     DType("bf16", "tl.bfloat16", "float", 16, "bfloat16", 8, -126, 127),
     DType("fp32", "tl.float32", "float", 32, "<f4", 24, -126, 127),
     DType("fp64", "tl.float64", "float", 64, "<f8", 53, -1022, 1023),
-    # fp8 rows go here once tile-run and the interpreter take them, e.g.
-    # DType("fp8e4nv", "tl.float8e4nv", "float", 8, "float8_e4m3fn", 4, -6, 8),
+    # fp8 rows go here once tile-run and the interpreter take them (and
+    # their names in ALL_DTYPES or a family's list):
+    # DType("fp8e5", "tl.float8e5", "float", 8, "float8_e5m2", 3, -14, 15),
+    # DType("fp8e4nv", "tl.float8e4nv", "float", 8, "float8_e4m3fn", 4, -6,
+    #       8, bias=7, largest=448.0),
 ]
 DTYPES = {d.name: d for d in _ROWS}
 
@@ -135,9 +145,9 @@ def round_to(x, dt):
         return x
     if dt.name == "fp64":
         return float(x)
-    if isinstance(x, int) or dt.name == "bf16":
+    if isinstance(x, int) or dt.name not in _STRUCT:
         return _round_exact(x, dt)
-    fmt = "<f" if dt.name == "fp32" else "<e"
+    fmt = "<" + _STRUCT[dt.name]
     try:
         return struct.unpack(fmt, struct.pack(fmt, x))[0]
     except OverflowError:
@@ -157,42 +167,77 @@ def ulp(x, dt):
 # ===--------------------------- .npy files ------------------------------=== #
 
 
-def _bf16_bits(x):
+_STRUCT = {"fp16": "e", "fp32": "f", "fp64": "d"}
+
+
+def _float_bits(x, dt):
+    """The bits of a value of dt (already representable) in its format:
+    sign, exponent biased by dt.bias, mantissa without the implicit one."""
+    frac = dt.mant - 1
+    ebits = dt.bits - 1 - frac
+    top = (1 << ebits) - 1
     if math.isnan(x):
-        return 0x7FC0
-    r = round_to(x, D("bf16"))
-    return struct.unpack("<I", struct.pack("<f", r))[0] >> 16
+        if dt.largest is not None:
+            return (1 << (dt.bits - 1)) - 1
+        return (top << frac) | (1 << (frac - 1))
+    sign = (1 << (dt.bits - 1)) if math.copysign(1.0, x) < 0 else 0
+    a = abs(x)
+    if math.isinf(a):
+        return sign | (top << frac)
+    if a == 0:
+        return sign
+    e = math.frexp(a)[1] - 1
+    if e < dt.emin:  # subnormal
+        return sign | int(math.ldexp(a, frac - dt.emin))
+    m = int(math.ldexp(a, frac - e)) - (1 << frac)
+    return sign | ((e + dt.bias) << frac) | m
+
+
+def _float_value(bits, dt):
+    frac = dt.mant - 1
+    ebits = dt.bits - 1 - frac
+    top = (1 << ebits) - 1
+    sign = -1.0 if bits >> (dt.bits - 1) else 1.0
+    e = (bits >> frac) & top
+    m = bits & ((1 << frac) - 1)
+    if dt.largest is not None:
+        if e == top and m == (1 << frac) - 1:
+            return math.nan
+    elif e == top:
+        return sign * math.inf if m == 0 else math.nan
+    if e == 0:
+        return sign * math.ldexp(m, dt.emin - frac)
+    return sign * math.ldexp(m + (1 << frac), e - dt.bias - frac)
 
 
 def encode(values, dt):
     """The little-endian bytes of a flat list of values of dt."""
     if dt.kind == "bool":
         return bytes(1 if v else 0 for v in values)
+    n = dt.nbytes
     if dt.is_int:
-        n = dt.nbytes
         mask = (1 << dt.bits) - 1
         return b"".join((int(v) & mask).to_bytes(n, "little") for v in values)
-    if dt.name == "bf16":
-        return b"".join(struct.pack("<H", _bf16_bits(v)) for v in values)
-    fmt = {"fp16": "e", "fp32": "f", "fp64": "d"}[dt.name]
-    return struct.pack("<%d%s" % (len(values), fmt), *values)
+    if dt.name in _STRUCT:
+        return struct.pack("<%d%s" % (len(values), _STRUCT[dt.name]), *values)
+    return b"".join(_float_bits(round_to(v, dt) if not math.isnan(v) else v,
+                                dt).to_bytes(n, "little") for v in values)
 
 
 def decode(data, dt, count):
     """count values of dt from little-endian bytes."""
     if dt.kind == "bool":
         return [1 if b else 0 for b in data[:count]]
+    n = dt.nbytes
     if dt.is_int:
-        n = dt.nbytes
         return [int.from_bytes(data[i * n:(i + 1) * n], "little",
                                signed=dt.signed) for i in range(count)]
-    if dt.name == "bf16":
-        halves = struct.unpack("<%dH" % count, data[:2 * count])
-        return [struct.unpack("<f", struct.pack("<I", h << 16))[0]
-                for h in halves]
-    fmt = {"fp16": "e", "fp32": "f", "fp64": "d"}[dt.name]
-    return list(struct.unpack("<%d%s" % (count, fmt),
-                              data[:count * struct.calcsize(fmt)]))
+    if dt.name in _STRUCT:
+        fmt = _STRUCT[dt.name]
+        return list(struct.unpack("<%d%s" % (count, fmt),
+                                  data[:count * struct.calcsize(fmt)]))
+    return [_float_value(int.from_bytes(data[i * n:(i + 1) * n], "little"), dt)
+            for i in range(count)]
 
 
 def write_npy(path, values, dt, shape):

@@ -190,8 +190,15 @@ UNARY_OPS = {
     "sqrt": ("tl.sqrt(p)", _FP, "pos", math.sqrt),
     "sin": ("tl.sin(a)", _FP, "any", math.sin),
     "cos": ("tl.cos(a)", _FP, "any", math.cos),
+    "exp2": ("tl.exp2(a)", _FP, "any", lambda x: 2.0 ** x),
+    "log2": ("tl.log2(p)", _FP, "pos", math.log2),
+    "rsqrt": ("tl.rsqrt(p)", _FP, "pos", lambda x: 1 / math.sqrt(x)),
+    "erf": ("tl.erf(a)", _FP, "any", math.erf),
+    "sigmoid": ("tl.sigmoid(a)", _FP, "any", lambda x: 1 / (1 + math.exp(-x))),
     "floor": ("tl.floor(a)", ("fp16", "bf16") + _FP, "any", math.floor),
     "ceil": ("tl.ceil(a)", ("fp16", "bf16") + _FP, "any", math.ceil),
+    "clamp": ("tl.clamp(a, -1.5, 2.5)", ("fp16", "bf16") + _FP, "any",
+              lambda x: min(max(x, -1.5), 2.5)),
     "invert": ("~a", "int", "any", None),
     "not": ("not a", "bool", "any", None),
 }
@@ -223,7 +230,7 @@ def unary_ref(op, dt):
     if op == "not":
         return dt, lambda x: 0 if x else 1, "exact"
     f = UNARY_OPS[op][3]
-    if op in ("floor", "ceil"):
+    if op in ("floor", "ceil", "clamp"):
         return dt, lambda x: float(f(x)), "exact"
     if op == "sqrt":
         return dt, lambda x: round_to(f(x), dt), "sqrt"
