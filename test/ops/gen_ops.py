@@ -17,13 +17,15 @@
 
 import math
 import random
+import re
 import zlib
 
 from dtypes import (ALL_DTYPES, D, FLOAT_DTYPES, INT_DTYPES, UINT_DTYPES,
                     decode, encode, round_to, ulp, wrap_int)
 from kernels import Batch, Case, Check
-from semantics import (BINARY_OPS, UNARY_OPS, TypeErrorCase, binary_ref,
-                       binary_result, cast, unary_accepts, unary_ref)
+from semantics import (BINARY_OPS, SCALAR_OPS, UNARY_OPS, TypeErrorCase,
+                       binary_ref, binary_result, cast, scalar_result,
+                       unary_accepts, unary_ref)
 
 # Logical shapes; blocks are the next powers of two and masks cut them.
 SHAPES = {
@@ -38,6 +40,7 @@ UNARY_SHAPES = ["32x64", "100"]
 BINARY_SHAPES = ["128", "20x48"]  # same-dtype pairs
 CROSS_SHAPE = "32x64"  # pairs of different dtypes
 CAST_SHAPES = ["128", "20x48"]
+SCALAR_SHAPES = ["32x64", "100"]
 
 # Tolerances (units in the last place) of float results.
 ULPS = {"exact": 0, "div": 2, "sqrt": 2}
@@ -122,7 +125,7 @@ def store_line(b, buf, expr):
 
 
 def elementwise_case(b, name, expr, rt, expected, ulps=0, atol=0.0):
-    buf = "o_" + name.split("/")[1].replace("-", "_")
+    buf = "o_" + re.sub(r"\W", "_", name.split("/")[1])
     return Case(name, [store_line(b, buf, expr)],
                 [(buf, rt, b.shape, Check(rt, expected, ulps, atol))])
 
@@ -273,6 +276,44 @@ def binary_batches():
     return batches
 
 
+# ===----------------------- a block and a number ------------------------=== #
+
+
+def scalar_batches():
+    batches = []
+    for dname in ALL_DTYPES:
+        dt = D(dname)
+        for si, shape_name in enumerate(SCALAR_SHAPES):
+            b = elementwise_batch("scalar/%s/%s" % (dname, shape_name),
+                                  "scalar", shape_name)
+            rng = rng_for(b.name)
+            n = numel(b.shape)
+            a = rand_values(rng, dt, n, None if dt.is_int else -8.0,
+                            None if dt.is_int else 8.0)
+            d = rand_values(rng, dt, n, -100 if dt.is_int else 0.5,
+                            100 if dt.is_int else 8.0, nonzero=True)
+            add_block_input(b, "a", dt, a)
+            add_block_input(b, "d", dt, d)
+            for op, (expr, binop, _, _) in SCALAR_OPS.items():
+                name = "scalar/%s/%s/%s" % (op, dname, shape_name)
+                try:
+                    rt, f = scalar_result(op, dt)
+                except TypeErrorCase:
+                    if si == 0:
+                        b.cases.append(error_case(b, name, expr))
+                    continue
+                src = d if op == "rfloordiv" else a
+                ulps = ULPS["div"] if binop == "truediv" else 0
+                atol = 0.0
+                if binop == "mod" and rt.is_float:
+                    atol = [2 * ulp(cast(x, dt, rt), rt) for x in src]
+                b.cases.append(elementwise_case(
+                    b, "scalar/%s/%s/%s" % (op, dname, shape_name), expr, rt,
+                    [f(x) for x in src], ulps, atol))
+            batches.append(b)
+    return batches
+
+
 # ===------------------------------- casts -------------------------------=== #
 
 BITCAST_GROUPS = [["i8", "u8"], ["i16", "u16", "fp16", "bf16"],
@@ -340,8 +381,8 @@ def cast_batches():
 
 def all_batches():
     import families
-    return (unary_batches() + binary_batches() + cast_batches() +
-            families.other_batches())
+    return (unary_batches() + binary_batches() + scalar_batches() +
+            cast_batches() + families.other_batches())
 
 
 if __name__ == "__main__":

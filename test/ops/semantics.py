@@ -235,3 +235,63 @@ def unary_ref(op, dt):
     if op == "sqrt":
         return dt, lambda x: round_to(f(x), dt), "sqrt"
     return dt, lambda x: f(x), "transcendental"
+
+
+# ===------------------- operators with a Python number -------------------=== #
+
+# name -> (expression, operator in BINARY_OPS, the number, number on the
+# left). Triton's computation_type_impl: a number of a kind (bool < int <
+# float) no higher than the block's takes the block's type; a float number
+# with an integer block is fp32 (to_tensor_type).
+SCALAR_OPS = {
+    "add3": ("a + 3", "add", 3, False),
+    "rsub3": ("3 - a", "sub", 3, True),
+    "mul3": ("a * 3", "mul", 3, False),
+    "add2.5": ("a + 2.5", "add", 2.5, False),
+    "mul-0.5": ("a * -0.5", "mul", -0.5, False),
+    "div2": ("a / 2", "truediv", 2, False),
+    "floordiv3": ("a // 3", "floordiv", 3, False),
+    "mod3": ("a % 3", "mod", 3, False),
+    "rfloordiv": ("100 // d", "floordiv", 100, True),
+    "lt3": ("(a < 3).to(tl.int32)", "lt", 3, False),
+    "maximum3": ("tl.maximum(a, 3)", "maximum", 3, False),
+    "and3": ("a & 3", "and", 3, False),
+    "shl2": ("a << 2", "shl", 2, False),
+    "shr1": ("a >> 1", "shr", 1, False),
+    "addTrue": ("a + True", "add", True, False),
+    "sub-3": ("a + -3", "add", -3, False),
+    "add300": ("a + 300", "add", 300, False),
+}
+
+
+def scalar_number_type(number, dt):
+    """The dtype a Python number takes against a block of dt."""
+    kind = 0 if isinstance(number, bool) else \
+        1 if isinstance(number, int) else 2
+    block_kind = 2 if dt.is_float else 0 if dt.kind == "bool" else 1
+    if kind <= block_kind:
+        return dt
+    return D("i32") if kind == 1 else D("fp32")
+
+
+def scalar_result(name, dt):
+    """(result dtype, function x -> value) of a SCALAR_OPS case on a block of
+    dt, or TypeErrorCase where Triton raises."""
+    _, op, number, left = SCALAR_OPS[name]
+    nt = scalar_number_type(number, dt)
+    if nt.is_int and not isinstance(number, bool):
+        ct = integer_promote(dt, nt) if dt.is_int else nt
+        if nt is dt and not (dt.int_min() <= number <= dt.int_max()):
+            raise TypeErrorCase("scalar %d out of range for %s" % (number,
+                                                                    dt.name))
+        if number < 0 and not ct.signed:
+            raise TypeErrorCase("negative scalar with an unsigned block")
+    ta, tb = (nt, dt) if left else (dt, nt)
+    rt = binary_result(op, ta, tb)
+    f = binary_ref(op, ta, tb)
+    value = cast(int(number) if isinstance(number, bool) else number,
+                 D("i1") if isinstance(number, bool) else nt, nt) \
+        if nt.is_float or isinstance(number, bool) else number
+    if left:
+        return rt, lambda x: f(value, x)
+    return rt, lambda x: f(x, value)
