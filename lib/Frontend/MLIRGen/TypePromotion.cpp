@@ -42,8 +42,7 @@ mlir::Type KernelEmitter::promoteTypes(mlir::Type a, mlir::Type b,
   return a.getIntOrFloatBitWidth() >= b.getIntOrFloatBitWidth() ? a : b;
 }
 
-bool KernelEmitter::isPromotedUnsigned(const PyValue &lhs,
-                                       const PyValue &rhs) {
+bool KernelEmitter::isPromotedUnsigned(const PyValue &lhs, const PyValue &rhs) {
   auto isUnsignedInt = [&](const PyValue &v) {
     return v.isRuntime() && v.isUnsigned && isInteger(getElementType(v.value));
   };
