@@ -109,12 +109,24 @@ def reduce_batches():
                                 [g.index(max(g)) for g in groups], 0, 0.0))
                     red.append(("argmin", "tl.argmin(a%s)" % arg_ax, D("i32"),
                                 [g.index(min(g)) for g in groups], 0, 0.0))
-                for op, expr, odt, expected, ulps, atol in red:
+                if axis is not None and len(shape) == 2:
+                    # keep_dims: the reduced axis stays as 1.
+                    for op, expr, odt, expected, ulps, atol in list(red[:1]) \
+                            + [r for r in red if r[0] == "max"]:
+                        kshape = (1, shape[1]) if axis == 0 else (shape[0], 1)
+                        koffs = "tl.arange(0, %d)[%s]" % (
+                            kshape[1 - axis],
+                            "None, :" if axis == 0 else ":, None")
+                        red.append((op + "_keep", expr[:-1] +
+                                    ", keep_dims=True)", odt, expected, ulps,
+                                    atol, kshape, "tl.store(%%s + %s, %%s)" %
+                                    koffs))
+                for op, expr, odt, expected, ulps, atol, *rest in red:
                     buf = "o_%s_%s" % (op, tag)
                     b.cases.append(_out(
                         b, "reduce/%s-%s/%s/%s" % (op, tag, dname, sname), buf,
-                        odt, oshape, expected, ulps, atol,
-                        [store % (buf, expr)]))
+                        odt, rest[0] if rest else oshape, expected, ulps, atol,
+                        [(rest[1] if rest else store) % (buf, expr)]))
             batches.append(b)
     return batches
 
@@ -142,6 +154,37 @@ def _scan(vals, shape, axis, f, init):
             acc = f(acc, vals[k])
             out[k] = acc
     return out
+
+
+def _reverse_cumsum(a, shape, axis, dt, acc):
+    """tl.cumsum(..., reverse=True): sums from the end of the axis."""
+    rows, cols = (1, shape[0]) if len(shape) == 1 else shape
+    grid = [a[i * cols:(i + 1) * cols] for i in range(rows)]
+    if len(shape) == 2 and axis == 0:
+        grid = [list(col) for col in zip(*grid)]
+    out = []
+    bound = []
+    for line in grid:
+        sums, absums, total, abstotal = [], [], 0, 0.0
+        for v in reversed(line):
+            if dt.is_float:
+                total += v
+                abstotal += abs(v)
+            else:
+                total = wrap_int(total + cast(v, dt, acc), acc)
+            sums.append(total)
+            absums.append(abstotal)
+        out.append(sums[::-1])
+        bound.append(absums[::-1])
+    if len(shape) == 2 and axis == 0:
+        out = [list(r) for r in zip(*out)]
+        bound = [list(r) for r in zip(*bound)]
+    flat = [v for line in out for v in line]
+    if not dt.is_float:
+        return acc, flat, 0, 0.0
+    steps = shape[axis]
+    odt = D("fp32") if dt.name == "bf16" else dt
+    return odt, flat, 0, [steps * eps(dt) * v for line in bound for v in line]
 
 
 def scan_batches():
@@ -182,14 +225,16 @@ def scan_batches():
                     cp = (dt, _scan(q, shape, axis,
                                     lambda s, v: wrap_int(s * v, dt), 1),
                           0, 0.0)
-                for op, var, (odt, expected, ulps, atol) in [
-                        ("cumsum", "a", cs), ("cumprod", "q", cp)]:
+                rev = _reverse_cumsum(a, shape, axis, dt, acc)
+                for op, var, (odt, expected, ulps, atol), extra in [
+                        ("cumsum", "a", cs, ""), ("cumprod", "q", cp, ""),
+                        ("cumsum_reverse", "a", rev, ", reverse=True")]:
                     buf = "o_%s_%s" % (op, tag)
                     b.cases.append(_out(
                         b, "scan/%s-%s/%s/%s" % (op, tag, dname, sname), buf,
                         odt, shape, expected, ulps, atol,
-                        ["tl.store(%s + offs, tl.%s(%s, axis=%d))" %
-                         (buf, op, var, axis)]))
+                        ["tl.store(%s + offs, tl.%s(%s, axis=%d%s))" %
+                         (buf, op.split("_")[0], var, axis, extra)]))
             batches.append(b)
     return batches
 
