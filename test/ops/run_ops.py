@@ -9,9 +9,9 @@
 #                                        results against the reference and
 #                                        against the interpreter)
 #
-# Each batch of cases is one kernel (tile-run's start-up dominates); a
-# batch that fails to run is retried one case per kernel to find the
-# culprit. A case that expects a diagnostic runs alone and passes when
+# Several batches of cases share one kernel (tile-run's start-up
+# dominates); a kernel that fails to run is retried one batch at a time,
+# then in halves, down to the cases that fail alone. A case that expects a diagnostic runs alone and passes when
 # tile-run exits 1 with an error at the case's line. Known failures are
 # listed in XFAIL with their reasons; one that passes is reported. Prints
 # `N passed, N failed, N expected-error` and exits 1 if any case failed.
@@ -252,10 +252,22 @@ class Runner:
             return [r for b in batches for r in self.run_group([b])]
         if len(batch.cases) == 1:
             return [self.failed(batch.cases[0], rc, output)]
+        return self.bisect(batch, batch.cases)
+
+    def bisect(self, batch, cases):
+        """Run the halves of cases that failed together, down to the cases
+        that fail alone."""
+        half = len(cases) // 2
         results = []
-        for c in batch.cases:
-            one, rc, output = self.run_cases(batch, [c], "_" + case_dir(c))
-            results += one or [self.failed(c, rc, output)]
+        for part in (cases[:half], cases[half:]):
+            tag = "_" + case_dir(part[0]) + "_%d" % len(part)
+            got, rc, output = self.run_cases(batch, part, tag)
+            if got is not None:
+                results += got
+            elif len(part) == 1:
+                results.append(self.failed(part[0], rc, output))
+            else:
+                results += self.bisect(batch, part)
         return results
 
     def failed(self, case, rc, output):
