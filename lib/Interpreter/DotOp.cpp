@@ -51,7 +51,8 @@ LogicalResult runDot(Interpreter &I, Operation *op) {
   } else if (in.kind == Kind::F64 || acc.kind == Kind::F64) {
     std::vector<double> cs = c.f;
     matmulAccumulate(a.f, b.f, cs, m, n, k);
-    out.f = std::move(cs);
+    for (size_t x = 0; x < cs.size(); ++x)
+      out.f[x] = roundTo(acc.kind, cs[x]);
   } else {
     // fp16/bf16 products are exact in fp32 and accumulate there (as the
     // tensor cores); fp32 inputs are first rounded to tf32 unless

@@ -274,6 +274,10 @@ public:
   std::optional<mlir::Type>
   getComputationType(ast::BinaryOp op, const PyValue &lhs, const PyValue &rhs);
   mlir::Type promoteTypes(mlir::Type a, mlir::Type b, bool divOrMod);
+  /// Whether Triton's integer promotion of two operands is unsigned: an
+  /// unsigned runtime operand makes it so, unless the other one is signed
+  /// and wider (uint8 with int32 computes in int32).
+  bool isPromotedUnsigned(const PyValue &lhs, const PyValue &rhs);
   /// An arith.constant holding `value` as `elementType`, splatted to `shape`
   /// when `asBlock`.
   mlir::Value materialize(const PyValue &value, mlir::Type elementType,

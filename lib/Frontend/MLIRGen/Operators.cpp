@@ -434,8 +434,6 @@ KernelEmitter::emitRuntimeCompare(ast::CompareOp op, const PyValue &lhs,
   if (!common)
     return std::nullopt;
   auto [asBlock, shape] = *common;
-  bool anyUnsigned = (lhs.isRuntime() && lhs.isUnsigned) ||
-                     (rhs.isRuntime() && rhs.isUnsigned);
 
   std::optional<mlir::Type> computeType =
       getComputationType(ast::BinaryOp::Add, lhs, rhs);
@@ -471,8 +469,9 @@ KernelEmitter::emitRuntimeCompare(ast::CompareOp op, const PyValue &lhs,
     return PyValue::runtime(
         arith::CmpFOp::create(builder, irLoc, predicate, a, b));
   }
-  // Bools and unsigned integers compare unsigned; others signed.
-  bool isUnsigned = isBool(*computeType) || anyUnsigned;
+  // Bools and unsigned integers compare unsigned; others signed (uint8
+  // with int32 compares in int32, signed).
+  bool isUnsigned = isBool(*computeType) || isPromotedUnsigned(lhs, rhs);
   arith::CmpIPredicate predicate;
   switch (op) {
   case ast::CompareOp::Lt:

@@ -47,6 +47,22 @@ mlir::Type KernelEmitter::promoteTypes(mlir::Type a, mlir::Type b,
   return a.getIntOrFloatBitWidth() >= b.getIntOrFloatBitWidth() ? a : b;
 }
 
+bool KernelEmitter::isPromotedUnsigned(const PyValue &lhs, const PyValue &rhs) {
+  auto isUnsignedInt = [&](const PyValue &v) {
+    return v.isRuntime() && v.isUnsigned && isInteger(getElementType(v.value));
+  };
+  bool lhsUnsigned = isUnsignedInt(lhs), rhsUnsigned = isUnsignedInt(rhs);
+  if (lhs.isRuntime() && rhs.isRuntime() && lhsUnsigned != rhsUnsigned &&
+      isInteger(getElementType(lhs.value)) &&
+      isInteger(getElementType(rhs.value))) {
+    const PyValue &u = lhsUnsigned ? lhs : rhs;
+    const PyValue &sgn = lhsUnsigned ? rhs : lhs;
+    return getElementType(u.value).getIntOrFloatBitWidth() >=
+           getElementType(sgn.value).getIntOrFloatBitWidth();
+  }
+  return lhsUnsigned || rhsUnsigned;
+}
+
 std::optional<mlir::Type>
 KernelEmitter::getComputationType(ast::BinaryOp op, const PyValue &lhs,
                                   const PyValue &rhs) {

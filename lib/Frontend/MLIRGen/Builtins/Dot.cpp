@@ -33,6 +33,14 @@ KernelEmitter::Result KernelEmitter::emitDot(const CallArgs &args,
     return error(callLoc, displayName +
                               "() operands must have one element type, got " +
                               describe(a) + " and " + describe(b));
+  // Triton's operand types (fp8 aside): int8, fp16, bf16, fp32, fp64.
+  if (!(aType.isInteger(8) && !a.isUnsigned) && !aType.isF16() &&
+      !aType.isBF16() && !aType.isF32() && !aType.isF64() &&
+      !isa<mlir::Float8E4M3FNType, mlir::Float8E5M2Type>(aType))
+    return error(callLoc, displayName +
+                              "() operands must be int8, fp16, bf16, fp32 "
+                              "or fp64, got " +
+                              describe(a));
   // The accumulator type: out_dtype (fp32 by default), i32 for integers.
   mlir::Type outType = builder.getF32Type();
   if (args.present[6] && args.values[6].kind != PyValue::Kind::None) {
@@ -45,6 +53,8 @@ KernelEmitter::Result KernelEmitter::emitDot(const CallArgs &args,
   }
   if (isInteger(aType))
     outType = builder.getI32Type();
+  else if (aType.isF64())
+    outType = builder.getF64Type(); // Triton: fp64 operands give fp64
   llvm::SmallVector<int64_t> resultShape = {aShape[0], bShape[1]};
   auto resultType = mlir::RankedTensorType::get(resultShape, outType);
   mlir::Value acc;

@@ -98,8 +98,7 @@ KernelEmitter::Result KernelEmitter::emitMinMax(bool isMax, const PyValue &lhs,
   std::optional<mlir::Type> type = getComputationType(ast::BinaryOp::Add, a, b);
   if (!type || isPointer(*type))
     return unsupportedOperands(isMax ? "maximum" : "minimum", lhs, rhs, loc);
-  bool isUnsigned =
-      (a.isRuntime() && a.isUnsigned) || (b.isRuntime() && b.isUnsigned);
+  bool isUnsigned = isInteger(*type) && isPromotedUnsigned(a, b);
   mlir::Location irLoc = getLoc(loc);
   mlir::Value x = prepareOperand(a, *type, asBlock, shape, irLoc);
   mlir::Value y = prepareOperand(b, *type, asBlock, shape, irLoc);
