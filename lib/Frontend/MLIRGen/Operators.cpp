@@ -287,8 +287,11 @@ KernelEmitter::Result KernelEmitter::emitUnary(const ast::UnaryOpExpr &unary) {
   case ast::UnaryOp::Plus:
     return operand;
   case ast::UnaryOp::Minus:
+    // Triton's -x is 0 - x, for floats too: -(+0.0) is +0.0 and a NaN
+    // keeps the sign the subtraction gives it, not the flipped one.
     if (isFloat(elementType))
-      return PyValue::runtime(arith::NegFOp::create(builder, irLoc, value));
+      return PyValue::runtime(arith::SubFOp::create(
+          builder, irLoc, zeroLike(value.getType(), irLoc), value));
     return PyValue::runtime(arith::SubIOp::create(
         builder, irLoc, zeroLike(value.getType(), irLoc), value));
   case ast::UnaryOp::Invert: {
