@@ -50,7 +50,10 @@ void mlir::tile::buildTileGPUToLLVMPipeline(OpPassManager &pm,
                                             bool ownLibdevice) {
   pm.addPass(tilegpu::createTileGPUAllocateSharedMemory());
   pm.addPass(tilegpu::createTileGPUInsertBarriers());
-  pm.addPass(createConvertTileGPUToLLVM());
+  // With libdevice linked, math functions take Triton's libdevice path.
+  ConvertTileGPUToLLVMOptions lower;
+  lower.libdeviceMath = !ownLibdevice;
+  pm.addPass(createConvertTileGPUToLLVM(lower));
   if (ownLibdevice)
     pm.addPass(createTileDefineLibdevice());
   pm.addPass(createSCFToControlFlowPass());

@@ -97,8 +97,10 @@ static llvm::TargetMachine *getTargetMachine(StringRef target,
 /// Links the libdevice functions `llvmModule` calls (declared __nv_*
 /// functions) into it, as clang and Triton do: only the functions needed,
 /// made internal so that the optimizer inlines them and drops the rest, with
-/// __nvvm_reflect("__CUDA_FTZ") answering 0 (denormals are kept, as
-/// Triton's default).
+/// __nvvm_reflect("__CUDA_FTZ") answering 1, as Triton 3.6's NVIDIA backend
+/// sets it (its PTX for tl.exp2, tl.sqrt, tl.log takes libdevice's .ftz
+/// paths: ex2.approx.ftz.f32, sqrt.approx.ftz.f32, fma.rn.ftz.f32), so that
+/// Tile's results are Triton's.
 static LogicalResult linkLibdevice(ModuleOp module, llvm::Module &llvmModule) {
   std::string needed;
   for (const llvm::Function &function : llvmModule)
@@ -135,7 +137,7 @@ static LogicalResult linkLibdevice(ModuleOp module, llvm::Module &llvmModule) {
     return own.count(value.getName().str()) != 0;
   });
   llvmModule.addModuleFlag(llvm::Module::Override, "nvvm-reflect-ftz",
-                           uint32_t(0));
+                           uint32_t(1));
   return success();
 }
 

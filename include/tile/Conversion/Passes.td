@@ -64,7 +64,15 @@ def ConvertTileGPUToLLVM : Pass<"convert-tilegpu-to-llvm", "mlir::ModuleOp"> {
     Shared memory is one global of the module's `tilegpu.shared` bytes, in
     which each op's buffer lies at its `tilegpu.shared_offset`: run
     tilegpu-allocate-shared-memory and tilegpu-insert-barriers first.
+    With `libdevice-math`, tl.log, log2, exp2, sin, cos, sqrt and rsqrt
+    call libdevice's functions (__nv_logf, ...; fp64 too, and exp and erf
+    on fp64), as Triton's NVIDIA backend does, so their results are
+    Triton's; without it they are the GPU's approximate instructions.
   }];
+  let options = [
+    Option<"libdeviceMath", "libdevice-math", "bool", /*default=*/"false",
+           "Lower math functions to libdevice calls (libdevice is linked)">,
+  ];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect",
                            "::mlir::NVVM::NVVMDialect",
                            "::mlir::scf::SCFDialect"];

@@ -1,8 +1,10 @@
 //===- MathOpToLLVM.cpp - scalar math for NVPTX --------------------------===//
 //
 // Transcendental math ops on scalars (tensors were split into registers by
-// the elementwise pattern) become the GPU's approximate instructions, as
-// Triton lowers them: exp(x) = ex2.approx(x * log2(e)), log(x) =
+// the elementwise pattern). Where libdevice is linked (libdevice-math), log,
+// log2, exp2, sin, cos, sqrt and rsqrt call it, as Triton 3.6 does, and
+// exp(x) = ex2.approx(x * log2(e)) as Triton's fp32 exp. Otherwise they
+// become the GPU's approximate instructions: log(x) =
 // lg2.approx(x) * ln(2), sin/cos/rsqrt .approx; erf is a rational
 // approximation built on them (|error| < 1.5e-7). fp16 and bf16 compute in
 // fp32. Ops NVPTX has instructions for (floor, ceil, abs, fma, sqrt,
@@ -70,6 +72,47 @@ struct ApproxUnaryLowering : public ConvertOpToLLVMPattern<OpTy> {
       x = LLVM::FPExtOp::create(rewriter, loc, f32, x);
     Value result = body(rewriter, loc, x);
     if (!type.isF32())
+      result = LLVM::FPTruncOp::create(rewriter, loc, type, result);
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+/// A unary math op as a call to libdevice's function for its type:
+/// `__nv_<name>f` on fp32 (fp16 and bf16 computed in fp32), `__nv_<name>`
+/// on fp64. Declared here; EmitPTX links libdevice in.
+template <typename OpTy>
+struct LibdeviceUnaryLowering : public ConvertOpToLLVMPattern<OpTy> {
+  LibdeviceUnaryLowering(LLVMTypeConverter &converter, StringRef name,
+                         bool f64Only)
+      : ConvertOpToLLVMPattern<OpTy>(converter, /*benefit=*/3), name(name),
+        f64Only(f64Only) {}
+  std::string name;
+  bool f64Only;
+
+  LogicalResult
+  matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Type type = op.getType();
+    if (isa<ShapedType>(type) || (f64Only && !type.isF64()))
+      return failure();
+    Location loc = op.getLoc();
+    Value x = adaptor.getOperands()[0];
+    Type callType = type.isF64() ? type : rewriter.getF32Type();
+    if (callType != type)
+      x = LLVM::FPExtOp::create(rewriter, loc, callType, x);
+    std::string symbol = "__nv_" + name + (type.isF64() ? "" : "f");
+    auto module = op->template getParentOfType<ModuleOp>();
+    auto function = module.template lookupSymbol<LLVM::LLVMFuncOp>(symbol);
+    if (!function) {
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPointToStart(module.getBody());
+      function = LLVM::LLVMFuncOp::create(
+          rewriter, module.getLoc(), symbol,
+          LLVM::LLVMFunctionType::get(callType, {callType}));
+    }
+    Value result = LLVM::CallOp::create(rewriter, loc, function, x).getResult();
+    if (callType != type)
       result = LLVM::FPTruncOp::create(rewriter, loc, type, result);
     rewriter.replaceOp(op, result);
     return success();
@@ -185,7 +228,26 @@ struct UMulHiLowering : public ConvertOpToLLVMPattern<UMulHiOp> {
 } // namespace
 
 void mlir::tilegpu::populateMathOpToLLVMPatterns(LLVMTypeConverter &converter,
-                                                 RewritePatternSet &patterns) {
+                                                 RewritePatternSet &patterns,
+                                                 bool libdeviceMath) {
+  if (libdeviceMath) {
+    // Triton 3.6's NVIDIA backend: exp is ex2.approx (below) on fp32 and
+    // libdevice on fp64; log, log2, exp2, sin, cos, sqrt and rsqrt come from
+    // libdevice (with __CUDA_FTZ = 1, EmitPTX); erf libdevice on fp64.
+    patterns.add<LibdeviceUnaryLowering<math::LogOp>>(converter, "log", false);
+    patterns.add<LibdeviceUnaryLowering<math::Log2Op>>(converter, "log2",
+                                                       false);
+    patterns.add<LibdeviceUnaryLowering<math::Exp2Op>>(converter, "exp2",
+                                                       false);
+    patterns.add<LibdeviceUnaryLowering<math::SinOp>>(converter, "sin", false);
+    patterns.add<LibdeviceUnaryLowering<math::CosOp>>(converter, "cos", false);
+    patterns.add<LibdeviceUnaryLowering<math::SqrtOp>>(converter, "sqrt",
+                                                       false);
+    patterns.add<LibdeviceUnaryLowering<math::RsqrtOp>>(converter, "rsqrt",
+                                                        false);
+    patterns.add<LibdeviceUnaryLowering<math::ExpOp>>(converter, "exp", true);
+    patterns.add<LibdeviceUnaryLowering<math::ErfOp>>(converter, "erf", true);
+  }
   patterns.add<ApproxUnaryLowering<math::ExpOp>>(converter, expApprox);
   patterns.add<ApproxUnaryLowering<math::Exp2Op>>(converter, exp2Approx);
   patterns.add<ApproxUnaryLowering<math::LogOp>>(

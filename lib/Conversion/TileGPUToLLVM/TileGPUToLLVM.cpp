@@ -638,7 +638,8 @@ struct StoreOpLowering : public TilePattern<StoreOp> {
 /// Every pattern of convert-tilegpu-to-llvm.
 void populateTileGPUToLLVMPatterns(TileLLVMTypeConverter &converter,
                                    ModuleAxisInfo &axisInfo,
-                                   RewritePatternSet &patterns) {
+                                   RewritePatternSet &patterns,
+                                   bool libdeviceMath = false) {
   MLIRContext *ctx = patterns.getContext();
   patterns.add<FuncOpLowering, ReturnOpLowering, BarrierOpLowering<BarrierOp>,
                BarrierOpLowering<DebugBarrierOp>, MakeRangeOpLowering,
@@ -659,7 +660,7 @@ void populateTileGPUToLLVMPatterns(TileLLVMTypeConverter &converter,
   populateMmaSyncDotOpToLLVMPatterns(converter, patterns);
   populateShapeOpToLLVMPatterns(converter, patterns);
   populateIndexingOpToLLVMPatterns(converter, patterns);
-  populateMathOpToLLVMPatterns(converter, patterns);
+  populateMathOpToLLVMPatterns(converter, patterns, libdeviceMath);
   populateExternOpToLLVMPatterns(converter, patterns);
   populatePointerCastOpToLLVMPatterns(converter, patterns);
   populateFp8OpToLLVMPatterns(converter, patterns);
@@ -671,6 +672,7 @@ void populateTileGPUToLLVMPatterns(TileLLVMTypeConverter &converter,
 
 struct ConvertTileGPUToLLVM
     : public tile::impl::ConvertTileGPUToLLVMBase<ConvertTileGPUToLLVM> {
+  using ConvertTileGPUToLLVMBase::ConvertTileGPUToLLVMBase;
   void runOnOperation() override {
     ModuleOp module = getOperation();
     MLIRContext *ctx = &getContext();
@@ -747,7 +749,7 @@ struct ConvertTileGPUToLLVM
     ModuleAxisInfo axisInfo(module);
     TileLLVMTypeConverter converter(ctx);
     RewritePatternSet patterns(ctx);
-    populateTileGPUToLLVMPatterns(converter, axisInfo, patterns);
+    populateTileGPUToLLVMPatterns(converter, axisInfo, patterns, libdeviceMath);
 
     ConversionTarget target(*ctx);
     // scf ops stay (with converted types); scf-to-cf runs next.

@@ -107,8 +107,12 @@ void populateShapeOpToLLVMPatterns(LLVMTypeConverter &converter,
                                    RewritePatternSet &patterns);
 void populateIndexingOpToLLVMPatterns(LLVMTypeConverter &converter,
                                       RewritePatternSet &patterns);
+/// With `libdeviceMath`, the math functions Triton takes from libdevice
+/// (log, log2, exp2, sin, cos, sqrt, rsqrt; on fp64 also exp and erf) are
+/// calls to it.
 void populateMathOpToLLVMPatterns(LLVMTypeConverter &converter,
-                                  RewritePatternSet &patterns);
+                                  RewritePatternSet &patterns,
+                                  bool libdeviceMath = false);
 void populateExternOpToLLVMPatterns(LLVMTypeConverter &converter,
                                     RewritePatternSet &patterns);
 void populatePointerCastOpToLLVMPatterns(LLVMTypeConverter &converter,
