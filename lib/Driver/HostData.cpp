@@ -3,10 +3,10 @@
 #include "tile/Driver/HostData.h"
 #include "tile/Interpreter/FloatFormats.h"
 
-#include <cmath>
-#include <cstring>
 #include <algorithm>
 #include <atomic>
+#include <cmath>
+#include <cstring>
 #include <random>
 #include <thread>
 #include <vector>
@@ -99,27 +99,10 @@ void HostArray::set(int64_t i, double value) {
 }
 
 int64_t HostArray::getInt(int64_t i) const {
-  const uint8_t *p = bytes.data() + i * launch::getByteWidth(dtype);
-  switch (dtype) {
-  case DType::I8:
-    return read<int8_t>(p);
-  case DType::I16:
-    return read<int16_t>(p);
-  case DType::I32:
-    return read<int32_t>(p);
-  case DType::I64:
-  case DType::U64:
-    return read<int64_t>(p);
-  case DType::U8:
-  case DType::Bool:
-    return read<uint8_t>(p);
-  case DType::U16:
-    return read<uint16_t>(p);
-  case DType::U32:
-    return read<uint32_t>(p);
-  default:
-    return int64_t(get(i));
-  }
+  // Narrower integers are exact in get()'s double; 64-bit ones are not.
+  if (dtype == DType::I64 || dtype == DType::U64)
+    return read<int64_t>(bytes.data() + i * launch::getByteWidth(dtype));
+  return int64_t(get(i));
 }
 
 void HostArray::setInt(int64_t i, int64_t value) {

@@ -278,3 +278,24 @@ void mlir::tilegpu::populateMathOpToLLVMPatterns(LLVMTypeConverter &converter,
                ClampFLowering, UMulHiLowering, FastDivFLowering>(converter);
   populateMathToLLVMConversionPatterns(converter, patterns);
 }
+
+LogicalResult mlir::tilegpu::checkMathLowerable(ModuleOp module,
+                                                bool libdeviceMath) {
+  if (libdeviceMath)
+    return success();
+  bool unsupported = false;
+  module.walk(
+      [&](Operation *op) {
+        if (!isa<math::ExpOp, math::Exp2Op, math::LogOp, math::Log2Op,
+                 math::SinOp, math::CosOp, math::ErfOp, math::RsqrtOp>(op) ||
+            !getElementTypeOrSelf(op->getResult(0).getType()).isF64())
+          return;
+        op->emitError("tl.")
+            << op->getName().stripDialect()
+            << " on fp64 is not supported on the GPU yet without CUDA's "
+               "libdevice, which was not found (set TILE_LIBDEVICE to "
+               "libdevice.10.bc)";
+        unsupported = true;
+      });
+  return failure(unsupported);
+}

@@ -36,7 +36,6 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
-#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/Patterns.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -691,25 +690,8 @@ struct ConvertTileGPUToLLVM
     if (missing.wasInterrupted())
       return signalPassFailure();
 
-    // Without libdevice the GPU has no fp64 exp, log, sin, cos, erf or
-    // rsqrt (NVPTX cannot select them): an error at the op's line.
-    if (!libdeviceMath) {
-      bool unsupported = false;
-      module.walk([&](Operation *op) {
-        if (!isa<math::ExpOp, math::Exp2Op, math::LogOp, math::Log2Op,
-                 math::SinOp, math::CosOp, math::ErfOp, math::RsqrtOp>(op) ||
-            !getElementTypeOrSelf(op->getResult(0).getType()).isF64())
-          return;
-        op->emitError("tl.")
-            << op->getName().stripDialect()
-            << " on fp64 is not supported on the GPU yet without CUDA's "
-               "libdevice, which was not found (set TILE_LIBDEVICE to "
-               "libdevice.10.bc)";
-        unsupported = true;
-      });
-      if (unsupported)
-        return signalPassFailure();
-    }
+    if (failed(checkMathLowerable(module, libdeviceMath)))
+      return signalPassFailure();
 
     // One shared-memory global as large as tilegpu-allocate-shared-memory
     // found the program needs; every buffer lies at its offset in it.

@@ -113,6 +113,10 @@ void populateIndexingOpToLLVMPatterns(LLVMTypeConverter &converter,
 void populateMathOpToLLVMPatterns(LLVMTypeConverter &converter,
                                   RewritePatternSet &patterns,
                                   bool libdeviceMath = false);
+/// Without libdevice (`libdeviceMath` false) the GPU has no fp64 exp, exp2,
+/// log, log2, sin, cos, erf or rsqrt (NVPTX cannot select them): reports
+/// each at its line and fails.
+LogicalResult checkMathLowerable(ModuleOp module, bool libdeviceMath);
 void populateExternOpToLLVMPatterns(LLVMTypeConverter &converter,
                                     RewritePatternSet &patterns);
 void populatePointerCastOpToLLVMPatterns(LLVMTypeConverter &converter,
