@@ -237,6 +237,7 @@ sys.exit(0 if (y == (x << 3) % 256).all() else 1)' $tmp/x.npy $tmp/y.npy; then w
   check "8- and 16-bit atomics" test/tools/tile-run/Inputs/atomics-subword.tile
   compare "8- and 16-bit atomics" test/tools/tile-run/Inputs/atomics-subword.tile
   compare "8- and 16-bit scalar atomics, known results" test/Interpreter/Inputs/atomics-subword-values.tile
+  check "store then load, cache operators" test/tools/tile-run/Inputs/memory-order.tile
   check "pointer casts" test/tools/tile-run/Inputs/pointer-casts.tile
   check "pointer casts n=1000" test/tools/tile-run/Inputs/pointer-casts.tile --set n=1000
   compare "pointer casts" test/tools/tile-run/Inputs/pointer-casts.tile

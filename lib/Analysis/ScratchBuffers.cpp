@@ -2,6 +2,7 @@
 
 #include "tile/Analysis/ScratchBuffers.h"
 
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/Support/MathExtras.h"
 
 #include <algorithm>
@@ -13,6 +14,24 @@ unsigned mlir::tilegpu::getSharedElementBytes(Type type) {
   if (isa<tile::PointerType>(type))
     return 8;
   return std::max<unsigned>(1, type.getIntOrFloatBitWidth() / 8);
+}
+
+bool mlir::tilegpu::isUniformScalarLoad(tile::LoadOp op) {
+  Type type = op.getType();
+  if (!type.isIntOrFloat())
+    return false;
+  if (op.getIsVolatile())
+    return true;
+  auto func = op->getParentOfType<FunctionOpInterface>();
+  if (!func)
+    return false;
+  return func
+      ->walk([](Operation *inner) {
+        return isa<tile::AtomicRMWOp, tile::AtomicCASOp>(inner)
+                   ? WalkResult::interrupt()
+                   : WalkResult::advance();
+      })
+      .wasInterrupted();
 }
 
 unsigned mlir::tilegpu::getScratchBytes(Operation *op) {
@@ -30,6 +49,8 @@ unsigned mlir::tilegpu::getScratchBytes(Operation *op) {
       !isa<RankedTensorType>(op->getResult(0).getType()) &&
       !op->getResult(0).use_empty())
     return std::max(4u, getSharedElementBytes(op->getResult(0).getType()));
+  if (auto load = dyn_cast<tile::LoadOp>(op); load && isUniformScalarLoad(load))
+    return std::max(4u, getSharedElementBytes(load.getType()));
   // A reshape or cat passes its elements through shared memory in row-major
   // order.
   if (isa<tile::ReshapeOp, tile::CatOp>(op)) {

@@ -3,7 +3,8 @@
 // Some ops move data between threads through shared memory while they run:
 // a reduction across warps, a layout conversion that changes which thread
 // holds an element, the CUDA-core dot, a scalar atomic whose old value is
-// used (thread 0 performs it and passes the value on). How many bytes each needs, and where
+// used (thread 0 performs it and passes the value on), a scalar load that
+// must be one value (isUniformScalarLoad). How many bytes each needs, and where
 // each part of its scratch lies, is decided here, once, for both the
 // shared-memory allocator (lib/Analysis/Allocation.cpp) and the lowerings
 // (lib/Conversion/TileGPUToLLVM), so the two cannot disagree.
@@ -22,6 +23,15 @@ namespace mlir::tilegpu {
 /// Bytes one element of `type` (an integer, float or tile pointer type)
 /// takes in shared memory: i1 takes one, pointers eight.
 unsigned getSharedElementBytes(Type type);
+
+/// Whether the scalar load `op` is performed by thread 0 alone and its value
+/// passed to every thread through shared memory. A scalar is one value per
+/// program; read by every thread, a word another program is changing can
+/// differ between them, and a branch on it can then split the program at a
+/// barrier (tutorial 05's `count = tl.load(Count)` under its lock). So loads
+/// marked volatile, and every scalar load of a kernel with atomics, are
+/// read once.
+bool isUniformScalarLoad(tile::LoadOp op);
 
 /// Shared-memory scratch bytes `op` needs while it runs (0 for none). Every
 /// op with scratch is lowered as: write the buffer, bar.sync, read it;

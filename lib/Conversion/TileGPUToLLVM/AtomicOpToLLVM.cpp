@@ -158,41 +158,6 @@ Value emitAtom(OpBuilder &b, Location loc, StringRef prefix, StringRef form,
       .getResult(0);
 }
 
-/// `value` (a scalar of thread 0) in every thread of the program: thread 0
-/// stores it to the scratch at `bufferOffset` (widened to 32 bits), a
-/// barrier, every thread loads it.
-Value broadcastFromThread0(OpBuilder &b, Location loc, uint64_t bufferOffset,
-                           Value value) {
-  Type type = value.getType();
-  unsigned bits = type.getIntOrFloatBitWidth();
-  unsigned wordBits = std::max(32u, bits);
-  Type word = b.getIntegerType(wordBits);
-  Value asWord =
-      isa<IntegerType>(type)
-          ? value
-          : LLVM::BitcastOp::create(b, loc, b.getIntegerType(bits), value)
-                .getResult();
-  if (bits < 32)
-    asWord = LLVM::ZExtOp::create(b, loc, word, asWord);
-  Value slot = getScratchPointer(b, loc, bufferOffset, i32Constant(b, loc, 0));
-  Value address = LLVM::PtrToIntOp::create(b, loc, b.getI32Type(), slot);
-  Value tid = NVVM::ThreadIdXOp::create(b, loc, b.getI32Type());
-  Value first = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq, tid,
-                                     i32Constant(b, loc, 0));
-  std::string constraints = ("r," + constraintFor(wordBits) + ",b").str();
-  createInlinePtx(
-      b, loc, Type(), ValueRange{address, asWord, first},
-      llvm::formatv("@$2 st.shared.b{0} [ $0 + 0 ], $1;", wordBits).str(),
-      constraints, /*hasSideEffects=*/true);
-  emitBarrier(b, loc);
-  Value loaded = LLVM::LoadOp::create(b, loc, word, slot);
-  if (bits < 32)
-    loaded = LLVM::TruncOp::create(b, loc, b.getIntegerType(bits), loaded);
-  return loaded.getType() == type
-             ? loaded
-             : LLVM::BitcastOp::create(b, loc, type, loaded).getResult();
-}
-
 Value andPredicates(OpBuilder &b, Location loc, Value x, Value y) {
   if (!x)
     return y;

@@ -7,6 +7,7 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/IR/IRMapping.h"
+#include "llvm/Support/FormatVariadic.h"
 
 using namespace mlir;
 using namespace mlir::tilegpu;
@@ -198,3 +199,36 @@ VectorPlan mlir::tilegpu::planVectors(const tile::ModuleAxisInfo &axisInfo,
   plan.words = totalBits / plan.wordBits;
   return plan;
 }
+
+Value mlir::tilegpu::broadcastFromThread0(OpBuilder &b, Location loc,
+                                          uint64_t bufferOffset, Value value) {
+  Type type = value.getType();
+  unsigned bits = type.getIntOrFloatBitWidth();
+  unsigned wordBits = std::max(32u, bits);
+  Type word = b.getIntegerType(wordBits);
+  Value asWord =
+      isa<IntegerType>(type)
+          ? value
+          : LLVM::BitcastOp::create(b, loc, b.getIntegerType(bits), value)
+                .getResult();
+  if (bits < 32)
+    asWord = LLVM::ZExtOp::create(b, loc, word, asWord);
+  Value slot = getScratchPointer(b, loc, bufferOffset, i32Constant(b, loc, 0));
+  Value address = LLVM::PtrToIntOp::create(b, loc, b.getI32Type(), slot);
+  Value tid = NVVM::ThreadIdXOp::create(b, loc, b.getI32Type());
+  Value first = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq, tid,
+                                     i32Constant(b, loc, 0));
+  std::string constraints = ("r," + constraintFor(wordBits) + ",b").str();
+  createInlinePtx(
+      b, loc, Type(), ValueRange{address, asWord, first},
+      llvm::formatv("@$2 st.shared.b{0} [ $0 + 0 ], $1;", wordBits).str(),
+      constraints, /*hasSideEffects=*/true);
+  emitBarrier(b, loc);
+  Value loaded = LLVM::LoadOp::create(b, loc, word, slot);
+  if (bits < 32)
+    loaded = LLVM::TruncOp::create(b, loc, b.getIntegerType(bits), loaded);
+  return loaded.getType() == type
+             ? loaded
+             : LLVM::BitcastOp::create(b, loc, type, loaded).getResult();
+}
+

@@ -68,6 +68,11 @@ LLVM::InlineAsmOp createInlinePtx(OpBuilder &b, Location loc, Type result,
 /// The inline-asm constraint of a PTX register of `bits` bits (16, 32 or
 /// 64): "h", "r" or "l".
 StringRef constraintFor(unsigned bits);
+/// `value` (a scalar of thread 0) in every thread of the program: thread 0
+/// stores it to the scratch at `bufferOffset` (widened to 32 bits), a
+/// barrier, every thread loads it.
+Value broadcastFromThread0(OpBuilder &b, Location loc, uint64_t bufferOffset,
+                           Value value);
 /// An i32 constant.
 Value i32Constant(OpBuilder &b, Location loc, int64_t value);
 
@@ -93,6 +98,9 @@ struct VectorPlan {
 VectorPlan planVectors(const tile::ModuleAxisInfo &axisInfo, Value ptr,
                        Value mask, unsigned elementBits);
 
+void populateLoadStoreOpToLLVMPatterns(LLVMTypeConverter &converter,
+                                       const tile::ModuleAxisInfo &axisInfo,
+                                       RewritePatternSet &patterns);
 void populateDotOpToLLVMPatterns(LLVMTypeConverter &converter,
                                  RewritePatternSet &patterns);
 void populateWgmmaDotOpToLLVMPatterns(LLVMTypeConverter &converter,

@@ -21,7 +21,7 @@ func.func @masked_copy(%src: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %dst
   %ps = tile.splat %src : !tile.ptr<f32> -> tensor<512x!tile.ptr<f32>, #vec>
   %pp = tile.addptr %ps, %offs : tensor<512x!tile.ptr<f32>, #vec>, tensor<512xi32, #vec>
   // One predicated 128-bit load per thread; masked-off lanes read zero.
-  // CHECK: llvm.inline_asm asm_dialect = att "mov.b32 $0, $6;{{.*}}@$5 ld.global.v4.b32 { $0, $1, $2, $3 }, [ $4 + 0 ];", "=r,=r,=r,=r,l,b,r,r,r,r"
+  // CHECK: llvm.inline_asm has_side_effects asm_dialect = att "mov.b32 $0, $6;{{.*}}@$5 ld.global.v4.b32 { $0, $1, $2, $3 }, [ $4 + 0 ];", "=r,=r,=r,=r,l,b,r,r,r,r"
   // CHECK-NOT: ld.global
   %v = tile.load %pp, %mask : tensor<512x!tile.ptr<f32>, #vec>
   %qs = tile.splat %dst : !tile.ptr<f32> -> tensor<512x!tile.ptr<f32>, #vec>
