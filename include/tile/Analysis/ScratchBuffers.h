@@ -82,8 +82,8 @@ std::optional<std::pair<uint64_t, uint64_t>> getExplicitBufferSize(Value value);
 
 /// The explicit buffers `op` reads and writes (memdesc operands; the
 /// buffer's offset is on the op defining it). Async copies count as writes
-/// at the copy, warpgroup_dot and shared_dot reads at the dot: the pipeliner orders
-/// the asynchronous part itself (lib/Dialect/TileGPU/Transforms/
+/// at the copy, warpgroup_dot and shared_dot reads at the dot: the pipeliner
+/// orders the asynchronous part itself (lib/Dialect/TileGPU/Transforms/
 /// PipelineLoops.cpp).
 void getExplicitBufferAccesses(Operation *op, SmallVectorImpl<Value> &reads,
                                SmallVectorImpl<Value> &writes);

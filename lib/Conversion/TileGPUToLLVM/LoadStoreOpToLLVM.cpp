@@ -42,9 +42,10 @@ struct TilePattern : public ConvertOpToLLVMPattern<OpTy> {
 /// allows a cache operator or an eviction priority, not both; the cache
 /// operator wins. Modifiers PTX has only for the other direction (`.wb` on
 /// a load, `.ca` on a store) are dropped, as in Triton.
-std::pair<std::string, std::string>
-getAccessQualifiers(bool isLoad, CacheModifier cache, EvictionPolicy evict,
-                    bool isVolatile) {
+std::pair<std::string, std::string> getAccessQualifiers(bool isLoad,
+                                                        CacheModifier cache,
+                                                        EvictionPolicy evict,
+                                                        bool isVolatile) {
   if (isVolatile)
     return {".volatile", ""};
   std::string after;
@@ -70,7 +71,6 @@ getAccessQualifiers(bool isLoad, CacheModifier cache, EvictionPolicy evict,
     after = ".L1::" + stringifyEvictionPolicy(evict).str();
   return {"", after};
 }
-
 
 /// Reinterprets `width` elements as `plan.words` integer words, or back.
 SmallVector<Value> toWords(OpBuilder &b, Location loc, ArrayRef<Value> elements,
@@ -168,10 +168,10 @@ struct LoadOpLowering : public TilePattern<LoadOp> {
           NVVM::ThreadIdXOp::create(rewriter, loc, rewriter.getI32Type());
       Value first = LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::eq,
                                          tid, i32Constant(rewriter, loc, 0));
-      masks = {masks.empty() ? first
-                             : LLVM::AndOp::create(rewriter, loc, masks[0],
-                                                   first)
-                                   .getResult()};
+      masks = {masks.empty()
+                   ? first
+                   : LLVM::AndOp::create(rewriter, loc, masks[0], first)
+                         .getResult()};
     }
     auto [before, after] = getAccessQualifiers(
         /*isLoad=*/true, op.getCache(), op.getEvict(), op.getIsVolatile());
@@ -240,8 +240,8 @@ struct LoadOpLowering : public TilePattern<LoadOp> {
     if (isBlock)
       rewriter.replaceOp(op, packStruct(rewriter, loc, resultType, results));
     else if (broadcastOffset)
-      rewriter.replaceOp(op, broadcastFromThread0(rewriter, loc,
-                                                  *broadcastOffset, results[0]));
+      rewriter.replaceOp(op, broadcastFromThread0(
+                                 rewriter, loc, *broadcastOffset, results[0]));
     else
       rewriter.replaceOp(op, results[0]);
     return success();

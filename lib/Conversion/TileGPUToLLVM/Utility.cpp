@@ -231,4 +231,3 @@ Value mlir::tilegpu::broadcastFromThread0(OpBuilder &b, Location loc,
              ? loaded
              : LLVM::BitcastOp::create(b, loc, type, loaded).getResult();
 }
-
