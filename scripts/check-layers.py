@@ -11,7 +11,8 @@ include goes up or sideways. The layers, bottom first (docs/architecture.md
 draws the same picture):
 
     0  Dialect/Tile/IR                  the tile dialect
-    1  Dialect/TileGPU/IR               tilegpu: layouts, shared memory
+    1  Dialect/TileGPU/IR,              tilegpu: layouts, shared memory;
+       Dialect/Tile/Transforms          tile-dialect rewrites
     2  Analysis                         AxisInfo, Allocation, Membar
     3  Dialect/TileGPU/Transforms,      passes, lowering to LLVM, PTX,
        Conversion, Target,              the front end, the interpreter,
@@ -28,6 +29,7 @@ from collections import defaultdict
 
 LAYERS = {
     "Dialect/Tile/IR": 0,
+    "Dialect/Tile/Transforms": 1,
     "Dialect/TileGPU/IR": 1,
     "Analysis": 2,
     "Dialect/TileGPU/Transforms": 3,

@@ -18,6 +18,7 @@
 
 #include "tile/Interpreter/Interpreter.h"
 #include "InterpreterImpl.h"
+#include "tile/Dialect/Tile/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -120,10 +121,17 @@ uint64_t mlir::tile::interp::getBufferAddress(unsigned index) {
   return detail::Interpreter::bufferAddress(index);
 }
 
+/// Ops runKernel rewrites into others before it runs a kernel (block
+/// pointers, tile-rewrite-block-pointers): handled, through those.
+static const char *const kRewrittenOps[] = {
+    "tile.advance", "tile.block_load", "tile.block_store",
+    "tile.make_block_ptr"};
+
 std::vector<std::string> mlir::tile::interp::getHandledOpNames() {
   std::vector<std::string> names;
   for (const auto &entry : getHandlers())
     names.push_back(entry.getKey().str());
+  names.insert(names.end(), std::begin(kRewrittenOps), std::end(kRewrittenOps));
   llvm::sort(names);
   return names;
 }
@@ -158,6 +166,17 @@ LogicalResult mlir::tile::interp::runKernel(func::FuncOp kernel,
                                             const LaunchOptions &options) {
   if (kernel.isExternal())
     return kernel.emitError() << "the kernel has no body";
+  bool hasBlockPointers =
+      kernel.walk([](Operation *op) {
+              return llvm::is_contained(kRewrittenOps,
+                                        op->getName().getStringRef())
+                         ? WalkResult::interrupt()
+                         : WalkResult::advance();
+            })
+          .wasInterrupted();
+  if (hasBlockPointers &&
+      failed(rewriteBlockPointers(kernel->getParentOfType<ModuleOp>())))
+    return failure();
   if (failed(verifyInterpretable(kernel)))
     return failure();
   ArrayRef<Type> types = kernel.getArgumentTypes();

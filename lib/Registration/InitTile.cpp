@@ -2,6 +2,7 @@
 
 #include "tile/InitTile.h"
 #include "tile/Conversion/Passes.h"
+#include "tile/Dialect/Tile/Transforms/Passes.h"
 #include "tile/Dialect/TileGPU/IR/TileGPUDialect.h"
 #include "tile/Dialect/TileGPU/Transforms/Passes.h"
 #include "tile/Target/EmitPTX.h"
@@ -45,6 +46,7 @@ struct PipelineOptions : public PassPipelineOptions<PipelineOptions> {
 
 void mlir::tile::registerTilePasses() {
   registerTileConversionPasses();
+  registerTileTransformsPasses();
   tilegpu::registerTileGPUPasses();
   registerCanonicalizerPass();
   registerCSEPass();

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tile/Conversion/Passes.h"
+#include "tile/Dialect/Tile/Transforms/Passes.h"
 #include "tile/Dialect/TileGPU/IR/TileGPUDialect.h"
 #include "tile/Dialect/TileGPU/Transforms/Passes.h"
 #include "tile/InitTile.h"
@@ -21,6 +22,7 @@ using namespace mlir;
 
 void mlir::tile::buildTileToTileGPUPipeline(OpPassManager &pm,
                                             const CompileOptions &options) {
+  pm.addPass(createTileRewriteBlockPointers());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   // What survives canonicalization must have a GPU lowering.

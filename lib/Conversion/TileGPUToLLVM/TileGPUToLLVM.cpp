@@ -560,6 +560,13 @@ std::vector<std::string> mlir::tile::getGPULoweredOpNames(MLIRContext *ctx) {
   // The regions' terminators are lowered with the ops that hold them.
   std::vector<std::string> names = {ReduceReturnOp::getOperationName().str(),
                                     ScanReturnOp::getOperationName().str()};
+  // Block pointers become loads and stores of pointer blocks first
+  // (tile-rewrite-block-pointers, the pipeline's first pass).
+  for (StringRef name : {MakeBlockPtrOp::getOperationName(),
+                         AdvanceOp::getOperationName(),
+                         BlockLoadOp::getOperationName(),
+                         BlockStoreOp::getOperationName()})
+    names.push_back(name.str());
   for (const std::unique_ptr<RewritePattern> &pattern :
        patterns.getNativePatterns())
     if (std::optional<OperationName> root = pattern->getRootKind())

@@ -133,6 +133,56 @@ void ExternElementwiseOp::getEffects(
   effects.emplace_back(MemoryEffects::Write::get());
 }
 
+LogicalResult MakeBlockPtrOp::verify() {
+  RankedTensorType block = getType().getBlockType();
+  size_t rank = block.getRank();
+  if (getShape().size() != rank || getStrides().size() != rank ||
+      getOffsets().size() != rank || getOrder().size() != rank)
+    return emitOpError("needs one shape, stride, offset and order entry per "
+                       "dimension of the ")
+           << rank << "-d block";
+  if (getBase().getType().getPointeeType() != block.getElementType())
+    return emitOpError("base points at ")
+           << getBase().getType().getPointeeType() << ", the block holds "
+           << block.getElementType();
+  SmallVector<int32_t> sorted(getOrder());
+  llvm::sort(sorted);
+  for (auto [i, dim] : llvm::enumerate(sorted))
+    if (dim != int32_t(i))
+      return emitOpError("order must be a permutation of the dimensions");
+  return success();
+}
+
+LogicalResult AdvanceOp::verify() {
+  if (getOffsets().size() != size_t(getType().getBlockType().getRank()))
+    return emitOpError("needs one offset per dimension of the block");
+  return success();
+}
+
+/// Each dimension in `dims` exists in `block`, once.
+static LogicalResult verifyBoundaryCheck(Operation *op, ArrayRef<int32_t> dims,
+                                         RankedTensorType block) {
+  llvm::SmallDenseSet<int32_t> seen;
+  for (int32_t dim : dims)
+    if (dim < 0 || dim >= block.getRank() || !seen.insert(dim).second)
+      return op->emitOpError("boundary check of dimension ")
+             << dim << " of a " << block.getRank() << "-d block";
+  return success();
+}
+
+LogicalResult BlockLoadOp::verify() {
+  RankedTensorType block = getPtr().getType().getBlockType();
+  if (getPadding() == PaddingOption::nan &&
+      !isa<FloatType>(block.getElementType()))
+    return emitOpError("NaN padding needs a floating-point block");
+  return verifyBoundaryCheck(*this, getBoundaryCheck(), block);
+}
+
+LogicalResult BlockStoreOp::verify() {
+  RankedTensorType block = getPtr().getType().getBlockType();
+  return verifyBoundaryCheck(*this, getBoundaryCheck(), block);
+}
+
 LogicalResult AddPtrOp::verify() {
   return verifySameShape(*this, getPtr().getType(), "pointer",
                          getOffset().getType(), "offset");

@@ -38,6 +38,18 @@ def Tile_PointerType : Tile_Type<"Pointer", "ptr"> {
   let assemblyFormat = "`<` $pointeeType `>`";
 }
 
+def Tile_BlockPointerType : Tile_Type<"BlockPointer", "block_ptr"> {
+  let summary = "A block pointer: a tile of a strided tensor in global memory";
+  let description = [{
+    `!tile.block_ptr<tensor<64x32xf16>>` describes a 64x32 block of f16
+    elements of a larger tensor in global memory: the tensor's base,
+    shape and strides, the block's offsets in it (tl.make_block_ptr). Loads
+    and stores through it give and take a tensor of the block's type.
+  }];
+  let parameters = (ins "RankedTensorType":$blockType);
+  let assemblyFormat = "`<` $blockType `>`";
+}
+
 // Element types a pointer may point at, and a block may hold.
 def Tile_Float : AnyTypeOf<[F16, BF16, F32, F64]>;
 // Triton's fp8 types: fp8e4nv, fp8e5 and fp8e4b15 (carried as
@@ -48,6 +60,9 @@ def Tile_Ptr : Type<CPred<"::mlir::isa<::mlir::tile::PointerType>($_self)">,
                     "tile pointer", "::mlir::tile::PointerType">;
 def Tile_PtrTensor : RankedTensorOf<[Tile_Ptr]>;
 def Tile_PtrLike : AnyTypeOf<[Tile_Ptr, Tile_PtrTensor]>;
+def Tile_BlockPtr
+    : Type<CPred<"::mlir::isa<::mlir::tile::BlockPointerType>($_self)">,
+           "tile block pointer", "::mlir::tile::BlockPointerType">;
 def Tile_IntTensor : RankedTensorOf<[Tile_Int]>;
 def Tile_IntLike : AnyTypeOf<[Tile_Int, Tile_IntTensor]>;
 def Tile_BoolLike : AnyTypeOf<[I1, RankedTensorOf<[I1]>]>;

@@ -34,6 +34,13 @@ def Tile_EvictionPolicy : I32EnumAttr<"EvictionPolicy",
   let cppNamespace = "::mlir::tile";
 }
 
+def Tile_PaddingOption : I32EnumAttr<"PaddingOption",
+    "value of the elements a block-pointer load leaves out of bounds", [
+      I32EnumAttrCase<"none", 0>, I32EnumAttrCase<"zero", 1>,
+      I32EnumAttrCase<"nan", 2>]> {
+  let cppNamespace = "::mlir::tile";
+}
+
 def Tile_RMWKind : I32EnumAttr<"RMWKind", "read-modify-write of an atomic", [
       I32EnumAttrCase<"add", 0>, I32EnumAttrCase<"fadd", 1>,
       I32EnumAttrCase<"max", 2>, I32EnumAttrCase<"umax", 3>,
@@ -161,6 +168,82 @@ def Tile_StoreOp : Tile_Op<"store", [
   let assemblyFormat = [{
     $ptr `,` $value (`,` $mask^)? attr-dict `:` type($ptr)
   }];
+}
+
+//===----------------------------------------------------------------------===//
+// Block pointers
+//===----------------------------------------------------------------------===//
+
+def Tile_MakeBlockPtrOp : Tile_Op<"make_block_ptr", [Pure,
+    AttrSizedOperandSegments]> {
+  let summary = "A block pointer into a strided tensor (tl.make_block_ptr)";
+  let description = [{
+    The block of the result's type at `offsets` (i32, elements) of the
+    tensor at `base` with `shape` and `strides` (i64, elements), one of each
+    per dimension of the block. `order` lists the dimensions from the
+    fastest-varying in memory to the slowest, as Triton's `order`.
+  }];
+  let arguments = (ins Tile_Ptr:$base, Variadic<I64>:$shape,
+                       Variadic<I64>:$strides, Variadic<I32>:$offsets,
+                       DenseI32ArrayAttr:$order);
+  let results = (outs Tile_BlockPtr:$result);
+  let assemblyFormat = [{
+    $base `,` `[` $shape `]` `,` `[` $strides `]` `,` `[` $offsets `]`
+    attr-dict `:` type($base) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_AdvanceOp : Tile_Op<"advance", [Pure,
+    AllTypesMatch<["ptr", "result"]>]> {
+  let summary = "Moves a block pointer by element offsets (tl.advance)";
+  let arguments = (ins Tile_BlockPtr:$ptr, Variadic<I32>:$offsets);
+  let results = (outs Tile_BlockPtr:$result);
+  let assemblyFormat = "$ptr `,` `[` $offsets `]` attr-dict `:` type($ptr)";
+  let hasVerifier = 1;
+}
+
+def Tile_BlockLoadOp : Tile_Op<"block_load", [
+    MemoryEffects<[MemRead<DefaultResource>]>,
+    TypesMatchWith<"result has the block's type", "ptr", "result",
+                   "::mlir::cast<::mlir::tile::BlockPointerType>($_self).getBlockType()">]> {
+  let summary = "Loads the block a block pointer describes";
+  let description = [{
+    The result has the block's type. Along the dimensions listed in
+    `boundaryCheck`, elements outside [0, shape) are not read and are
+    `padding` (zero or NaN; undefined with none); along the others the
+    block must lie inside the tensor.
+  }];
+  let arguments = (ins Tile_BlockPtr:$ptr, DenseI32ArrayAttr:$boundaryCheck,
+                       DefaultValuedAttr<Tile_PaddingOption,
+                         "::mlir::tile::PaddingOption::none">:$padding,
+                       DefaultValuedAttr<Tile_CacheModifier,
+                         "::mlir::tile::CacheModifier::none">:$cache,
+                       DefaultValuedAttr<Tile_EvictionPolicy,
+                         "::mlir::tile::EvictionPolicy::normal">:$evict,
+                       UnitAttr:$isVolatile);
+  let results = (outs Tile_Tensor:$result);
+  let assemblyFormat = "$ptr attr-dict `:` type($ptr)";
+  let hasVerifier = 1;
+}
+
+def Tile_BlockStoreOp : Tile_Op<"block_store", [
+    MemoryEffects<[MemWrite<DefaultResource>]>,
+    TypesMatchWith<"value has the block's type", "ptr", "value",
+                   "::mlir::cast<::mlir::tile::BlockPointerType>($_self).getBlockType()">]> {
+  let summary = "Stores a block through a block pointer";
+  let description = [{
+    `value` has the block's type. Along the dimensions listed in
+    `boundaryCheck`, elements outside [0, shape) are not written.
+  }];
+  let arguments = (ins Tile_BlockPtr:$ptr, Tile_Tensor:$value,
+                       DenseI32ArrayAttr:$boundaryCheck,
+                       DefaultValuedAttr<Tile_CacheModifier,
+                         "::mlir::tile::CacheModifier::none">:$cache,
+                       DefaultValuedAttr<Tile_EvictionPolicy,
+                         "::mlir::tile::EvictionPolicy::normal">:$evict);
+  let assemblyFormat = "$ptr `,` $value attr-dict `:` type($ptr)";
+  let hasVerifier = 1;
 }
 
 //===----------------------------------------------------------------------===//
