@@ -160,6 +160,11 @@ HostArray tile::makeHostArray(const launch::BufferSpec &spec, uint64_t seed) {
       array.set(i, spec.values[i]);
     return array;
   }
+  if (spec.init == Init::Arange) {
+    for (int64_t i = 0; i < n; ++i)
+      array.set(i, double(i));
+    return array;
+  }
   bool isUnsigned = spec.dtype == DType::U8 || spec.dtype == DType::U16 ||
                     spec.dtype == DType::U32 || spec.dtype == DType::U64;
   auto fill = [&](int64_t begin, int64_t end, uint64_t chunkSeed) {

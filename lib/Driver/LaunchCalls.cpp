@@ -56,6 +56,7 @@ std::optional<Value> Evaluator::evalCall(const ast::CallExpr &expr) {
                   .Case("randn", BufferSpec::Init::Randn)
                   .Case("zeros", BufferSpec::Init::Zeros)
                   .Case("empty", BufferSpec::Init::Empty)
+                  .Case("arange", BufferSpec::Init::Arange)
                   .Default(std::nullopt);
   if (init) {
     if (!expectArgs(2, 5))

@@ -587,7 +587,8 @@ void printNode(const ElemExpr &e, const LaunchSpec &spec, std::string &out,
       return;
     }
     static const char *const kInits[] = {"rand", "randn",  "zeros",  "empty",
-                                         "ptrs", "values", "derived"};
+                                         "ptrs", "values", "derived",
+                                         "arange"};
     out += std::string(kInits[int(buffer.init)]) + "(" +
            getName(buffer.dtype).str();
     for (int64_t extent : buffer.shape)

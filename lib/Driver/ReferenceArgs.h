@@ -2,7 +2,7 @@
 //
 // The arguments and signature shared by the reference functions of
 // References.cpp and of the files beside it that hold a family of them
-// (ReferencesNorm.cpp), so each family registers its own.
+// (ReferencesNorm.cpp, ReferencesAttention.cpp), so each family registers its own.
 //
 //===----------------------------------------------------------------------===//
 
@@ -28,6 +28,8 @@ using ReferenceFn = std::function<bool(const std::vector<RefArg> &,
 
 /// The layer-norm references (Triton's tutorial 05), by name.
 std::vector<std::pair<std::string, ReferenceFn>> getNormReferences();
+/// The fused-attention references (Triton's tutorial 06), by name.
+std::vector<std::pair<std::string, ReferenceFn>> getAttentionReferences();
 } // namespace tile
 
 #endif // TILE_DRIVER_REFERENCEARGS_H

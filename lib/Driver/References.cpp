@@ -505,6 +505,8 @@ const std::map<std::string, ReferenceFn> &getReferences() {
     };
     for (auto &[name, fn] : getNormReferences())
       all.emplace(name, fn);
+    for (auto &[name, fn] : getAttentionReferences())
+      all.emplace(name, fn);
     return all;
   }();
   return references;

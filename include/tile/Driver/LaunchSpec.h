@@ -95,7 +95,9 @@ struct BufferSpec {
     Empty,
     Pointers,
     Values,
-    Derived
+    Derived,
+    /// Element i (in row-major order) is i: arange(i32, 3, 4, 5).
+    Arange
   } init = Init::Empty;
   std::vector<unsigned> pointees;
   std::vector<double> values;

@@ -205,6 +205,11 @@ KernelEmitter::emitAttribute(const ast::AttributeExpr &attribute) {
     if (attr == "element_ty")
       if (auto pointer = dyn_cast<mlir::tile::PointerType>(type))
         return PyValue::dtype(pointer.getPointeeType(), base->isUnsigned);
+    // Triton's is the block type, which casts as its element type.
+    if (attr == "element_ty")
+      if (auto block = dyn_cast<mlir::tile::BlockPointerType>(type))
+        return PyValue::dtype(block.getBlockType().getElementType(),
+                              base->isUnsigned);
     if (attr.starts_with("is_"))
       return PyValue::boundMethod(*base, ("dtype." + attr).str());
   }

@@ -257,7 +257,27 @@ public:
     mlir::tile::CacheModifier cache = mlir::tile::CacheModifier::none;
     mlir::tile::EvictionPolicy evict = mlir::tile::EvictionPolicy::normal;
     bool isVolatile = false;
+    /// Block pointers only: the dimensions to check, the padding, and
+    /// where the user gave them (null locations when not given).
+    llvm::SmallVector<int32_t> boundaryCheck;
+    mlir::tile::PaddingOption padding = mlir::tile::PaddingOption::none;
+    ast::Location boundaryCheckLoc, paddingLoc;
+    bool hasBoundaryCheck = false, hasPadding = false;
   };
+  mlir::LogicalResult checkNoBlockPointerHints(const MemoryHints &hints,
+                                               llvm::StringRef displayName);
+  /// tl.load and tl.store through a block pointer (BlockPointers.cpp).
+  Result emitBlockPointerLoad(const ast::CallExpr &call,
+                              const PyValue &pointer,
+                              llvm::ArrayRef<const ast::Expr *> maskAndOther,
+                              const MemoryHints &hints,
+                              llvm::StringRef displayName);
+  Result emitBlockPointerStore(const ast::CallExpr &call,
+                               const PyValue &pointer, const PyValue &value,
+                               const ast::Expr *valueExpr,
+                               const ast::Expr *maskExpr,
+                               const MemoryHints &hints,
+                               llvm::StringRef displayName);
   mlir::LogicalResult checkMemoryHints(
       llvm::ArrayRef<const ast::Expr *> args,
       llvm::ArrayRef<BuiltinParam> params, llvm::StringRef displayName,

@@ -26,6 +26,8 @@ llvm::ArrayRef<int64_t> getShape(mlir::Value value) {
 std::string getTypeName(mlir::Type type, bool isUnsigned) {
   if (auto pointer = dyn_cast<mlir::tile::PointerType>(type))
     return "*" + getTypeName(pointer.getPointeeType(), isUnsigned);
+  if (auto block = dyn_cast<mlir::tile::BlockPointerType>(type))
+    return "block pointer to " + describeType(block.getBlockType(), isUnsigned);
   if (isUnsigned && isa<mlir::IntegerType>(type) && !type.isInteger(1))
     return "u" + std::to_string(type.getIntOrFloatBitWidth());
   if (type.isF16())

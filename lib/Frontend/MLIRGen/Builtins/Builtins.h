@@ -77,6 +77,7 @@ struct Builtin {
 /// The families' tables.
 llvm::ArrayRef<Builtin> getCreationBuiltins();
 llvm::ArrayRef<Builtin> getMemoryBuiltins();
+llvm::ArrayRef<Builtin> getBlockPointerBuiltins();
 llvm::ArrayRef<Builtin> getShapeBuiltins();
 llvm::ArrayRef<Builtin> getMathBuiltins();
 llvm::ArrayRef<Builtin> getReductionBuiltins();

@@ -15,7 +15,7 @@ const llvm::StringMap<const Builtin *> &getBuiltinsByName() {
   static const llvm::StringMap<const Builtin *> byName = [] {
     llvm::StringMap<const Builtin *> map;
     for (llvm::ArrayRef<Builtin> family :
-         {getCreationBuiltins(), getMemoryBuiltins(), getShapeBuiltins(),
+         {getCreationBuiltins(), getMemoryBuiltins(), getBlockPointerBuiltins(), getShapeBuiltins(),
           getMathBuiltins(), getReductionBuiltins(), getDotBuiltins(),
           getAtomicBuiltins(), getHintBuiltins(), getDebugBuiltins(),
           getRandomBuiltins(), getStandardBuiltins(), getIndexingBuiltins()})

@@ -18,19 +18,27 @@ mlir::LogicalResult KernelEmitter::checkMemoryHints(
       continue;
     llvm::StringRef name = param.name;
     if (name == "boundary_check") {
-      // Only `()` (the default) or None; anything else needs block pointers.
-      bool isEmpty = false;
-      if (auto *tuple = dyn_cast<ast::TupleExpr>(arg))
-        isEmpty = tuple->getElements().empty();
-      else if (auto *list = dyn_cast<ast::ListExpr>(arg))
-        isEmpty = list->getElements().empty();
-      else if (auto *constant = dyn_cast<ast::ConstantExpr>(arg))
-        isEmpty = constant->isNone();
-      if (!isEmpty)
-        return fail(arg->getLoc(), displayName +
-                                       "() 'boundary_check' applies to block "
-                                       "pointers, which are not supported "
-                                       "yet");
+      // A tuple of compile-time dimensions; `()` or None for none.
+      Result value = emitExpr(*arg);
+      if (!value)
+        return mlir::failure();
+      if (value->kind == PyValue::Kind::None)
+        continue;
+      llvm::SmallVector<PyValue> dims;
+      if (value->kind == PyValue::Kind::Tuple)
+        dims.append(value->elements.begin(), value->elements.end());
+      else
+        dims.push_back(*value);
+      for (const PyValue &dim : dims) {
+        if (dim.kind != PyValue::Kind::Int)
+          return fail(arg->getLoc(), displayName +
+                                         "() 'boundary_check' must hold "
+                                         "compile-time dimensions, got " +
+                                         describe(dim));
+        hints.boundaryCheck.push_back(dim.intValue);
+      }
+      hints.hasBoundaryCheck = !dims.empty();
+      hints.boundaryCheckLoc = arg->getLoc();
       continue;
     }
     if (name != "padding_option" && name != "cache_modifier" &&
@@ -56,11 +64,17 @@ mlir::LogicalResult KernelEmitter::checkMemoryHints(
                                      describe(*value));
     llvm::StringRef text = value->text;
     if (name == "padding_option") {
-      if (!text.empty())
+      if (text.empty())
+        continue;
+      if (text != "zero" && text != "nan")
         return fail(arg->getLoc(), displayName +
-                                       "() 'padding_option' applies to block "
-                                       "pointers, which are not supported "
-                                       "yet");
+                                       "() 'padding_option' must be one of "
+                                       "'', 'zero', 'nan'; got '" +
+                                       text + "'");
+      hints.padding = text == "zero" ? mlir::tile::PaddingOption::zero
+                                     : mlir::tile::PaddingOption::nan;
+      hints.hasPadding = true;
+      hints.paddingLoc = arg->getLoc();
       continue;
     }
     llvm::ArrayRef<llvm::StringRef> allowed = cacheModifiers;
@@ -82,6 +96,25 @@ mlir::LogicalResult KernelEmitter::checkMemoryHints(
                                      text + "'");
     }
   }
+  return mlir::success();
+}
+
+bool isBlockPointer(const PyValue &value) {
+  return value.isRuntime() &&
+         isa<mlir::tile::BlockPointerType>(value.value.getType());
+}
+
+mlir::LogicalResult
+KernelEmitter::checkNoBlockPointerHints(const MemoryHints &hints,
+                                        llvm::StringRef displayName) {
+  if (hints.hasBoundaryCheck)
+    return fail(hints.boundaryCheckLoc,
+                displayName + "() 'boundary_check' applies only to block "
+                              "pointers (tl.make_block_ptr)");
+  if (hints.hasPadding)
+    return fail(hints.paddingLoc,
+                displayName + "() 'padding_option' applies only to block "
+                              "pointers (tl.make_block_ptr)");
   return mlir::success();
 }
 
@@ -130,12 +163,17 @@ KernelEmitter::Result KernelEmitter::emitLoad(const ast::CallExpr &call,
   Result pointer = emitExpr(pointerExpr);
   if (!pointer)
     return std::nullopt;
+  if (isBlockPointer(*pointer))
+    return emitBlockPointerLoad(call, *pointer, {(*args)[1], (*args)[2]},
+                                hints, displayName);
   if (!pointer->isRuntime() || !isPointer(getElementType(pointer->value)))
     return error(pointerExpr.getLoc(),
                  displayName +
-                     "() 'pointer' must be a pointer or a block of "
-                     "pointers, got " +
+                     "() 'pointer' must be a pointer, a block of "
+                     "pointers or a block pointer, got " +
                      describe(*pointer));
+  if (failed(checkNoBlockPointerHints(hints, displayName)))
+    return std::nullopt;
 
   std::optional<PyValue> mask, other;
   if (const ast::Expr *maskExpr = (*args)[1]) {
@@ -219,22 +257,30 @@ KernelEmitter::Result KernelEmitter::emitStore(const ast::CallExpr &call,
   Result pointer = emitExpr(pointerExpr);
   if (!pointer)
     return std::nullopt;
-  if (!pointer->isRuntime() || !isPointer(getElementType(pointer->value)))
+  bool blockPointer = isBlockPointer(*pointer);
+  if (!blockPointer &&
+      (!pointer->isRuntime() || !isPointer(getElementType(pointer->value))))
     return error(pointerExpr.getLoc(),
                  displayName +
-                     "() 'pointer' must be a pointer or a block of "
-                     "pointers, got " +
+                     "() 'pointer' must be a pointer, a block of "
+                     "pointers or a block pointer, got " +
                      describe(*pointer));
   const ast::Expr &valueExpr = *(*args)[1];
   std::optional<PyValue> value = emitExpr(valueExpr);
   if (!value)
     return std::nullopt;
   if (!value->isNumber() &&
-      !(value->isRuntime() && !isPointer(getElementType(value->value))))
+      !(value->isRuntime() && !isPointer(getElementType(value->value)) &&
+        !isBlockPointer(*value)))
     return error(valueExpr.getLoc(), displayName +
                                          "() 'value' must be a number or a "
                                          "block of numbers, got " +
                                          describe(*value));
+  if (blockPointer)
+    return emitBlockPointerStore(call, *pointer, *value, &valueExpr,
+                                 (*args)[2], hints, displayName);
+  if (failed(checkNoBlockPointerHints(hints, displayName)))
+    return std::nullopt;
   std::optional<PyValue> mask;
   if (const ast::Expr *maskExpr = (*args)[2]) {
     mask = emitExpr(*maskExpr);
