@@ -1,0 +1,121 @@
+#!/usr/bin/env python3
+"""Times tutorial 06's block-pointer attention forward (kernels/attn_fwd.tile)
+on the GPU: Tile (tile-run), Triton running the same kernel text (the .tile
+file is Python: its _attn_fwd goes through triton.jit), and PyTorch's
+scaled_dot_product_attention, in one process, alternating, on each shape.
+TFLOP/s counted as the tutorial counts them (4 Z H N^2 D, halved when
+causal). Before timing a shape, Tile's kernel is checked against the
+float64 references of O and M at the same N_CTX, HEAD_DIM and causality
+with Z = 1, H = 2 (the reference is a plain CPU loop; Z and H are runtime
+arguments, the compiled kernel is the same), and Triton's output against
+SDPA's at the full shape.
+
+    python3 scripts/bench-attention-fwd.py [--tile-run PATH] [--repeats N]
+        [--shapes Z,H,N,D,causal;...] [--block-m 128] [--block-n 64]
+        [--warps 4] [--stages 3]
+
+Needs torch, triton and a CUDA GPU.
+"""
+import argparse
+import os
+import re
+import statistics
+import subprocess
+import sys
+import types
+
+import torch
+import triton
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+KERNEL = os.path.join(ROOT, "kernels", "attn_fwd.tile")
+TIME_RE = re.compile(r"^time: median ([0-9.]+) ms")
+CHECK_RE = re.compile(r"^check .*: (PASS|FAIL)$")
+DEFAULT_SHAPES = "4,32,1024,64,0;4,32,4096,64,0;4,32,1024,128,0;4,32,4096,128,0;4,32,4096,128,1"
+
+
+def load_triton_kernel():
+    module = types.ModuleType("attn_fwd_tile")
+    module.__file__ = KERNEL
+    with open(KERNEL) as f:
+        code = compile(f.read(), KERNEL, "exec")
+    exec(code, module.__dict__)
+    return module._attn_fwd
+
+
+def tile_sets(z, h, n, d, causal, args):
+    return ["--set", f"Z={z}", "--set", f"H={h}", "--set", f"N_CTX={n}", "--set", f"HEAD_DIM={d}",
+            "--set", f"CAUSAL={'True' if causal else 'False'}", "--set", f"BLOCK_M={args.block_m}",
+            "--set", f"BLOCK_N={args.block_n}", "--set", f"num_warps={args.warps}",
+            "--set", f"num_stages={args.stages}"]
+
+
+def run_tile(args, sets, bench):
+    cmd = [args.tile_run, KERNEL] + sets + ([] if bench else ["--no-bench"]) + (["--no-check"] if bench else [])
+    proc = subprocess.run(cmd, capture_output=True, text=True)
+    out = proc.stdout + proc.stderr
+    ms, checks = None, []
+    for line in out.splitlines():
+        line = line.strip()
+        m = TIME_RE.match(line)
+        if m:
+            ms = float(m[1])
+        m = CHECK_RE.match(line)
+        if m:
+            checks.append(m[1])
+    if proc.returncode not in (0,) or (not bench and (not checks or "FAIL" in checks)):
+        sys.stdout.write(out)
+        raise SystemExit(f"FAIL: {' '.join(cmd)}")
+    return ms, checks
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--tile-run", default="tile-run")
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--shapes", default=DEFAULT_SHAPES)
+    parser.add_argument("--block-m", type=int, default=128)
+    parser.add_argument("--block-n", type=int, default=64)
+    parser.add_argument("--warps", type=int, default=4)
+    parser.add_argument("--stages", type=int, default=3)
+    args = parser.parse_args()
+    attn_fwd = load_triton_kernel()
+    print(f"# {torch.cuda.get_device_name()}, triton {triton.__version__}, torch {torch.__version__}; "
+          f"BLOCK_M {args.block_m}, BLOCK_N {args.block_n}, {args.warps} warps, {args.stages} stages")
+    print("| Z, H, N_CTX, HEAD_DIM, causal | Tile TFLOP/s | Triton TFLOP/s | SDPA TFLOP/s | Tile repeats (ms) | Triton repeats (ms) |")
+    print("|---|---|---|---|---|---|")
+    for shape in args.shapes.split(";"):
+        z, h, n, d, causal = (int(x) for x in shape.split(","))
+        causal = bool(causal)
+        flops = 4.0 * z * h * n * n * d * (0.5 if causal else 1.0)
+        sets = tile_sets(z, h, n, d, causal, args)
+        run_tile(args, tile_sets(1, 2, n, d, causal, args), bench=False)
+        q, k, v = (torch.randn((z, h, n, d), dtype=torch.float16, device="cuda") for _ in range(3))
+        o = torch.empty_like(q)
+        m = torch.empty((z, h, n), dtype=torch.float32, device="cuda")
+        sm_scale = 0.5
+        grid = (triton.cdiv(n, args.block_m), z * h, 1)
+
+        def triton_call():
+            attn_fwd[grid](q, k, v, sm_scale, m, o, *q.stride(), *k.stride(), *v.stride(), *o.stride(),
+                           z, h, n, HEAD_DIM=d, BLOCK_M=args.block_m, BLOCK_N=args.block_n, CAUSAL=causal,
+                           num_warps=args.warps, num_stages=args.stages)
+
+        triton_call()
+        ref = torch.nn.functional.scaled_dot_product_attention(q, k, v, is_causal=causal, scale=sm_scale)
+        err = (o.float() - ref.float()).abs().max().item()
+        tile_ms, triton_ms, sdpa_ms = [], [], []
+        for _ in range(args.repeats):
+            tile_ms.append(run_tile(args, sets, bench=True)[0])
+            triton_ms.append(triton.testing.do_bench(triton_call))
+            sdpa_ms.append(triton.testing.do_bench(
+                lambda: torch.nn.functional.scaled_dot_product_attention(q, k, v, is_causal=causal,
+                                                                         scale=sm_scale)))
+        rate = lambda ms: flops / (statistics.median(ms) * 1e-3) / 1e12
+        print(f"| {z}, {h}, {n}, {d}, {causal} | {rate(tile_ms):.1f} | {rate(triton_ms):.1f} | "
+              f"{rate(sdpa_ms):.1f} | {', '.join(f'{x:.3f}' for x in tile_ms)} | "
+              f"{', '.join(f'{x:.3f}' for x in triton_ms)} |  (Triton max err vs SDPA {err:.1e})", flush=True)
+
+
+if __name__ == "__main__":
+    main()
