@@ -15,12 +15,31 @@
 #include "llvm/Support/Format.h"
 #include "llvm/Support/Path.h"
 
+#include <cstdlib>
+
 using namespace mlir;
 
 namespace tile {
 bool makeInputs(RunContext &context, frontend::DiagEmitter &diag,
                 const launch::LaunchSpec &spec,
                 std::vector<HostArray> &inputs) {
+  // A run holds the inputs and the outputs (and with --compare the
+  // interpreter's too). Ask for that much first, without operator new,
+  // whose failure LLVM's out-of-memory handler turns into an abort.
+  uint64_t total = 0;
+  for (const launch::BufferSpec &buffer : spec.buffers)
+    total +=
+        uint64_t(buffer.getNumElements()) * launch::getByteWidth(buffer.dtype);
+  uint64_t needed = total * (context.options.compare ? 3 : 2);
+  if (void *probe = needed ? std::malloc(needed) : nullptr)
+    std::free(probe);
+  else if (needed)
+    return context.fail("cannot allocate " + std::to_string(needed) +
+                        " bytes for the launch's buffers (" +
+                        std::to_string(total) + " bytes of inputs, held " +
+                        (context.options.compare ? "three times" : "twice") +
+                        ")"),
+           false;
   std::vector<bool> fromFile(spec.buffers.size(), false);
   for (size_t i = 0; i < spec.buffers.size(); ++i)
     inputs.push_back(
@@ -92,8 +111,17 @@ int saveBuffers(RunContext &context, const launch::LaunchSpec &spec,
                           ": no buffer of that name");
     const HostArray &array = buffers[it - spec.buffers.begin()];
     llvm::outs() << name << " =";
-    for (int64_t i = 0; i < array.size(); ++i)
-      llvm::outs() << " " << llvm::format("%.9g", array.get(i));
+    // Integers exactly (u64 unsigned), floats to float32's precision.
+    bool isInteger = !launch::isFloat(array.dtype);
+    for (int64_t i = 0; i < array.size(); ++i) {
+      llvm::outs() << " ";
+      if (array.dtype == launch::DType::U64)
+        llvm::outs() << uint64_t(array.getInt(i));
+      else if (isInteger)
+        llvm::outs() << array.getInt(i);
+      else
+        llvm::outs() << llvm::format("%.9g", array.get(i));
+    }
     llvm::outs() << "\n";
   }
   std::vector<std::pair<size_t, std::string>> targets;

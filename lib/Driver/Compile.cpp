@@ -95,25 +95,27 @@ std::optional<KernelSpecialization> tile::specialize(TileSource &source) {
           spec.value = v.stringValue;
           break;
         default:
-          diag.error(launch.loc, "constexpr '" + param.name +
-                                     "' must be a number, bool or string, "
-                                     "got " +
-                                     v.describe());
+          diag.error(launch.getLocation(param.name),
+                     "constexpr '" + param.name +
+                         "' must be a number, bool or string, "
+                         "got " +
+                         v.describe());
           return std::nullopt;
         }
       } else if (!param.defaultValue) {
-        diag.error(launch.loc, "the launch description gives no value for "
-                               "constexpr '" +
-                                   param.name + "'");
+        // Nothing in the description to point at: the parameter itself.
+        diag.error(param.loc, "the launch description gives no value for "
+                              "constexpr '" +
+                                  param.name + "'");
         return std::nullopt;
       }
       specialization.params.push_back(spec);
       continue;
     }
     if (it == launch.variables.end()) {
-      diag.error(launch.loc, "the launch description gives no value for "
-                             "parameter '" +
-                                 param.name + "' of " + launch.kernel);
+      diag.error(param.loc, "the launch description gives no value for "
+                            "parameter '" +
+                                param.name + "' of " + launch.kernel);
       return std::nullopt;
     }
     const launch::Value &v = it->second;
@@ -137,9 +139,9 @@ std::optional<KernelSpecialization> tile::specialize(TileSource &source) {
       spec.type = "fp32";
       break;
     default:
-      diag.error(launch.loc, "parameter '" + param.name +
-                                 "' needs a buffer or a number, got " +
-                                 v.describe());
+      diag.error(launch.getLocation(param.name),
+                 "parameter '" + param.name +
+                     "' needs a buffer or a number, got " + v.describe());
       return std::nullopt;
     }
     specialization.params.push_back(spec);

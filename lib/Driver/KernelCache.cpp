@@ -205,6 +205,14 @@ std::optional<std::string> KernelCache::lookup(EntryKind kind,
   if (!isEnabled())
     return std::nullopt;
   std::string path = getPath(kind, key);
+  // Only a regular file is an entry: opening a FIFO (or a device) would
+  // block or read forever.
+  llvm::sys::fs::file_status status;
+  if (!llvm::sys::fs::status(path, status) &&
+      status.type() != llvm::sys::fs::file_type::regular_file) {
+    reportCorrupt(kind, path, "not a regular file");
+    return std::nullopt;
+  }
   llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> file =
       llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
                                   /*RequiresNullTerminator=*/false);

@@ -69,16 +69,18 @@ bool loadMLIRKernel(RunContext &context, ArrayRef<launch::Override> overrides,
                       : std::vector<launch::Value>{it->second};
   for (const launch::Value &arg : kernel.args)
     if (arg.isDeferred()) {
-      source.diag->error(launch.loc, "args: " + arg.describe() +
-                                         "; only the grid may use them");
+      source.diag->error(launch.getLocation("args"),
+                         "args: " + arg.describe() +
+                             "; only the grid may use them");
       return false;
     }
   if (kernel.args.size() != kernel.func.getNumArguments()) {
-    source.diag->error(
-        launch.loc, "@" + kernel.func.getSymName() + " takes " +
-                        std::to_string(kernel.func.getNumArguments()) +
-                        " arguments; the launch description gives " +
-                        std::to_string(kernel.args.size()) + " (args = (...))");
+    source.diag->error(launch.getLocation("args"),
+                       "@" + kernel.func.getSymName() + " takes " +
+                           std::to_string(kernel.func.getNumArguments()) +
+                           " arguments; the launch description gives " +
+                           std::to_string(kernel.args.size()) +
+                           " (args = (...))");
     return false;
   }
   return true;

@@ -41,6 +41,12 @@ std::optional<Value> Evaluator::evalCall(const ast::CallExpr &expr) {
                        "called here");
   llvm::StringRef name = callee->getName();
   const ast::ExprList &args = expr.getArgs();
+  if (!expr.getKeywords().empty()) {
+    diag.error(expr.getKeywords()[0].loc,
+               name + "() takes no keyword arguments (got '" +
+                   expr.getKeywords()[0].name + "')");
+    return std::nullopt;
+  }
   auto expectArgs = [&](size_t lo, size_t hi) {
     if (args.size() >= lo && args.size() <= hi)
       return true;

@@ -310,6 +310,7 @@ bool Evaluator::run(const ast::StmtList &statements,
           spec.buffers[value->buffer].name.empty())
         spec.buffers[value->buffer].name = name.str();
       spec.variables[name] = *value;
+      spec.locations[name] = valueExpr.getLoc();
       continue;
     }
     const auto *exprStmt = dyn_cast<ast::ExprStmt>(statement.get());

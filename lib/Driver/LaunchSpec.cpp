@@ -25,13 +25,14 @@ using namespace tile::launch::detail;
 /// Reads the grid, num_warps and bytes variables into their fields.
 static bool readLaunchVariables(LaunchSpec &spec, DiagEmitter &diag) {
   auto it = spec.variables.find("grid");
+  spec.hasGrid = it != spec.variables.end();
   if (it != spec.variables.end()) {
     const Value &grid = it->second;
     std::vector<Value> dims = grid.kind == Value::Kind::Tuple
                                   ? grid.elements
                                   : std::vector<Value>{grid};
     if (dims.empty() || dims.size() > 3) {
-      diag.error(spec.loc, "grid must have 1 to 3 dimensions");
+      diag.error(spec.getLocation("grid"), "grid must have 1 to 3 dimensions");
       return false;
     }
     spec.gridDeferred = grid.isDeferred();
@@ -40,9 +41,10 @@ static bool readLaunchVariables(LaunchSpec &spec, DiagEmitter &diag) {
         continue; // set by the evaluation that knows DeviceValues
       if (dims[i].kind != Value::Kind::Int || dims[i].intValue <= 0 ||
           dims[i].intValue > 0x7fffffff) {
-        diag.error(spec.loc, "grid dimension " + std::to_string(i) +
-                                 " must be a positive integer, got " +
-                                 dims[i].describe());
+        diag.error(spec.getLocation("grid"),
+                   "grid dimension " + std::to_string(i) +
+                       " must be a positive integer, got " +
+                       dims[i].describe());
         return false;
       }
       spec.grid[i] = dims[i].intValue;
@@ -52,15 +54,17 @@ static bool readLaunchVariables(LaunchSpec &spec, DiagEmitter &diag) {
   if (it != spec.variables.end()) {
     const Value &warps = it->second;
     if (warps.isDeferred()) {
-      diag.error(spec.loc, "num_warps cannot depend on num_sms() or "
-                           "occupancy(): the occupancy depends on num_warps");
+      diag.error(spec.getLocation("num_warps"),
+                 "num_warps cannot depend on num_sms() or "
+                 "occupancy(): the occupancy depends on num_warps");
       return false;
     }
     if (warps.kind != Value::Kind::Int || warps.intValue <= 0 ||
         warps.intValue > 32 || !llvm::isPowerOf2_64(warps.intValue)) {
-      diag.error(spec.loc, "num_warps must be a power of two from 1 to 32, "
-                           "got " +
-                               warps.describe());
+      diag.error(spec.getLocation("num_warps"),
+                 "num_warps must be a power of two from 1 to 32, "
+                 "got " +
+                     warps.describe());
       return false;
     }
     spec.numWarps = warps.intValue;
@@ -69,14 +73,16 @@ static bool readLaunchVariables(LaunchSpec &spec, DiagEmitter &diag) {
   if (it != spec.variables.end()) {
     const Value &stages = it->second;
     if (stages.isDeferred()) {
-      diag.error(spec.loc, "num_stages cannot depend on num_sms() or "
-                           "occupancy(): it shapes the compiled kernel");
+      diag.error(spec.getLocation("num_stages"),
+                 "num_stages cannot depend on num_sms() or "
+                 "occupancy(): it shapes the compiled kernel");
       return false;
     }
     if (stages.kind != Value::Kind::Int || stages.intValue < 1 ||
         stages.intValue > 16) {
-      diag.error(spec.loc, "num_stages must be an integer from 1 to 16, got " +
-                               stages.describe());
+      diag.error(spec.getLocation("num_stages"),
+                 "num_stages must be an integer from 1 to 16, got " +
+                     stages.describe());
       return false;
     }
     spec.numStages = stages.intValue;
@@ -87,11 +93,13 @@ static bool readLaunchVariables(LaunchSpec &spec, DiagEmitter &diag) {
     if (it == spec.variables.end())
       continue;
     if (it->second.isDeferred()) {
-      diag.error(spec.loc, llvm::Twine(name) + ": " + kDeferredUse);
+      diag.error(spec.getLocation(name),
+                 llvm::Twine(name) + ": " + kDeferredUse);
       return false;
     }
     if (!it->second.isNumber()) {
-      diag.error(spec.loc, llvm::Twine(name) + " must be a number");
+      diag.error(spec.getLocation(name),
+                 llvm::Twine(name) + " must be a number");
       return false;
     }
     *field = it->second.asDouble();
@@ -101,8 +109,10 @@ static bool readLaunchVariables(LaunchSpec &spec, DiagEmitter &diag) {
 
 /// Where the line starting with `marker` begins, or npos.
 static size_t findMarker(llvm::StringRef text, llvm::StringRef marker) {
-  size_t markerPos = text.find(marker);
-  while (markerPos != llvm::StringRef::npos && markerPos != 0 &&
+  // A UTF-8 byte order mark before the first line is no character of it.
+  size_t start = text.starts_with("\xEF\xBB\xBF") ? 3 : 0;
+  size_t markerPos = text.find(marker, start);
+  while (markerPos != llvm::StringRef::npos && markerPos != start &&
          text[markerPos - 1] != '\n' && text[markerPos - 1] != '\r')
     markerPos = text.find(marker, markerPos + 1);
   return markerPos;
@@ -229,6 +239,7 @@ std::optional<LaunchSpec> tile::launch::parseLaunchSpec(
         spec.buffers[value->buffer].name.empty())
       spec.buffers[value->buffer].name = name.str();
     spec.variables[name] = *value;
+    spec.locations[name] = expr.getLoc();
     return true;
   };
   for (auto [index, override] : llvm::enumerate(overrides)) {

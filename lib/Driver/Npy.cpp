@@ -139,15 +139,19 @@ bool tile::readNpy(llvm::StringRef path, HostArray &array, std::string &error) {
   array.shape.clear();
   llvm::SmallVector<llvm::StringRef> dims;
   shape->trim("()").split(dims, ',', -1, /*KeepEmpty=*/false);
-  int64_t count = 1;
+  // The byte size, checked as it grows: a shape whose size overflows must
+  // not wrap around to the size of the data the file holds.
+  uint64_t bytes = launch::getByteWidth(*dtype);
   for (llvm::StringRef dim : dims) {
     int64_t extent;
     if (dim.trim().getAsInteger(10, extent) || extent < 0)
       return bad("shape " + *shape);
     array.shape.push_back(extent);
-    count *= extent;
+    if (extent && bytes > data.size() / uint64_t(extent))
+      return bad("shape " + *shape + " needs more bytes than the file's " +
+                 llvm::Twine(data.size()));
+    bytes *= uint64_t(extent);
   }
-  size_t bytes = count * launch::getByteWidth(*dtype);
   llvm::StringRef payload = data.substr(headerStart + headerLength);
   if (payload.size() != bytes)
     return bad("shape " + *shape + " needs " + llvm::Twine(bytes) +
@@ -172,21 +176,29 @@ bool tile::writeNpy(llvm::StringRef path, const HostArray &array,
   size_t total = 10 + header.size() + 1;
   header.append((64 - total % 64) % 64, ' ');
   header += '\n';
-  std::error_code ec;
-  llvm::raw_fd_ostream os(path, ec, llvm::sys::fs::OF_None);
-  if (ec) {
+  // A temporary file beside the target, renamed over it once complete (as
+  // the kernel cache writes): a failed write leaves no half file.
+  int fd = -1;
+  llvm::SmallString<128> temporary;
+  if (std::error_code ec = llvm::sys::fs::createUniqueFile(
+          path + ".tmp-%%%%%%%%", fd, temporary)) {
     error = "cannot write '" + path.str() + "': " + ec.message();
     return false;
   }
+  llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
   os.write(kMagic, 6);
   os << char(1) << char(0) << char(header.size() & 0xff)
      << char(header.size() >> 8) << header;
   os.write(reinterpret_cast<const char *>(array.bytes.data()),
            array.bytes.size());
   os.close();
-  if (os.has_error()) {
-    error = "cannot write '" + path.str() + "': " + os.error().message();
-    os.clear_error();
+  std::error_code ec = os.error();
+  os.clear_error();
+  if (!ec)
+    ec = llvm::sys::fs::rename(temporary, path);
+  if (ec) {
+    llvm::sys::fs::remove(temporary);
+    error = "cannot write '" + path.str() + "': " + ec.message();
     return false;
   }
   return true;

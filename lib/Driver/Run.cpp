@@ -105,6 +105,15 @@ int runKernel(RunContext &context, ArrayRef<launch::Override> overrides,
   if (stage == Stage::Trial && !driver)
     return context.fail("internal error: a tuning trial needs the GPU");
   bool wantInfo = options.info != InfoFormat::None && stage == Stage::Run;
+  // Python's launch needs a grid too: one program by default would hide a
+  // forgotten line.
+  if (emit == Emit::None && !wantInfo && stage != Stage::CompileOnly &&
+      !spec.hasGrid) {
+    kernel.source->diag->error(spec.loc,
+                               "the launch description sets no grid (add "
+                               "e.g. `grid = (cdiv(n, BLOCK_SIZE),)`)");
+    return 1;
+  }
   std::vector<HostArray> inputs;
   if (stage == Stage::Trial && sameBuffers(context.tuneBuffers, spec.buffers)) {
     inputs = context.tuneInputs;
@@ -128,7 +137,8 @@ int runKernel(RunContext &context, ArrayRef<launch::Override> overrides,
             runInInterpreter(context, kernel, kernel.func, interpreted, wallMs))
       return status;
     result.ms = wallMs;
-    int status = runChecks(*kernel.source, inputs, interpreted);
+    int status =
+        options.noCheck ? 0 : runChecks(*kernel.source, inputs, interpreted);
     if (int saveStatus = saveBuffers(context, spec, interpreted))
       return saveStatus;
     return status;

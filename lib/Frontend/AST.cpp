@@ -179,7 +179,8 @@ const ConstantExpr *FunctionDef::getDocstring() const {
 }
 
 const FunctionDef *Module::findFunction(llvm::StringRef name) const {
-  for (const auto &function : functions)
+  // As in Python, a later `def` of the same name rebinds it.
+  for (const auto &function : llvm::reverse(functions))
     if (function->getName() == name)
       return function.get();
   return nullptr;

@@ -36,6 +36,15 @@ static double minimumF(double a, double b) {
     return std::signbit(a) ? a : b;
   return a < b ? a : b;
 }
+/// IEEE maximumNumber/minimumNumber: a NaN operand gives the other, and
+/// -0 < +0 (std::fmax leaves the zeros' order to the C library or to the
+/// instruction the compiler inlines, so results would differ by build).
+static double maxNumF(double a, double b) {
+  return std::isnan(a) ? b : std::isnan(b) ? a : maximumF(a, b);
+}
+static double minNumF(double a, double b) {
+  return std::isnan(a) ? b : std::isnan(b) ? a : minimumF(a, b);
+}
 
 // Integer division as the GPU does it without trapping: by zero gives all
 // ones (div) or the dividend (rem); INT_MIN / -1 wraps.
@@ -185,8 +194,8 @@ const llvm::StringMap<Handler> &getHandlers() {
       FLOAT_BINARY("arith.mulf", a * b),
       FLOAT_BINARY("arith.divf", a / b),
       FLOAT_BINARY("arith.remf", std::fmod(a, b)),
-      FLOAT_BINARY("arith.maxnumf", std::fmax(a, b)),
-      FLOAT_BINARY("arith.minnumf", std::fmin(a, b)),
+      FLOAT_BINARY("arith.maxnumf", maxNumF(a, b)),
+      FLOAT_BINARY("arith.minnumf", minNumF(a, b)),
       FLOAT_BINARY("arith.maximumf", maximumF(a, b)),
       FLOAT_BINARY("arith.minimumf", minimumF(a, b)),
       FLOAT_UNARY("arith.negf", -x),

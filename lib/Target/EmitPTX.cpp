@@ -20,6 +20,7 @@
 #include "llvm/IR/Module.h"
 #include "llvm/IRReader/IRReader.h"
 #include "llvm/Linker/Linker.h"
+#include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/CommandLine.h"
@@ -51,9 +52,7 @@ void mlir::tile::registerLLVMTranslations(DialectRegistry &registry) {
 
 static constexpr const char *kTriple = "nvptx64-nvidia-cuda";
 
-/// The NVPTX target machine for `target`, created on first use.
-static llvm::TargetMachine *getTargetMachine(StringRef target,
-                                             std::string &error) {
+static void initializeNVPTX() {
   static std::once_flag initialized;
   std::call_once(initialized, [] {
     LLVMInitializeNVPTXTargetInfo();
@@ -69,6 +68,37 @@ static llvm::TargetMachine *getTargetMachine(StringRef target,
     if (shortPointers != options.end())
       *static_cast<llvm::cl::opt<bool> *>(shortPointers->second) = true;
   });
+}
+
+std::string mlir::tile::checkTarget(StringRef target) {
+  initializeNVPTX();
+  std::string error;
+  llvm::Triple triple(kTriple);
+  const llvm::Target *nvptx = llvm::TargetRegistry::lookupTarget(triple, error);
+  if (!nvptx)
+    return error;
+  std::unique_ptr<llvm::MCSubtargetInfo> info(
+      nvptx->createMCSubtargetInfo(triple, "", ""));
+  if (info && target.starts_with("sm_") && info->isCPUStringValid(target))
+    return "";
+  std::string known;
+  if (info)
+    for (const llvm::SubtargetSubTypeKV &cpu :
+         info->getAllProcessorDescriptions())
+      if (StringRef(cpu.Key).starts_with("sm_8") ||
+          StringRef(cpu.Key).starts_with("sm_9"))
+        known += (known.empty() ? "" : ", ") + std::string(cpu.Key);
+  return "unknown GPU architecture '" + target.str() + "' (expected one of " +
+         known + ")";
+}
+
+/// The NVPTX target machine for `target`, created on first use.
+static llvm::TargetMachine *getTargetMachine(StringRef target,
+                                             std::string &error) {
+  initializeNVPTX();
+  error = mlir::tile::checkTarget(target);
+  if (!error.empty())
+    return nullptr;
   static std::mutex mutex;
   static std::map<std::string, std::unique_ptr<llvm::TargetMachine>> machines;
   std::lock_guard<std::mutex> lock(mutex);
@@ -85,9 +115,9 @@ static llvm::TargetMachine *getTargetMachine(StringRef target,
   // Multiply-adds fuse into fma, as Triton's default (enable_fp_fusion).
   llvm::TargetOptions options;
   options.AllowFPOpFusion = llvm::FPOpFusion::Fast;
-  machine.reset(nvptx->createTargetMachine(
-      triple, target, features, options, std::nullopt,
-      std::nullopt, llvm::CodeGenOptLevel::Aggressive));
+  machine.reset(nvptx->createTargetMachine(triple, target, features, options,
+                                           std::nullopt, std::nullopt,
+                                           llvm::CodeGenOptLevel::Aggressive));
   if (!machine)
     error =
         "LLVM cannot create an NVPTX target machine for '" + target.str() + "'";

@@ -8,9 +8,9 @@
 //   args = (buf,)
 //   grid = (3,)
 
-// maxnumf ignores NaN, maximumf propagates it; -0 < +0 for maximumf.
+// maxnumf ignores NaN, maximumf propagates it; -0 < +0 for both.
 // CHECK: pid (0, 0, 0) idx (0) max: (operand 0) 1.000000
-// CHECK-NEXT: pid (0, 0, 0) idx (1) max: (operand 0) -0.000000
+// CHECK-NEXT: pid (0, 0, 0) idx (1) max: (operand 0) 0.000000
 // CHECK-NEXT: pid (0, 0, 0) idx (0) max: (operand 1) nan
 // CHECK-NEXT: pid (0, 0, 0) idx (1) max: (operand 1) 0.000000
 // NaN compares unordered: olt false, ult true.

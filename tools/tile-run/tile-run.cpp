@@ -27,6 +27,7 @@
 #include "tile/Driver/Run.h"
 #include "tile/InitTile.h"
 #include "tile/Interpreter/Interpreter.h"
+#include "tile/Target/EmitPTX.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/DialectRegistry.h"
@@ -256,6 +257,26 @@ std::string checkFlagCombinations() {
            "--interpret and --compare";
   if (!plotRefs.empty() && plotFile.empty())
     return "--plot-ref adds to a plot: add --plot FILE.png";
+  // --emit prints a stage and runs nothing: flags about a run conflict.
+  if (emit != Emit::None) {
+    for (auto [given, flag] :
+         {std::pair{bool(interpret), "--interpret"},
+          std::pair{bool(compareRuns), "--compare"},
+          std::pair{info != InfoFormat::None, "--info"},
+          std::pair{!npyInputs.empty(), "--input"},
+          std::pair{!npySaves.empty(), "--save"},
+          std::pair{!saveDir.empty(), "--save-dir"},
+          std::pair{!printBuffers.empty(), "--print-buffer"},
+          std::pair{!timesFile.empty(), "--times"},
+          std::pair{bool(retune), "--retune"}})
+      if (given)
+        return std::string("--emit prints a stage without running the "
+                           "kernel: drop ") +
+               flag;
+  }
+  if (outputFile.getNumOccurrences() && emit == Emit::None &&
+      info == InfoFormat::None)
+    return "-o writes what --emit or --info prints: add one of them";
   return "";
 }
 } // namespace
@@ -298,6 +319,9 @@ int main(int argc, char **argv) {
   std::string combination = checkFlagCombinations();
   if (!combination.empty())
     return run.fail(combination);
+  std::string badTarget = mlir::tile::checkTarget(target);
+  if (!badTarget.empty())
+    return run.fail("--target: " + badTarget);
 
   std::vector<launch::Override> parsedOverrides;
   for (const std::string &text : overrides) {

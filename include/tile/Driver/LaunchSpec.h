@@ -168,6 +168,8 @@ struct LaunchSpec {
   std::array<int64_t, 3> grid = {1, 1, 1};
   /// The grid depends on num_sms() or occupancy(): `grid` is not yet set.
   bool gridDeferred = false;
+  /// The description sets `grid` (a launch needs it; --emit does not).
+  bool hasGrid = false;
   unsigned numWarps = 4;
   /// Triton's default; recorded (cache keys, autotuning) but not yet used by
   /// the pipeline.
@@ -176,6 +178,14 @@ struct LaunchSpec {
   /// Every name the description's own statements assign, also those an
   /// override replaced.
   llvm::StringSet<> assigned;
+  /// Where each variable got its value: the expression assigned to it in
+  /// the description or on the command line (--set), for errors about it.
+  llvm::StringMap<frontend::SourceLocation> locations;
+  /// Where `name` was assigned, or the description's first line.
+  frontend::SourceLocation getLocation(llvm::StringRef name) const {
+    auto it = locations.find(name);
+    return it != locations.end() ? it->second : loc;
+  }
   std::optional<double> bytes;
   std::optional<double> flops;
 };

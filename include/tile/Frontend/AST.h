@@ -657,7 +657,8 @@ public:
   /// Top-level statements other than imports and definitions (e.g. global
   /// constants), in source order.
   const StmtList &getBody() const { return body; }
-  /// The function called `name`, or null.
+  /// The function called `name` (the last definition, as Python binds it),
+  /// or null.
   const FunctionDef *findFunction(llvm::StringRef name) const;
 
   void addImport(Import import) { imports.push_back(std::move(import)); }

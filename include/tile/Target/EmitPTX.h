@@ -21,6 +21,10 @@ namespace mlir::tile {
 /// LLVM IR.
 void registerLLVMTranslations(DialectRegistry &registry);
 
+/// Empty when LLVM's NVPTX backend knows the GPU architecture `target`
+/// (sm_80, sm_90a, ...); otherwise the error to report.
+std::string checkTarget(StringRef target);
+
 /// The optimized LLVM IR of `module`, as text. Reports errors on `module`.
 FailureOr<std::string> emitLLVMIR(ModuleOp module, StringRef target);
 

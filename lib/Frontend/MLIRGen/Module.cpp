@@ -134,8 +134,10 @@ std::vector<std::string>
 tile::frontend::getKernelNames(const ast::Module &module) {
   ImportAliases aliases = collectImportAliases(module);
   std::vector<std::string> names;
+  // Each name once, as the last definition binds it.
   for (const auto &function : module.getFunctions())
-    if (isJitFunction(*function, aliases))
+    if (module.findFunction(function->getName()) == function.get() &&
+        isJitFunction(*function, aliases))
       names.push_back(function->getName().str());
   return names;
 }
