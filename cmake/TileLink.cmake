@@ -67,7 +67,12 @@ function(tile_link_llvm target)
     target_link_libraries(${target} PRIVATE
       -Wl,--start-group ${tile_archives} ${TILE_MLIR_ARCHIVES}
       ${TILE_LLVM_STATIC_LIBS} -Wl,--end-group
-      ${TILE_LLVM_SYSTEM_LIBS} ${CMAKE_DL_LIBS} -static-libstdc++ -static-libgcc)
+      ${TILE_LLVM_SYSTEM_LIBS} ${CMAKE_DL_LIBS})
+    # Tools carry their C++ runtime; libtile.so uses the program's.
+    get_target_property(type ${target} TYPE)
+    if(NOT type STREQUAL "SHARED_LIBRARY")
+      target_link_libraries(${target} PRIVATE -static-libstdc++ -static-libgcc)
+    endif()
   else()
     target_link_libraries(${target} PRIVATE MLIR LLVM ${CMAKE_DL_LIBS})
   endif()

@@ -12,4 +12,4 @@ fi
 [ -f "$dir/build.ninja" ] || cmake -G Ninja -S . -B "$dir" \
   -DCMAKE_BUILD_TYPE=Release -DCMAKE_C_COMPILER=gcc -DCMAKE_CXX_COMPILER=g++ \
   "${extra[@]}" >/dev/null
-ninja -C "$dir" -j"$(nproc)" tile-opt tile-run
+ninja -C "$dir" -j"$(nproc)" tile-opt tile-run tile-compile tile-api-test

@@ -19,7 +19,10 @@ draws the same picture):
        Frontend, Interpreter, Runtime   the CUDA driver
     4  Registration                     pass pipelines, InitTile.h
     5  Driver                           compile, cache, launch, check, time
-    6  tools/*, test/lib                tile-opt, tile-run, test passes
+    6  API                              the C++ API: include/tile/Tile.h,
+                                        lib/API (libtile.so)
+    7  tools/*, test/lib                tile-opt, tile-run, tile-compile,
+                                        test passes
 """
 
 import os
@@ -40,8 +43,9 @@ LAYERS = {
     "Runtime": 3,
     "Registration": 4,
     "Driver": 5,
-    "tools": 6,
-    "test/lib": 6,
+    "API": 6,
+    "tools": 7,
+    "test/lib": 7,
 }
 
 INCLUDE = re.compile(r'\s*#\s*include\s+"tile/([^"]+)"')
@@ -53,6 +57,8 @@ def component(parts):
         return "/".join(parts[:3]) if len(parts) > 3 else "/".join(parts[:2])
     if parts[0] == "InitTile.h":
         return "Registration"
+    if parts[0] == "Tile.h":
+        return "API"
     return parts[0]
 
 

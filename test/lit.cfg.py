@@ -19,11 +19,14 @@ config.test_exec_root = os.path.join(config.tile_obj_root, "test")
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%tile_src_root", config.tile_src_root))
 config.substitutions.append(("%kernels", os.path.join(config.tile_src_root, "kernels")))
+config.substitutions.append(("%tile_obj_root", config.tile_obj_root))
 
 llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.with_environment("PATH", config.tile_tools_dir, append_path=True)
-llvm_config.add_tool_substitutions(["tile-opt", "tile-run"], [config.tile_tools_dir])
+llvm_config.add_tool_substitutions(
+    ["tile-opt", "tile-run", "tile-compile", "tile-api-test"],
+    [config.tile_tools_dir])
 
 # tile-run's kernel cache is off in tests, so that each run compiles and
 # nothing is written under $HOME; the cache's own tests turn it on

@@ -96,8 +96,9 @@ int collectBuildIds(dl_phdr_info *info, size_t, void *data) {
   // it (its libraries are static), the rest of the compiler in LLVM and MLIR.
   bool isExecutable = ids.empty() && name.empty();
   llvm::StringRef file = llvm::sys::path::filename(name);
+  // libtile.so holds Tile's code in programs that use the C++ API.
   if (!isExecutable && !file.starts_with("libLLVM") &&
-      !file.starts_with("libMLIR"))
+      !file.starts_with("libMLIR") && !file.starts_with("libtile."))
     return 0;
   std::string id = findBuildId(info);
   if (isExecutable && id.empty()) {

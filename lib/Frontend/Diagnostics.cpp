@@ -17,7 +17,15 @@ void DiagEmitter::emit(llvm::SMLoc loc, llvm::SourceMgr::DiagKind kind,
     ++numErrors;
   // Without a position (or with one outside every buffer, which would make
   // SourceMgr assert) print just `error: message`, not `<unknown>:0: ...`.
-  if (!loc.isValid() || sourceMgr.FindBufferContainingLoc(loc) == 0) {
+  bool positioned =
+      loc.isValid() && sourceMgr.FindBufferContainingLoc(loc) != 0;
+  if (handler) {
+    handler(positioned
+                ? sourceMgr.GetMessage(loc, kind, message)
+                : llvm::SMDiagnostic(/*filename=*/"", kind, message.str()));
+    return;
+  }
+  if (!positioned) {
     llvm::SMDiagnostic(/*filename=*/"", kind, message.str())
         .print(/*ProgName=*/nullptr, os);
     return;

@@ -594,9 +594,9 @@ bool Driver::memsetD32(DevicePtr dst, unsigned value, size_t count,
 
 bool Driver::launch(Function func, unsigned gridX, unsigned gridY,
                     unsigned gridZ, unsigned blockX, unsigned sharedBytes,
-                    void **kernelParams, std::string &error) {
+                    void **kernelParams, std::string &error, CUstream stream) {
   return check(api.cuLaunchKernel(func.handle, gridX, gridY, gridZ, blockX, 1,
-                                  1, sharedBytes, nullptr, kernelParams,
+                                  1, sharedBytes, stream, kernelParams,
                                   nullptr),
                "cuLaunchKernel", error);
 }

@@ -10,10 +10,11 @@
 //     while that op runs, nested ops included.
 //   - An explicit buffer holds the contents of an SSA value (a
 //     !tilegpu.memdesc from tilegpu.local_alloc, the stages of a pipelined
-//     dot): it is alive from the value's definition to its last use, and a use inside a loop (or any
-//     region that may run repeatedly) that does not contain the definition
-//     keeps it alive to the end of that loop. Values carried through loop
-//     iter_args or yields would need an alias analysis, which is not done.
+//     dot): it is alive from the value's definition to its last use, and a use
+//     inside a loop (or any region that may run repeatedly) that does not
+//     contain the definition keeps it alive to the end of that loop. Values
+//     carried through loop iter_args or yields would need an alias analysis,
+//     which is not done.
 // Offsets are assigned greedily, largest buffer first, each at the lowest
 // offset (aligned) that overlaps no buffer placed before whose live
 // interval intersects its own. The total is the highest end.
@@ -49,6 +50,9 @@ inline constexpr llvm::StringLiteral kSharedOffsetAttr =
 inline constexpr llvm::StringLiteral kSharedBytesAttr = "tilegpu.shared";
 /// Static shared memory a program may use without opting in.
 inline constexpr unsigned kMaxStaticSharedBytes = 48 * 1024;
+/// The symbol of the program's shared memory, in which
+/// tilegpu-allocate-shared-memory placed every buffer.
+inline constexpr llvm::StringLiteral kSharedScratchSymbol = "tile_smem";
 /// A kernel using more declares its shared memory as dynamic and its size
 /// in an i32 global of this name, which the launch reads to size and opt in.
 inline constexpr llvm::StringLiteral kDynamicSharedBytesSymbol =

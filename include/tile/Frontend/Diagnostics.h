@@ -15,6 +15,8 @@
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <functional>
+
 namespace tile::frontend {
 
 /// A position in a source buffer: the pointer lets SourceMgr quote the line,
@@ -51,6 +53,12 @@ public:
   SourceLocation getLocation(unsigned bufferId, unsigned line,
                              unsigned col) const;
 
+  /// Hands every later diagnostic to `handler` instead of printing it
+  /// (the C++ API returns diagnostics as values). The SMDiagnostic has no
+  /// position where the message belongs to none.
+  using Handler = std::function<void(const llvm::SMDiagnostic &)>;
+  void setHandler(Handler handler) { this->handler = std::move(handler); }
+
   unsigned getNumErrors() const { return numErrors; }
   bool hasErrors() const { return numErrors != 0; }
   llvm::SourceMgr &getSourceMgr() const { return sourceMgr; }
@@ -58,6 +66,7 @@ public:
 private:
   llvm::SourceMgr &sourceMgr;
   llvm::raw_ostream &os;
+  Handler handler;
   unsigned numErrors = 0;
 };
 

@@ -26,6 +26,15 @@
 #include <string>
 #include <vector>
 
+// The driver's opaque handle types live in the global namespace, as in
+// cuda.h (and as include/tile/Tile.h declares CUstream_st).
+struct CUctx_st;
+struct CUmod_st;
+struct CUfunc_st;
+struct CUstream_st;
+struct CUevent_st;
+struct CUlinkState_st;
+
 namespace tile::rt {
 
 // The few driver types this layer needs, declared with the same layout as
@@ -213,11 +222,12 @@ public:
   bool memsetD32(DevicePtr dst, unsigned value, size_t count,
                  std::string &error);
 
-  /// Launches on the default stream with a one-dimensional block; each
-  /// element of `kernelParams` points at one argument's value.
+  /// Launches on `stream` (the default stream when null) with a
+  /// one-dimensional block; each element of `kernelParams` points at one
+  /// argument's value.
   bool launch(Function func, unsigned gridX, unsigned gridY, unsigned gridZ,
               unsigned blockX, unsigned sharedBytes, void **kernelParams,
-              std::string &error);
+              std::string &error, CUstream stream = nullptr);
   bool synchronize(std::string &error);
 
   /// Times the work `body` queues on the default stream, with a pair of

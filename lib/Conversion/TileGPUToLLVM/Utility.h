@@ -26,10 +26,6 @@ class ModuleAxisInfo;
 
 namespace mlir::tilegpu {
 
-/// The symbol of the program's shared memory, in which
-/// tilegpu-allocate-shared-memory placed every buffer.
-inline constexpr llvm::StringLiteral kSharedScratchSymbol = "tile_smem";
-
 /// The registers of a converted tensor value.
 SmallVector<Value> unpackStruct(OpBuilder &b, Location loc, Value packed);
 /// A struct of type `structType` holding `values`.

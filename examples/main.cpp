@@ -1,0 +1,308 @@
+//===- main.cpp - Tile's kernels inside a C++ program ---------------------===//
+//
+//   tile-example [KERNELS_DIR]
+//
+// Compiles Triton's tutorial kernels add, softmax and matmul (kernels/) at
+// run time through Tile's C++ API, and runs each twice on the GPU: loaded
+// through the API, and through the launcher tile_add_kernel generated at
+// build time (add_aot.h, softmax_aot.h, matmul_aot.h). Every result is
+// checked against a float64 reference on the CPU with fresh random inputs.
+// Without a GPU it compiles and stops there (exit 0).
+//
+//===----------------------------------------------------------------------===//
+
+#include "add_aot.h"
+#include "matmul_aot.h"
+#include "softmax_aot.h"
+#include "tile/Tile.h"
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <random>
+#include <vector>
+
+namespace {
+int failures = 0;
+
+void report(const char *what, double maxError, double tolerance) {
+  bool pass = maxError <= tolerance;
+  failures += !pass;
+  std::printf("%s %s: max |err| %.3g (tol %.3g)\n", pass ? "PASS" : "FAIL",
+              what, maxError, tolerance);
+}
+
+bool ok(const tile::Status &status, const char *what) {
+  if (status)
+    return true;
+  std::printf("FAIL %s: %s\n", what, status.message().c_str());
+  ++failures;
+  return false;
+}
+
+bool ok(int cuResult, const char *what) {
+  if (cuResult == 0)
+    return true;
+  std::printf("FAIL %s: CUresult %d\n", what, cuResult);
+  ++failures;
+  return false;
+}
+
+/// IEEE half precision, rounded to nearest even.
+uint16_t toHalf(float f) {
+  uint32_t x;
+  std::memcpy(&x, &f, 4);
+  uint32_t sign = (x >> 16) & 0x8000;
+  int32_t exponent = int32_t((x >> 23) & 0xff) - 127 + 15;
+  uint32_t mantissa = x & 0x7fffff;
+  if (exponent >= 31)
+    return uint16_t(sign | 0x7c00);
+  if (exponent <= 0) {
+    if (exponent < -10)
+      return uint16_t(sign);
+    mantissa |= 0x800000;
+    uint32_t shift = uint32_t(14 - exponent);
+    uint32_t half = mantissa >> shift;
+    uint32_t rest = mantissa & ((1u << shift) - 1);
+    uint32_t halfway = 1u << (shift - 1);
+    if (rest > halfway || (rest == halfway && (half & 1)))
+      ++half;
+    return uint16_t(sign | half);
+  }
+  uint32_t half = sign | (uint32_t(exponent) << 10) | (mantissa >> 13);
+  uint32_t rest = mantissa & 0x1fff;
+  if (rest > 0x1000 || (rest == 0x1000 && (half & 1)))
+    ++half;
+  return uint16_t(half);
+}
+
+float fromHalf(uint16_t h) {
+  uint32_t sign = uint32_t(h & 0x8000) << 16;
+  uint32_t exponent = (h >> 10) & 0x1f;
+  uint32_t mantissa = h & 0x3ff;
+  float value;
+  if (exponent == 0)
+    value = std::ldexp(float(mantissa), -24);
+  else if (exponent == 31)
+    value = mantissa ? NAN : INFINITY;
+  else
+    value = std::ldexp(float(mantissa | 0x400), int(exponent) - 25);
+  uint32_t bits;
+  std::memcpy(&bits, &value, 4);
+  bits |= sign;
+  std::memcpy(&value, &bits, 4);
+  return value;
+}
+
+using Clock = std::chrono::steady_clock;
+double msSince(Clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - start)
+      .count();
+}
+
+/// Compiles one kernel through the API and says how long it took.
+std::optional<tile::CompiledKernel> compile(const std::string &path,
+                                            const tile::Specialization &spec) {
+  auto start = Clock::now();
+  tile::CompileResult result = tile::compileFile(path, spec);
+  double ms = msSince(start);
+  if (!result.ok()) {
+    std::printf("FAIL compile %s:\n%s", path.c_str(),
+                result.describe().c_str());
+    ++failures;
+    return std::nullopt;
+  }
+  std::printf("compiled %s (%s) in %.1f ms%s, %zu bytes of PTX\n",
+              result.kernel->name.c_str(), path.c_str(), ms,
+              result.kernel->fromCache ? " (kernel cache)" : "",
+              result.kernel->ptx.size());
+  return result.kernel;
+}
+
+template <typename T>
+bool upload(tile::Device &device, const std::vector<T> &host,
+            tile::Buffer &buffer) {
+  size_t bytes = host.size() * sizeof(T);
+  return ok(device.allocate(bytes, buffer), "allocate") &&
+         ok(device.copyToDevice(buffer.address(), host.data(), bytes),
+            "copy to the device");
+}
+
+template <typename T>
+bool download(tile::Device &device, const tile::Buffer &buffer,
+              std::vector<T> &host) {
+  return ok(device.synchronize(), "synchronize") &&
+         ok(device.copyToHost(host.data(), buffer.address(),
+                              host.size() * sizeof(T)),
+            "copy to the host");
+}
+
+void runAdd(tile::Device &device, const tile::Kernel &kernel, int n,
+            std::mt19937 &rng) {
+  std::uniform_real_distribution<float> uniform(0, 1);
+  std::vector<float> x(n), y(n), out(n);
+  for (int i = 0; i < n; ++i)
+    x[i] = uniform(rng), y[i] = uniform(rng);
+  tile::Buffer dx, dy, dout;
+  if (!upload(device, x, dx) || !upload(device, y, dy) ||
+      !upload(device, out, dout))
+    return;
+  unsigned grid = unsigned((n + 1023) / 1024);
+  auto check = [&](const char *what) {
+    double err = 0;
+    for (int i = 0; i < n; ++i)
+      err = std::max(err, std::abs(double(out[i]) - (double(x[i]) + y[i])));
+    // fp32 addition rounds once: half an ulp of the sum at most.
+    report(what, err, 2.0 * std::ldexp(1.0, -24));
+  };
+  std::string label = "add n=" + std::to_string(n);
+  if (ok(kernel.launch({grid},
+                       {tile::ptr(dx.address()), tile::ptr(dy.address()),
+                        tile::ptr(dout.address()), n}),
+         "add launch") &&
+      download(device, dout, out))
+    check((label + ", API").c_str());
+  std::fill(out.begin(), out.end(), 0.0f);
+  device.copyToDevice(dout.address(), out.data(), n * sizeof(float));
+  if (ok(add_aot(nullptr, grid, 1, 1, dx.address(), dy.address(),
+                 dout.address(), n),
+         "add_aot") &&
+      download(device, dout, out))
+    check((label + (n % 16 ? ", AOT (n % 16 != 0)" : ", AOT (n % 16 == 0)"))
+              .c_str());
+}
+
+void runSoftmax(tile::Device &device, const tile::Kernel &kernel,
+                std::mt19937 &rng) {
+  const int rows = 1823, cols = 781;
+  std::normal_distribution<float> normal;
+  std::vector<float> x(size_t(rows) * cols), y(x.size());
+  for (float &v : x)
+    v = normal(rng);
+  std::vector<double> ref(x.size());
+  for (int r = 0; r < rows; ++r) {
+    double max = -INFINITY, sum = 0;
+    for (int c = 0; c < cols; ++c)
+      max = std::max(max, double(x[size_t(r) * cols + c]));
+    for (int c = 0; c < cols; ++c)
+      sum += ref[size_t(r) * cols + c] =
+          std::exp(double(x[size_t(r) * cols + c]) - max);
+    for (int c = 0; c < cols; ++c)
+      ref[size_t(r) * cols + c] /= sum;
+  }
+  tile::Buffer dx, dy;
+  if (!upload(device, x, dx) || !upload(device, y, dy))
+    return;
+  auto check = [&](const char *what) {
+    double err = 0;
+    for (size_t i = 0; i < y.size(); ++i)
+      err = std::max(err, std::abs(double(y[i]) - ref[i]));
+    report(what, err, 1e-5);
+  };
+  if (ok(kernel.launch({rows}, {tile::ptr(dy.address()),
+                                tile::ptr(dx.address()), cols, cols, cols}),
+         "softmax launch") &&
+      download(device, dy, y))
+    check("softmax 1823x781, API");
+  std::fill(y.begin(), y.end(), 0.0f);
+  device.copyToDevice(dy.address(), y.data(), y.size() * sizeof(float));
+  if (ok(softmax_aot(nullptr, rows, 1, 1, dy.address(), dx.address(), cols,
+                     cols, cols),
+         "softmax_aot") &&
+      download(device, dy, y))
+    check("softmax 1823x781, AOT");
+}
+
+void runMatmul(tile::Device &device, const tile::Kernel &kernel,
+               std::mt19937 &rng) {
+  const int M = 512, N = 512, K = 512;
+  std::normal_distribution<float> normal;
+  std::vector<uint16_t> a(size_t(M) * K), b(size_t(K) * N), c(size_t(M) * N);
+  for (uint16_t &v : a)
+    v = toHalf(normal(rng));
+  for (uint16_t &v : b)
+    v = toHalf(normal(rng));
+  std::vector<double> ref(c.size(), 0.0);
+  for (int i = 0; i < M; ++i)
+    for (int k = 0; k < K; ++k) {
+      double aik = fromHalf(a[size_t(i) * K + k]);
+      for (int j = 0; j < N; ++j)
+        ref[size_t(i) * N + j] += aik * fromHalf(b[size_t(k) * N + j]);
+    }
+  tile::Buffer da, db, dc;
+  if (!upload(device, a, da) || !upload(device, b, db) ||
+      !upload(device, c, dc))
+    return;
+  auto check = [&](const char *what) {
+    // fp16 output: relative to the result's magnitude, 2^-10 per rounding.
+    double err = 0;
+    for (size_t i = 0; i < c.size(); ++i)
+      err = std::max(err, std::abs(double(fromHalf(c[i])) - ref[i]) /
+                              (1.0 + std::abs(ref[i])));
+    report(what, err, 2e-3);
+  };
+  unsigned grid = unsigned(((M + 127) / 128) * ((N + 255) / 256));
+  if (ok(kernel.launch({grid},
+                       {tile::ptr(da.address()), tile::ptr(db.address()),
+                        tile::ptr(dc.address()), M, N, K, K, 1, N, 1, N, 1}),
+         "matmul launch") &&
+      download(device, dc, c))
+    check("matmul fp16 512^3, API");
+  std::fill(c.begin(), c.end(), 0);
+  device.copyToDevice(dc.address(), c.data(), c.size() * 2);
+  if (ok(matmul_aot(nullptr, grid, 1, 1, da.address(), db.address(),
+                    dc.address(), M, N, K, K, 1, N, 1, N, 1),
+         "matmul_aot") &&
+      download(device, dc, c))
+    check("matmul fp16 512^3, AOT");
+}
+} // namespace
+
+int main(int argc, char **argv) {
+  std::string dir = argc > 1 ? argv[1] : TILE_EXAMPLE_KERNELS;
+  std::printf("Tile %s\n", tile::version());
+
+  tile::Specialization add;
+  add.signature = {"*fp32:16", "*fp32:16", "*fp32:16", "i32", "1024"};
+  tile::Specialization softmax;
+  softmax.signature = {"*fp32:16", "*fp32:16", "i32", "i32", "i32", "1024"};
+  softmax.numWarps = 2;
+  tile::Specialization matmul;
+  matmul.signature = {"*fp16:16", "*fp16:16", "*fp16:16", "i32:16", "i32:16",
+                      "i32:16",   "i32:16",   "i32:1",    "i32:16", "i32:1",
+                      "i32:16",   "i32:1",    "128",      "256",    "64",
+                      "8",        "\"\""};
+  matmul.numWarps = 8;
+  matmul.kernel = "matmul_kernel";
+  std::optional<tile::CompiledKernel> addKernel =
+      compile(dir + "/add.tile", add);
+  std::optional<tile::CompiledKernel> softmaxKernel =
+      compile(dir + "/softmax_simple.tile", softmax);
+  std::optional<tile::CompiledKernel> matmulKernel =
+      compile(dir + "/matmul.tile", matmul);
+  if (failures)
+    return 1;
+
+  std::unique_ptr<tile::Device> device;
+  tile::Status opened = tile::Device::open(0, device);
+  if (!opened) {
+    std::printf("no GPU (%s): compiled only\n", opened.message().c_str());
+    return 0;
+  }
+  std::printf("device: %s\n", device->name().c_str());
+  tile::Kernel addLoaded, softmaxLoaded, matmulLoaded;
+  if (!ok(device->load(*addKernel, addLoaded), "load add") ||
+      !ok(device->load(*softmaxKernel, softmaxLoaded), "load softmax") ||
+      !ok(device->load(*matmulKernel, matmulLoaded), "load matmul"))
+    return 1;
+  unsigned seed = std::random_device()();
+  std::printf("seed %u\n", seed);
+  std::mt19937 rng(seed);
+  runAdd(*device, addLoaded, 1 << 20, rng);
+  runAdd(*device, addLoaded, 1000003, rng);
+  runSoftmax(*device, softmaxLoaded, rng);
+  runMatmul(*device, matmulLoaded, rng);
+  std::printf("%s: %d failed\n", failures ? "FAIL" : "PASS", failures);
+  return failures ? 1 : 0;
+}

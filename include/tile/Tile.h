@@ -1,0 +1,290 @@
+//===- Tile.h - Tile's C++ API ----------------------------------*- C++ -*-===//
+//
+// The stable way to use Tile from a C++ program: compile a .tile kernel
+// (from a file or a string) for one specialization, get its diagnostics as
+// values, load it on a GPU through the CUDA driver (libcuda.so.1, loaded at
+// run time: no CUDA toolkit), launch it on a stream with typed arguments,
+// and read its resources. Compiled kernels go through Tile's on-disk kernel
+// cache, as tile-run's do.
+//
+// This header needs only the C++17 standard library; link Tile::Tile
+// (find_package(Tile)). Nothing here throws, prints or exits: failures are
+// Diagnostics (compiling) or a Status (the GPU).
+//
+//   tile::Specialization spec;
+//   spec.signature = {"*fp32:16", "*fp32:16", "*fp32:16", "i32", "1024"};
+//   tile::CompileResult compiled = tile::compileFile("add.tile", spec);
+//   if (!compiled.ok())
+//     for (const tile::Diagnostic &d : compiled.diagnostics)
+//       std::cerr << d.str() << "\n";
+//   std::unique_ptr<tile::Device> device;
+//   tile::Status s = tile::Device::open(0, device);
+//   tile::Kernel add;
+//   s = device->load(*compiled.kernel, add);
+//   s = add.launch({blocks}, {tile::ptr(x), tile::ptr(y), tile::ptr(out), n});
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_TILE_H
+#define TILE_TILE_H
+
+#include <cstddef>
+#include <cstdint>
+#include <initializer_list>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <vector>
+
+struct CUstream_st;
+
+namespace tile {
+
+/// The version of this API (and of Tile).
+const char *version();
+
+//===----------------------------------------------------------------------===//
+// Compiling
+//===----------------------------------------------------------------------===//
+
+/// One message of a compile, at its place in the source where it has one.
+struct Diagnostic {
+  enum class Severity { Error, Warning, Note };
+  Severity severity = Severity::Error;
+  /// The file (or the name given to compileString); empty, with line and
+  /// column 0, for messages that belong to no position.
+  std::string file;
+  unsigned line = 0;
+  unsigned column = 0;
+  std::string message;
+
+  /// "file:line:col: error: message", as the tools print it.
+  std::string str() const;
+};
+
+/// What to compile, in the terms of Triton's ahead-of-time compiler.
+struct Specialization {
+  /// The @triton.jit function; empty means the one the source's
+  /// `# tile-run:` launch description names, or its only one.
+  std::string kernel;
+  /// One entry per parameter of the kernel, in order. A runtime parameter
+  /// takes its type: "*fp16", "*fp32", "*bf16", "*fp64", "*i8" ... "*u64"
+  /// for pointers, "i1", "i32", "i64", "fp32", "fp64" for scalars, with
+  /// ":16" when the value (a pointer's address) is divisible by 16, or ":1"
+  /// for an integer that is always 1 (it is then folded into the kernel and
+  /// is no launch argument). A tl.constexpr parameter takes its value: an
+  /// integer, a float, True or False, or a quoted string; "_" keeps the
+  /// parameter's default.
+  std::vector<std::string> signature;
+  int numWarps = 4;
+  /// Triton's num_stages: the software pipeline's depth.
+  int numStages = 3;
+  /// sm_80, sm_89, sm_90a, ...
+  std::string target = "sm_90a";
+  /// Use the kernel cache ($TILE_CACHE_DIR, else ~/.cache/tile).
+  bool useCache = true;
+};
+
+/// One launch argument of a compiled kernel.
+struct Parameter {
+  std::string name;
+  /// As in Specialization::signature, without hints: "*fp32", "i32", ...
+  std::string type;
+  bool isPointer() const { return !type.empty() && type[0] == '*'; }
+};
+
+/// A kernel compiled to PTX, ready to load on any device of its target.
+struct CompiledKernel {
+  /// The PTX entry point (the kernel's name).
+  std::string name;
+  std::string target;
+  std::string ptx;
+  int numWarps = 4;
+  /// Shared memory one program uses, in bytes. Above 48 KiB it is dynamic
+  /// shared memory, which each launch asks for (Kernel does).
+  unsigned sharedBytes = 0;
+  /// The launch arguments, in order: the runtime parameters that are not
+  /// folded (constexprs and ":1" integers are not among them).
+  std::vector<Parameter> parameters;
+  /// Whether the PTX came from the kernel cache.
+  bool fromCache = false;
+};
+
+/// A compile's outcome: a kernel, or the errors that prevented one. Either
+/// way, every diagnostic the compile produced.
+struct CompileResult {
+  std::optional<CompiledKernel> kernel;
+  std::vector<Diagnostic> diagnostics;
+  bool ok() const { return kernel.has_value(); }
+  /// All diagnostics, one str() per line.
+  std::string describe() const;
+};
+
+/// Compiles the kernel in the .tile file at `path`.
+CompileResult compileFile(const std::string &path, const Specialization &spec);
+/// Compiles the kernel in `source`; diagnostics name it `name`.
+CompileResult compileString(std::string_view source, const std::string &name,
+                            const Specialization &spec);
+
+//===----------------------------------------------------------------------===//
+// Running
+//===----------------------------------------------------------------------===//
+
+/// Success, or what went wrong (naming the driver call and its error).
+class Status {
+public:
+  Status() = default;
+  static Status error(std::string message) {
+    Status s;
+    s.text = std::move(message);
+    s.failed = true;
+    return s;
+  }
+  bool ok() const { return !failed; }
+  explicit operator bool() const { return ok(); }
+  const std::string &message() const { return text; }
+
+private:
+  std::string text;
+  bool failed = false;
+};
+
+/// A device address (CUdeviceptr).
+using DevicePtr = unsigned long long;
+/// A CUDA stream (CUstream); null is the default stream.
+using Stream = CUstream_st *;
+
+/// A kernel argument, with its kind: a pointer (tile::ptr), an integer, a
+/// float or a bool. A launch checks each against the kernel's parameter and
+/// converts it to the parameter's width.
+class Arg {
+public:
+  enum class Kind : uint8_t { Pointer, Integer, Float, Bool };
+  template <typename T,
+            std::enable_if_t<std::is_integral_v<T> && !std::is_same_v<T, bool>,
+                             int> = 0>
+  Arg(T v) : kind(Kind::Integer) {
+    value.integer = int64_t(v);
+  }
+  Arg(float v) : kind(Kind::Float) { value.real = v; }
+  Arg(double v) : kind(Kind::Float) { value.real = v; }
+  Arg(bool v) : kind(Kind::Bool) { value.integer = v; }
+  /// Host pointers are no kernel arguments: pass tile::ptr(address).
+  template <typename T> Arg(T *) = delete;
+  static Arg pointer(DevicePtr p) {
+    Arg a(false);
+    a.kind = Kind::Pointer;
+    a.value.address = p;
+    return a;
+  }
+  Kind getKind() const { return kind; }
+  DevicePtr getPointer() const { return value.address; }
+  int64_t getInteger() const { return value.integer; }
+  double getFloat() const { return value.real; }
+
+private:
+  union {
+    DevicePtr address;
+    int64_t integer;
+    double real;
+  } value;
+  Kind kind;
+};
+inline Arg ptr(DevicePtr p) { return Arg::pointer(p); }
+
+struct Grid {
+  unsigned x = 1, y = 1, z = 1;
+};
+
+/// What one program of a loaded kernel uses, as the driver's JIT decided.
+struct Resources {
+  int registersPerThread = 0;
+  /// Shared memory per program: static plus the dynamic that launches ask.
+  int sharedBytes = 0;
+  /// Local memory (spills) per thread.
+  int localBytes = 0;
+  int threadsPerProgram = 0;
+  /// Programs that fit on one multiprocessor at once.
+  int programsPerSM = 0;
+};
+
+class Device;
+
+/// A kernel loaded on a device. Movable; unloaded on destruction.
+class Kernel {
+public:
+  Kernel();
+  Kernel(Kernel &&) noexcept;
+  Kernel &operator=(Kernel &&) noexcept;
+  ~Kernel();
+
+  explicit operator bool() const { return impl != nullptr; }
+  const std::vector<Parameter> &parameters() const;
+
+  /// Queues one launch on `stream`. The arguments must match parameters()
+  /// in number and kind (a pointer for "*T", an integer for iN, a float for
+  /// fpN; integers and floats convert to the parameter's width).
+  Status launch(Grid grid, std::initializer_list<Arg> args,
+                Stream stream = nullptr) const;
+  Status launch(Grid grid, const Arg *args, size_t count,
+                Stream stream = nullptr) const;
+  Resources resources() const;
+
+private:
+  friend class Device;
+  struct Impl;
+  std::unique_ptr<Impl> impl;
+};
+
+/// Device memory, freed on destruction.
+class Buffer {
+public:
+  Buffer() = default;
+  Buffer(Buffer &&) noexcept;
+  Buffer &operator=(Buffer &&) noexcept;
+  ~Buffer();
+  DevicePtr address() const { return addr; }
+  size_t size() const { return bytes; }
+
+private:
+  friend class Device;
+  Device *device = nullptr;
+  DevicePtr addr = 0;
+  size_t bytes = 0;
+};
+
+/// A GPU, through the CUDA driver's primary context of that device.
+class Device {
+public:
+  /// Loads libcuda.so.1 and opens device `ordinal`; fails (no exception)
+  /// where there is no driver or no such device.
+  static Status open(int ordinal, std::unique_ptr<Device> &out);
+  ~Device();
+
+  std::string name() const;
+  /// 10 * major + minor: 90 for sm_90.
+  int computeCapability() const;
+  int multiprocessorCount() const;
+
+  /// Loads `kernel` (its PTX through the driver's JIT, or the cubin the
+  /// kernel cache kept of it) and prepares its shared memory.
+  Status load(const CompiledKernel &kernel, Kernel &out);
+
+  Status allocate(size_t bytes, Buffer &out);
+  Status copyToDevice(DevicePtr dst, const void *src, size_t bytes);
+  Status copyToHost(void *dst, DevicePtr src, size_t bytes);
+  /// Waits for all work queued on the device.
+  Status synchronize();
+
+private:
+  friend class Buffer;
+  struct Impl;
+  explicit Device(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl;
+};
+
+} // namespace tile
+
+#endif // TILE_TILE_H

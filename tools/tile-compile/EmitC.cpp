@@ -1,0 +1,300 @@
+//===- EmitC.cpp - C source of an ahead-of-time compiled kernel -----------===//
+
+#include "EmitC.h"
+
+#include <sstream>
+
+using namespace tile::aot;
+
+namespace {
+/// The C type a launcher parameter is passed as.
+std::string getCType(const std::string &type) {
+  if (!type.empty() && type[0] == '*')
+    return "unsigned long long";
+  if (type == "i64")
+    return "int64_t";
+  if (type == "u64")
+    return "uint64_t";
+  if (type == "u32" || type == "u16" || type == "u8")
+    return "uint32_t";
+  if (type == "fp32" || type == "f32")
+    return "float";
+  if (type == "fp64" || type == "f64")
+    return "double";
+  // i1, i8, i16, i32: the driver reads the parameter's low bytes.
+  return "int32_t";
+}
+
+/// `text` as adjacent C string literals, one per line of it.
+std::string quote(const std::string &text) {
+  std::string out = "  \"";
+  for (char c : text) {
+    switch (c) {
+    case '\n':
+      out += "\\n\"\n  \"";
+      break;
+    case '\\':
+      out += "\\\\";
+      break;
+    case '"':
+      out += "\\\"";
+      break;
+    case '\t':
+      out += "\\t";
+      break;
+    default:
+      out += c;
+    }
+  }
+  return out + "\"";
+}
+
+std::string getSignature(const Launcher &launcher) {
+  std::string text = "int " + launcher.name +
+                     "(struct CUstream_st *stream, unsigned grid_x, "
+                     "unsigned grid_y, unsigned grid_z";
+  for (const LauncherParam &param : launcher.params)
+    text += ", " + getCType(param.type) + " " + param.name;
+  if (launcher.algos.size() > 1)
+    text += ", int algo";
+  return text + ")";
+}
+
+/// The C condition under which variant `v` accepts the arguments.
+std::string getCondition(const Launcher &launcher, const Variant &v) {
+  std::string condition;
+  for (size_t i = 0; i < launcher.params.size(); ++i) {
+    if (!v.hints[i])
+      continue;
+    const std::string &name = launcher.params[i].name;
+    condition += condition.empty() ? "" : " && ";
+    condition +=
+        v.hints[i] == 16 ? "(" + name + " % 16 == 0)" : "(" + name + " == 1)";
+  }
+  return condition.empty() ? "1" : condition;
+}
+
+std::string describeHints(const Launcher &launcher, const Variant &v) {
+  std::string text;
+  for (size_t i = 0; i < launcher.params.size(); ++i)
+    if (v.hints[i])
+      text += (text.empty() ? "" : ", ") + launcher.params[i].name +
+              (v.hints[i] == 16 ? " % 16 == 0" : " == 1");
+  return text.empty() ? "any arguments" : text;
+}
+} // namespace
+
+std::string tile::aot::emitHeader(const Launcher &launcher) {
+  const std::string &name = launcher.name;
+  std::ostringstream os;
+  os << "/* " << name << ".h: the kernel " << launcher.kernelName << " of "
+     << launcher.sourcePath
+     << ", compiled ahead of time by tile-compile. Do not edit. */\n"
+     << "#ifndef TILE_AOT_" << name << "_H\n#define TILE_AOT_" << name
+     << "_H\n\n#include <stdint.h>\n\n#ifdef __cplusplus\nextern \"C\" "
+        "{\n#endif\n\nstruct CUstream_st;\n\n"
+     << "/* What " << name
+     << "() returns when no specialization accepts its arguments. */\n"
+     << "#define " << name << "_NO_MATCH (-1)\n\n"
+     << "/* Loads the kernel into the calling thread's current CUDA context "
+        "(device 0's\n   primary context, made current, where there is "
+        "none), through libcuda.so.1.\n   Returns 0 (CUDA_SUCCESS) or the "
+        "CUresult of the driver call that failed.\n   "
+     << name << "() calls it on first use. */\nint " << name
+     << "_load(void);\n/* Unloads the kernel's modules. */\nvoid " << name
+     << "_unload(void);\n\n/* Launches " << launcher.kernelName
+     << " on `stream` (0: the default stream) with\n   grid_x * grid_y * "
+        "grid_z programs. Returns 0, a CUresult, or "
+     << name << "_NO_MATCH.\n";
+  if (launcher.algos.size() > 1) {
+    os << "   `algo` picks the compile-time configuration:\n";
+    for (size_t i = 0; i < launcher.algos.size(); ++i)
+      os << "     " << i << ": " << launcher.algos[i] << "\n";
+  } else if (!launcher.algos.empty()) {
+    os << "   Configuration: " << launcher.algos.front() << "\n";
+  }
+  os << "   Specializations, the first whose conditions hold runs:\n";
+  for (const Variant &v : launcher.variants)
+    os << "     "
+       << (launcher.algos.size() > 1 ? "algo " + std::to_string(v.algo) + ", "
+                                     : std::string())
+       << describeHints(launcher, v) << "\n";
+  os << "*/\n" << getSignature(launcher) << ";\n\n";
+  os << "#ifdef __cplusplus\n}\n#endif\n\n#endif\n";
+  return os.str();
+}
+
+std::string tile::aot::emitSource(const Launcher &launcher) {
+  const std::string &name = launcher.name;
+  size_t count = launcher.variants.size();
+  std::ostringstream os;
+  os << "/* " << name << ".c: the kernel " << launcher.kernelName << " of "
+     << launcher.sourcePath
+     << ", compiled ahead of time by tile-compile. Do not edit.\n"
+        "   Needs the CUDA driver (libcuda.so.1, opened at run time) and "
+        "nothing else. */\n"
+     << "#include \"" << name
+     << ".h\"\n\n#include <dlfcn.h>\n#include "
+        "<pthread.h>\n#include <stddef.h>\n\n";
+  for (size_t i = 0; i < count; ++i) {
+    const Variant &v = launcher.variants[i];
+    os << "/* " << describeHints(launcher, v) << "; " << v.constexprs
+       << " */\nstatic const char ptx_" << i << "[] =\n"
+       << quote(v.kernel.ptx) << ";\n\n";
+  }
+  os << "#define VARIANTS " << count << "\n"
+     << "static const char *const ptx[VARIANTS] = {";
+  for (size_t i = 0; i < count; ++i)
+    os << (i ? ", " : "") << "ptx_" << i;
+  os << "};\n/* Threads per program. */\nstatic const unsigned "
+        "threads[VARIANTS] = {";
+  for (size_t i = 0; i < count; ++i)
+    os << (i ? ", " : "") << launcher.variants[i].kernel.numWarps * 32;
+  os << "};\n/* Dynamic shared memory (kernels over 48 KiB). */\n"
+        "static const unsigned dynamic_shared[VARIANTS] = {";
+  for (size_t i = 0; i < count; ++i) {
+    unsigned bytes = launcher.variants[i].kernel.sharedBytes;
+    os << (i ? ", " : "") << (bytes > 48 * 1024 ? bytes : 0);
+  }
+  os << "};\n\n";
+  os << R"(/* The driver entry points, with cuda.h's layout (no header needed). */
+static struct {
+  int (*cuInit)(unsigned);
+  int (*cuCtxGetCurrent)(void **);
+  int (*cuDeviceGet)(int *, int);
+  int (*cuDevicePrimaryCtxRetain)(void **, int);
+  int (*cuCtxSetCurrent)(void *);
+  int (*cuModuleLoadData)(void **, const void *);
+  int (*cuModuleUnload)(void *);
+  int (*cuModuleGetFunction)(void **, void *, const char *);
+  int (*cuFuncSetAttribute)(void *, int, int);
+  int (*cuLaunchKernel)(void *, unsigned, unsigned, unsigned, unsigned,
+                        unsigned, unsigned, unsigned, struct CUstream_st *,
+                        void **, void **);
+} cu;
+
+static void *modules[VARIANTS];
+static void *functions[VARIANTS];
+static int loaded;
+static pthread_mutex_t load_lock = PTHREAD_MUTEX_INITIALIZER;
+
+enum {
+  CUDA_ERROR_NOT_INITIALIZED = 3,
+  CUDA_ERROR_NOT_FOUND = 500,
+  CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8
+};
+
+#define RESOLVE(fn)                                                          \
+  if (!(*(void **)&cu.fn = dlsym(lib, #fn)))                                 \
+    return CUDA_ERROR_NOT_FOUND;
+
+static int open_driver(void) {
+  void *lib;
+  if (cu.cuLaunchKernel)
+    return 0;
+  lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+  if (!lib)
+    return CUDA_ERROR_NOT_INITIALIZED;
+  RESOLVE(cuInit)
+  RESOLVE(cuCtxGetCurrent)
+  RESOLVE(cuDeviceGet)
+  RESOLVE(cuDevicePrimaryCtxRetain)
+  RESOLVE(cuCtxSetCurrent)
+  RESOLVE(cuModuleLoadData)
+  RESOLVE(cuModuleUnload)
+  RESOLVE(cuModuleGetFunction)
+  RESOLVE(cuFuncSetAttribute)
+  RESOLVE(cuLaunchKernel)
+  return cu.cuInit(0);
+}
+
+static void unload_modules(void) {
+  int i;
+  for (i = 0; i < VARIANTS; ++i) {
+    if (modules[i])
+      cu.cuModuleUnload(modules[i]);
+    modules[i] = functions[i] = NULL;
+  }
+}
+
+)";
+  os << "int " << name << R"(_load(void) {
+  int status = 0, i, device;
+  void *context = NULL;
+  pthread_mutex_lock(&load_lock);
+  if (!__atomic_load_n(&loaded, __ATOMIC_ACQUIRE)) {
+    status = open_driver();
+    if (!status)
+      status = cu.cuCtxGetCurrent(&context);
+    if (!status && !context) {
+      status = cu.cuDeviceGet(&device, 0);
+      if (!status)
+        status = cu.cuDevicePrimaryCtxRetain(&context, device);
+      if (!status)
+        status = cu.cuCtxSetCurrent(context);
+    }
+    for (i = 0; i < VARIANTS && !status; ++i) {
+      status = cu.cuModuleLoadData(&modules[i], ptx[i]);
+      if (!status)
+        status = cu.cuModuleGetFunction(&functions[i], modules[i], ")"
+     << launcher.kernelName << R"(");
+      if (!status && dynamic_shared[i])
+        status = cu.cuFuncSetAttribute(
+            functions[i], CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+            (int)dynamic_shared[i]);
+    }
+    if (status)
+      unload_modules();
+    else
+      __atomic_store_n(&loaded, 1, __ATOMIC_RELEASE);
+  }
+  pthread_mutex_unlock(&load_lock);
+  return status;
+}
+
+void )"
+     << name << R"(_unload(void) {
+  pthread_mutex_lock(&load_lock);
+  if (loaded)
+    unload_modules();
+  __atomic_store_n(&loaded, 0, __ATOMIC_RELEASE);
+  pthread_mutex_unlock(&load_lock);
+}
+
+static int launch(int variant, struct CUstream_st *stream, unsigned grid_x,
+                  unsigned grid_y, unsigned grid_z, void **args) {
+  return cu.cuLaunchKernel(functions[variant], grid_x, grid_y, grid_z,
+                           threads[variant], 1, 1, dynamic_shared[variant],
+                           stream, args, NULL);
+}
+
+)";
+  os << getSignature(launcher) << " {\n"
+     << "  if (!__atomic_load_n(&loaded, __ATOMIC_ACQUIRE)) {\n"
+     << "    int status = " << name << "_load();\n"
+     << "    if (status)\n      return status;\n  }\n";
+  for (size_t i = 0; i < count; ++i) {
+    const Variant &v = launcher.variants[i];
+    std::string condition = getCondition(launcher, v);
+    if (launcher.algos.size() > 1)
+      condition = "algo == " + std::to_string(v.algo) +
+                  (condition == "1" ? "" : " && " + condition);
+    std::string args;
+    for (size_t p = 0; p < launcher.params.size(); ++p)
+      if (v.hints[p] != 1)
+        args += (args.empty() ? "" : ", ") +
+                ("(void *)&" + launcher.params[p].name);
+    os << "  if (" << condition << ") {\n";
+    if (args.empty()) {
+      os << "    return launch(" << i
+         << ", stream, grid_x, grid_y, grid_z, NULL);\n";
+    } else {
+      os << "    void *args[] = {" << args << "};\n"
+         << "    return launch(" << i
+         << ", stream, grid_x, grid_y, grid_z, args);\n";
+    }
+    os << "  }\n";
+  }
+  os << "  return " << name << "_NO_MATCH;\n}\n";
+  return os.str();
+}
