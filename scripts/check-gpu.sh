@@ -72,10 +72,13 @@ sec_add() {
   sass "add sm_90a" $tmp/add.ptx sm_90a 'LDG'
 }
 # Past 2^31 elements: every offset, the grid and the check in 64 bits (fp32,
-# 3 x 8 GiB on the GPU).
+# 3 x 8 GiB on the GPU), written in the kernel (add_int64.tile) or not.
 sec_add_large() {
   local big='--set n=2**31+1024 --set x_ptr=rand(fp32,n) --set y_ptr=rand(fp32,n) --set output_ptr=empty(fp32,n)'
   check "add n=2**31+1024 (int64 offsets, exact)" kernels/add_int64.tile $big
+  # Tutorial 01's kernel unchanged: its int32 pid * BLOCK_SIZE would wrap;
+  # Tile computes the offsets in 64 bits for this launch (tile-widen-offsets).
+  check "add n=2**31+1024 (tutorial 01 unchanged, offsets widened, exact)" kernels/add.tile $big
 }
 sec_softmax() {
   check "softmax_simple 1823x781" kernels/softmax_simple.tile

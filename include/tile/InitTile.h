@@ -21,6 +21,9 @@ struct CompileOptions {
   std::string target = "sm_90a";
   /// Triton's num_stages: shared-memory stages of a pipelined wgmma dot.
   unsigned numStages = 3;
+  /// Pointer offsets in 64 bits (tile-widen-offsets): for buffers of 2^31
+  /// elements or more.
+  bool wideOffsets = false;
 };
 
 /// tile dialect -> tilegpu with coalesced layouts.

@@ -83,6 +83,9 @@ struct Specialization {
   int numStages = 3;
   /// sm_80, sm_89, sm_90a, ...
   std::string target = "sm_90a";
+  /// Pointer offsets computed in 64 bits, for buffers of 2^31 elements or
+  /// more (in 32 bits, Triton's, they would wrap).
+  bool wideOffsets = false;
   /// Use the kernel cache ($TILE_CACHE_DIR, else ~/.cache/tile).
   bool useCache = true;
 };

@@ -244,6 +244,7 @@ Compilation::getCacheKey(const Specialization &spec,
       .add("num_warps", spec.numWarps)
       .add("num_stages", spec.numStages)
       .add("target", spec.target)
+      .add("wide_offsets", spec.wideOffsets ? "yes" : "no")
       .add("libdevice", mlir::tile::getLibdeviceIdentity());
   return key.digest();
 }
@@ -259,6 +260,7 @@ Compilation::lower(const Specialization &spec,
   options.numWarps = spec.numWarps;
   options.numStages = spec.numStages;
   options.target = spec.target;
+  options.wideOffsets = spec.wideOffsets;
   mlir::PassManager toGPU(&context);
   mlir::tile::buildTileToTileGPUPipeline(toGPU, options);
   if (mlir::failed(toGPU.run(*module)))

@@ -172,6 +172,12 @@ tile::getSpecializationKey(const KernelSpecialization &specialization) {
   return text;
 }
 
+bool tile::needsWideOffsets(const launch::LaunchSpec &launch) {
+  return llvm::any_of(launch.buffers, [](const launch::BufferSpec &buffer) {
+    return buffer.getNumElements() > INT32_MAX;
+  });
+}
+
 mlir::OwningOpRef<mlir::ModuleOp>
 tile::buildTileModule(mlir::MLIRContext &context, TileSource &source,
                       const KernelSpecialization &specialization) {

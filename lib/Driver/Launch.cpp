@@ -74,6 +74,7 @@ std::string getPTXKey(const RunContext &context, const Kernel &kernel) {
       .add("num_warps", spec.numWarps)
       .add("num_stages", spec.numStages)
       .add("target", context.options.target)
+      .add("wide_offsets", needsWideOffsets(spec) ? "yes" : "no")
       .add("libdevice", mlir::tile::getLibdeviceIdentity());
   return key.digest();
 }

@@ -190,6 +190,7 @@ int runKernel(RunContext &context, ArrayRef<launch::Override> overrides,
       compileOptions.numWarps = spec.numWarps;
       compileOptions.numStages = spec.numStages;
       compileOptions.target = options.target;
+      compileOptions.wideOffsets = needsWideOffsets(spec);
       PassManager toGPU(&context.mlirContext);
       mlir::tile::buildTileToTileGPUPipeline(toGPU, compileOptions);
       if (failed(toGPU.run(*kernel.module)))

@@ -23,6 +23,8 @@ using namespace mlir;
 void mlir::tile::buildTileToTileGPUPipeline(OpPassManager &pm,
                                             const CompileOptions &options) {
   pm.addPass(createTileRewriteBlockPointers());
+  if (options.wideOffsets)
+    pm.addPass(createTileWidenOffsets());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   // What survives canonicalization must have a GPU lowering.

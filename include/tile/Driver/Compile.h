@@ -62,6 +62,11 @@ std::optional<frontend::KernelSpecialization> specialize(TileSource &source);
 std::string
 getSpecializationKey(const frontend::KernelSpecialization &specialization);
 
+/// Whether the launch has a buffer of 2^31 elements or more, whose offsets
+/// 32 bits cannot hold: the kernel is then compiled with its pointer
+/// offsets in 64 bits (tile-widen-offsets).
+bool needsWideOffsets(const launch::LaunchSpec &launch);
+
 /// The tile-dialect module of the specialized kernel, or null.
 mlir::OwningOpRef<mlir::ModuleOp>
 buildTileModule(mlir::MLIRContext &context, TileSource &source,

@@ -24,4 +24,25 @@ def TileRewriteBlockPointers
                            "::mlir::scf::SCFDialect"];
 }
 
+def TileWidenOffsets : Pass<"tile-widen-offsets", "mlir::ModuleOp"> {
+  let summary = "Pointer offsets computed in 64 bits";
+  let description = [{
+    For launches whose buffers are too large for 32-bit element offsets
+    (tile-run asks for it when a buffer holds 2^31 elements or more; Triton
+    computes such offsets in int32, where `pid * BLOCK_SIZE` wraps and the
+    kernel reads and writes out of bounds): the integer arithmetic that
+    computes each tile.addptr offset narrower than 64 bits is computed again
+    in i64 (addi, subi, muli, divsi, remsi, maxsi, minsi, andi, ori, xori,
+    shli, shrsi, select, constants, and splat, broadcast, expand_dims,
+    reshape and trans of such values), from its sources sign-extended:
+    arguments, program ids, ranges, loaded values, loop variables and the
+    results of other operations, whose values are exact as they are. Uses
+    of the recomputed values through arith.extsi to i64 (a mask comparing
+    an offset with a 64-bit size) take the 64-bit value too; the 32-bit
+    computation stays for its other uses. Unsigned arithmetic (divui,
+    remui, shrui) and integers carried by loops are not recomputed.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 #endif // TILE_DIALECT_TILE_TRANSFORMS_PASSES_TD
