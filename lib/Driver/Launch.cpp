@@ -22,13 +22,15 @@ namespace interp = mlir::tile::interp;
 namespace tile {
 namespace {
 /// Reads the dynamic shared memory the module declares, if any, and opts
-/// the kernel in to it.
+/// the kernel in to it. The module is asked only where its image (PTX, or
+/// the cubin's symbol names) holds the symbol: asking for one it lacks is a
+/// driver API error, which compute-sanitizer reports as the user's.
 bool prepareDynamicShared(rt::Driver &driver, LoadedKernel &loaded,
-                          std::string &error) {
+                          llvm::StringRef image, std::string &error) {
   std::optional<uint32_t> bytes;
-  if (!driver.readGlobalU32(loaded.module,
-                            mlir::tilegpu::kDynamicSharedBytesSymbol.str(),
-                            bytes, error))
+  llvm::StringRef symbol = mlir::tilegpu::kDynamicSharedBytesSymbol;
+  if (image.contains(symbol) &&
+      !driver.readGlobalU32(loaded.module, symbol.str(), bytes, error))
     return false;
   loaded.dynamicSharedBytes = bytes.value_or(0);
   if (!bytes)
@@ -104,7 +106,7 @@ void loadCachedCubin(rt::Driver &driver, cache::KernelCache &kernelCache,
   if (!driver.loadCubin(cubin, log, loaded.module, error) ||
       !driver.getFunction(loaded.module, kernel.source->launch.kernel,
                           loaded.function, error) ||
-      !prepareDynamicShared(driver, loaded, error)) {
+      !prepareDynamicShared(driver, loaded, cubin, error)) {
     loaded.module.reset();
     loaded.function = rt::Function();
     kernelCache.discard(cache::EntryKind::Cubin, key,
@@ -138,7 +140,7 @@ int loadOnGPU(RunContext &context, Kernel &kernel, const std::string &ptx,
   }
   if (!driver.getFunction(loaded.module, kernel.source->launch.kernel,
                           loaded.function, error) ||
-      !prepareDynamicShared(driver, loaded, error))
+      !prepareDynamicShared(driver, loaded, ptx, error))
     return context.fail(error);
   timings.load = msSince(loadStart);
   if (kernelCache && !cubinKey.empty() && !cubin.empty())
