@@ -5,11 +5,12 @@
 // On the GPU: the host time of one launch of a tiny kernel (add, one
 // program of 1024 elements), three ways: Tile's C++ API (Kernel::launch),
 // the ahead-of-time launcher tile_add_kernel generated (tiny_aot), and
-// cuLaunchKernel called directly on the same PTX. Each way issues batches
-// of 1000 launches and synchronizes after each batch; the figure is the
-// median over 50 batches of (time to issue the batch) / 1000. Then the
-// cold compile time (kernel cache off) of add, softmax and matmul through
-// the API, and the driver's JIT of each, median of 5.
+// cuLaunchKernel called directly on the same PTX. The ways take turns
+// issuing batches of 100 launches, each followed by a synchronize; the
+// figure is the median over 300 batches of (time to issue the batch) / 100.
+// Then the cold compile time (Tile's kernel cache and the driver's compute
+// cache off) of add, softmax and matmul through the API, and the driver's
+// JIT of each, median of 5.
 //
 //===----------------------------------------------------------------------===//
 
@@ -37,23 +38,29 @@ double median(std::vector<double> v) {
   return v[v.size() / 2];
 }
 
-/// Median host microseconds per launch over batches of `launchOnce`.
-double perLaunch(tile::Device &device,
-                 const std::function<bool()> &launchOnce) {
-  const int batch = 1000, batches = 50;
-  std::vector<double> us;
-  for (int b = 0; b < batches + 5; ++b) {
-    auto start = Clock::now();
-    for (int i = 0; i < batch; ++i)
-      if (!launchOnce())
-        return -1;
-    double elapsed = usSince(start);
-    if (!device.synchronize())
-      return -1;
-    if (b >= 5) // the first batches warm up
-      us.push_back(elapsed / batch);
-  }
-  return median(us);
+/// Median host microseconds per launch of each way, over batches of 100
+/// launches (few enough that the driver's queue never fills, so the GPU
+/// does not pace them), the ways taking turns batch by batch.
+std::vector<double> perLaunch(tile::Device &device,
+                              const std::vector<std::function<bool()>> &ways) {
+  const int batch = 100, batches = 300;
+  std::vector<std::vector<double>> us(ways.size());
+  for (int b = 0; b < batches + 10; ++b)
+    for (size_t w = 0; w < ways.size(); ++w) {
+      auto start = Clock::now();
+      for (int i = 0; i < batch; ++i)
+        if (!ways[w]())
+          return {};
+      double elapsed = usSince(start);
+      if (!device.synchronize())
+        return {};
+      if (b >= 10) // the first batches warm up
+        us[w].push_back(elapsed / batch);
+    }
+  std::vector<double> medians;
+  for (std::vector<double> &v : us)
+    medians.push_back(median(v));
+  return medians;
 }
 
 // cuLaunchKernel and what loading the PTX needs, with cuda.h's layout.
@@ -77,7 +84,9 @@ bool openRaw(RawDriver &raw) {
 
 int main(int argc, char **argv) {
   std::string dir = argc > 1 ? argv[1] : TILE_EXAMPLE_KERNELS;
+  // Cold compiles: neither Tile's kernel cache nor the driver's own.
   setenv("TILE_CACHE_DISABLE", "1", 1);
+  setenv("CUDA_CACHE_DISABLE", "1", 1);
   std::unique_ptr<tile::Device> device;
   tile::Status status = tile::Device::open(0, device);
   if (!status) {
@@ -103,15 +112,6 @@ int main(int argc, char **argv) {
     return 1;
   }
   int n = 1024;
-  double api = perLaunch(*device, [&] {
-    return bool(
-        kernel.launch({1}, {tile::ptr(x.address()), tile::ptr(y.address()),
-                            tile::ptr(out.address()), n}));
-  });
-  double aot = perLaunch(*device, [&] {
-    return tiny_aot(nullptr, 1, 1, 1, x.address(), y.address(), out.address(),
-                    n) == 0;
-  });
   RawDriver raw;
   void *module = nullptr, *function = nullptr;
   if (!openRaw(raw) || raw.cuModuleLoadData(&module, add.kernel->ptx.c_str()) ||
@@ -121,10 +121,26 @@ int main(int argc, char **argv) {
   }
   unsigned long long px = x.address(), py = y.address(), po = out.address();
   void *params[] = {&px, &py, &po, &n};
-  double direct = perLaunch(*device, [&] {
-    return raw.cuLaunchKernel(function, 1, 1, 1, 128, 1, 1, 0, nullptr, params,
-                              nullptr) == 0;
-  });
+  std::vector<double> us = perLaunch(
+      *device,
+      {[&] {
+         return raw.cuLaunchKernel(function, 1, 1, 1, 128, 1, 1, 0, nullptr,
+                                   params, nullptr) == 0;
+       },
+       [&] {
+         return bool(kernel.launch({1}, {tile::ptr(x.address()),
+                                         tile::ptr(y.address()),
+                                         tile::ptr(out.address()), n}));
+       },
+       [&] {
+         return tiny_aot(nullptr, 1, 1, 1, x.address(), y.address(),
+                         out.address(), n) == 0;
+       }});
+  if (us.size() != 3) {
+    std::printf("a launch failed\n");
+    return 1;
+  }
+  double direct = us[0], api = us[1], aot = us[2];
   std::printf("| launch | host us per launch |\n|---|---|\n");
   std::printf("| cuLaunchKernel | %.3f |\n| Tile API Kernel::launch | %.3f |\n"
               "| Tile AOT launcher | %.3f |\n",

@@ -2,8 +2,8 @@
 """Triton's side of examples/launch_overhead.cpp, on the GPU machine: the
 host time of one launch of tutorial 01's add (one program of 1024
 elements) from Python, measured as the C++ program measures Tile's (batches
-of 1000 launches, synchronize after each, median over 50 batches of the
-time to issue a batch / 1000); then the cold compile time (an empty
+of 100 launches, synchronize after each, median over 300 batches of the
+time to issue a batch / 100); then the cold compile time (an empty
 TRITON_CACHE_DIR, first call, synchronized) of tutorial 01's add, 02's
 softmax and 03's matmul (128x256x64, 8 warps, 3 stages, fp16 512^3), each
 in a fresh process."""
@@ -110,14 +110,14 @@ def main():
     add_kernel[(1,)](x, y, o, 1024, BLOCK_SIZE=1024)
     torch.cuda.synchronize()
     per_launch = []
-    for b in range(55):
+    for b in range(310):
         t0 = time.perf_counter()
-        for _ in range(1000):
+        for _ in range(100):
             add_kernel[(1,)](x, y, o, 1024, BLOCK_SIZE=1024)
         elapsed = time.perf_counter() - t0
         torch.cuda.synchronize()
-        if b >= 5:
-            per_launch.append(elapsed / 1000 * 1e6)
+        if b >= 10:
+            per_launch.append(elapsed / 100 * 1e6)
     print(f"| Triton {namespace['triton'].__version__} add_kernel[grid](...) from Python | "
           f"{statistics.median(per_launch):.3f} |")
     print()

@@ -39,6 +39,10 @@ if ptxas:
     config.available_features.add("ptxas")
     config.substitutions.append(("%ptxas", ptxas))
 
+# compute-sanitizer: GPU tests that run under it, where it is on the PATH.
+if shutil.which("compute-sanitizer"):
+    config.available_features.add("compute-sanitizer")
+
 # cuda: GPU tests run only where the driver loads.
 try:
     ctypes.CDLL("libcuda.so.1")
