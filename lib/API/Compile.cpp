@@ -232,21 +232,20 @@ bool Compilation::specializeFromSignature(const Specialization &spec,
 std::string
 Compilation::getCacheKey(const Specialization &spec,
                          const KernelSpecialization &specialization) {
-  // The same fields, in the same order, as tile-run's key: the two share
-  // the cache.
-  cache::KeyBuilder key;
-  key.add("compiler", cache::getCompilerVersion())
-      .add("input", "tile")
-      .add("source",
-           source.sourceMgr.getMemoryBuffer(source.bufferId)->getBuffer())
-      .add("kernel", source.launch.kernel)
-      .add("specialization", getSpecializationKey(specialization))
-      .add("num_warps", spec.numWarps)
-      .add("num_stages", spec.numStages)
-      .add("target", spec.target)
-      .add("wide_offsets", spec.wideOffsets ? "yes" : "no")
-      .add("libdevice", mlir::tile::getLibdeviceIdentity());
-  return key.digest();
+  std::string specializationKey = getSpecializationKey(specialization);
+  std::string libdevice = mlir::tile::getLibdeviceIdentity();
+  cache::PTXKeyFields fields;
+  fields.input = "tile";
+  fields.source =
+      source.sourceMgr.getMemoryBuffer(source.bufferId)->getBuffer();
+  fields.kernel = source.launch.kernel;
+  fields.specialization = specializationKey;
+  fields.numWarps = unsigned(spec.numWarps);
+  fields.numStages = unsigned(spec.numStages);
+  fields.target = spec.target;
+  fields.wideOffsets = spec.wideOffsets;
+  fields.libdevice = libdevice;
+  return cache::getPTXKey(fields);
 }
 
 std::optional<std::string>

@@ -89,29 +89,44 @@ std::string findBuildId(const dl_phdr_info *info) {
   return "";
 }
 
+/// Whether the object `info` describes holds the code at `address`.
+bool contains(const dl_phdr_info *info, uintptr_t address) {
+  for (int i = 0; i < info->dlpi_phnum; ++i) {
+    const auto &segment = info->dlpi_phdr[i];
+    uintptr_t start = info->dlpi_addr + segment.p_vaddr;
+    if (segment.p_type == PT_LOAD && address >= start &&
+        address < start + segment.p_memsz)
+      return true;
+  }
+  return false;
+}
+
 int collectBuildIds(dl_phdr_info *info, size_t, void *data) {
   auto &ids = *static_cast<std::string *>(data);
   llvm::StringRef name = info->dlpi_name ? info->dlpi_name : "";
-  // The executable comes first, with an empty name; Tile's own code lives in
-  // it (its libraries are static), the rest of the compiler in LLVM and MLIR.
-  bool isExecutable = ids.empty() && name.empty();
+  // Tile's own code lives in the executable (the tools link its libraries
+  // statically) or in libtile.so (programs that use the C++ API): the
+  // object that holds this function. The rest of the compiler is LLVM and
+  // MLIR, linked statically too or loaded as libLLVM/libMLIR. A program's
+  // own executable is no part of the compiler.
+  bool isTile = contains(
+      info, reinterpret_cast<uintptr_t>(&tile::cache::getCompilerVersion));
   llvm::StringRef file = llvm::sys::path::filename(name);
-  // libtile.so holds Tile's code in programs that use the C++ API.
-  if (!isExecutable && !file.starts_with("libLLVM") &&
-      !file.starts_with("libMLIR") && !file.starts_with("libtile."))
+  if (!isTile && !file.starts_with("libLLVM") && !file.starts_with("libMLIR"))
     return 0;
   std::string id = findBuildId(info);
-  if (isExecutable && id.empty()) {
-    // No build id: the executable's size and modification time.
+  if (isTile && id.empty()) {
+    // No build id: the file's size and modification time.
     struct stat st;
-    if (::stat("/proc/self/exe", &st) == 0)
+    std::string path = name.empty() ? "/proc/self/exe" : name.str();
+    if (::stat(path.c_str(), &st) == 0)
       id = llvm::formatv("size {0} mtime {1}", int64_t(st.st_size),
                          int64_t(st.st_mtime))
                .str();
     else
       id = "unknown";
   }
-  ids += (isExecutable ? "exe " : file.str() + " ") + id + "; ";
+  ids += (isTile ? "tile " : file.str() + " ") + id + "; ";
   return 0;
 }
 } // namespace
@@ -124,6 +139,21 @@ const std::string &tile::cache::getCompilerVersion() {
            ids;
   }();
   return version;
+}
+
+std::string tile::cache::getPTXKey(const PTXKeyFields &fields) {
+  KeyBuilder key;
+  key.add("compiler", getCompilerVersion())
+      .add("input", fields.input)
+      .add("source", fields.source)
+      .add("kernel", fields.kernel)
+      .add("specialization", fields.specialization)
+      .add("num_warps", fields.numWarps)
+      .add("num_stages", fields.numStages)
+      .add("target", fields.target)
+      .add("wide_offsets", fields.wideOffsets ? "yes" : "no")
+      .add("libdevice", fields.libdevice);
+  return key.digest();
 }
 
 //===----------------------------------------------------------------------===//

@@ -66,19 +66,19 @@ void fillPointerTables(const launch::LaunchSpec &spec,
 std::string getPTXKey(const RunContext &context, const Kernel &kernel) {
   const TileSource &source = *kernel.source;
   const launch::LaunchSpec &spec = source.launch;
-  cache::KeyBuilder key;
-  key.add("compiler", cache::getCompilerVersion())
-      .add("input", isMLIRInput(context.options) ? "mlir" : "tile")
-      .add("source",
-           source.sourceMgr.getMemoryBuffer(source.bufferId)->getBuffer())
-      .add("kernel", spec.kernel)
-      .add("specialization", kernel.specializationKey)
-      .add("num_warps", spec.numWarps)
-      .add("num_stages", spec.numStages)
-      .add("target", context.options.target)
-      .add("wide_offsets", needsWideOffsets(spec) ? "yes" : "no")
-      .add("libdevice", mlir::tile::getLibdeviceIdentity());
-  return key.digest();
+  std::string libdevice = mlir::tile::getLibdeviceIdentity();
+  cache::PTXKeyFields fields;
+  fields.input = isMLIRInput(context.options) ? "mlir" : "tile";
+  fields.source =
+      source.sourceMgr.getMemoryBuffer(source.bufferId)->getBuffer();
+  fields.kernel = spec.kernel;
+  fields.specialization = kernel.specializationKey;
+  fields.numWarps = spec.numWarps;
+  fields.numStages = spec.numStages;
+  fields.target = context.options.target;
+  fields.wideOffsets = needsWideOffsets(spec);
+  fields.libdevice = libdevice;
+  return cache::getPTXKey(fields);
 }
 
 std::string getCubinKey(const rt::Driver &driver, llvm::StringRef ptxKey) {

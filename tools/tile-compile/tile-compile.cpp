@@ -1,7 +1,7 @@
 //===- tile-compile.cpp - ahead-of-time compilation to C ------------------===//
 //
-//   tile-compile add.tile -o out/add \
-//       --signature '*fp32:16, *fp32:16, *fp32:16, i32:16, 1024' \
+//   tile-compile add.tile -o out/add
+//       --signature '*fp32:16, *fp32:16, *fp32:16, i32:16, 1024'
 //       --signature '*fp32:16, *fp32:16, *fp32:16, i32, 1024'
 //
 // Compiles a .tile kernel for one or more specializations (Triton's AOT

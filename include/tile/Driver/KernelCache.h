@@ -47,10 +47,31 @@ private:
   std::string keyText;
 };
 
+/// Every input the PTX of a kernel depends on, besides the compiler.
+struct PTXKeyFields {
+  /// "tile" or "mlir".
+  llvm::StringRef input;
+  llvm::StringRef source;
+  llvm::StringRef kernel;
+  /// getSpecializationKey's text (empty for .mlir kernels).
+  llvm::StringRef specialization;
+  unsigned numWarps = 4;
+  unsigned numStages = 3;
+  llvm::StringRef target;
+  bool wideOffsets = false;
+  /// getLibdeviceIdentity().
+  llvm::StringRef libdevice;
+};
+
+/// The key of a kernel's PTX entry, as tile-run and the C++ API build it.
+std::string getPTXKey(const PTXKeyFields &fields);
+
 /// A string that changes whenever the compiler does: Tile's version, the
-/// LLVM it was built with and the GNU build ids of the executable and of
-/// the LLVM and MLIR libraries it loaded (the size and modification time of
-/// the executable where it has no build id).
+/// LLVM it was built with and the GNU build ids of the object holding
+/// Tile's code (the tool's executable, or libtile.so) and of the LLVM and
+/// MLIR libraries it loaded (the size and modification time of Tile's
+/// object where it has no build id). A program that uses the API does not
+/// change it by being rebuilt.
 const std::string &getCompilerVersion();
 
 /// FNV-1a, 64 bits.

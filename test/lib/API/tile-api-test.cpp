@@ -1,6 +1,6 @@
 //===- tile-api-test.cpp - scenarios of the C++ API for lit ---------------===//
 //
-//   tile-api-test SCENARIO [KERNEL.tile]
+//   tile-api-test SCENARIO [KERNEL.tile SIGNATURE-ENTRY...]
 //
 // Runs one use of include/tile/Tile.h and prints what came back, so that
 // test/API can check it with FileCheck: the API itself prints nothing.
@@ -62,6 +62,7 @@ void print(const tile::CompileResult &result) {
     std::cout << "parameter " << p.name << " " << p.type << "\n";
   std::cout << "entry in ptx: "
             << (k.ptx.find(".entry " + k.name) != std::string::npos) << "\n";
+  std::cout << "from cache: " << k.fromCache << "\n";
 }
 
 tile::Specialization addSpec() {
@@ -76,11 +77,11 @@ int main(int argc, char **argv) {
   std::string scenario = argc > 1 ? argv[1] : "";
   if (scenario == "add") {
     print(tile::compileString(kAdd, "add.tile", addSpec()));
-  } else if (scenario == "file") {
+  } else if (scenario == "file" || scenario == "file-cached") {
     tile::Specialization spec;
     for (int i = 3; i < argc; ++i)
       spec.signature.push_back(argv[i]);
-    spec.useCache = false;
+    spec.useCache = scenario == "file-cached";
     print(tile::compileFile(argc > 2 ? argv[2] : "", spec));
   } else if (scenario == "syntax") {
     print(tile::compileString(kSyntaxError, "broken.tile", addSpec()));
