@@ -2,8 +2,9 @@
 //
 // Before a run: decides whether the kernel's @triton.autotune
 // configurations are tuned (the launch sets none of their constexprs, or
-// --autotune) and, if so, runs each as a trial (Autotune.cpp keeps the
-// fastest) or takes the choice the kernel cache kept for the same key.
+// --autotune) and, if so, compiles them all in parallel into the kernel
+// cache, then runs each as a trial (Autotune.cpp keeps the fastest); or
+// takes the choice the kernel cache kept for the same key.
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,6 +14,9 @@
 #include "mlir/IR/Diagnostics.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
+
+#include <atomic>
+#include <thread>
 
 using namespace mlir;
 
@@ -46,6 +50,46 @@ tune::Trial runTrial(RunContext &context, ArrayRef<launch::Override> overrides,
   trial.error = std::string("failed to ") + result.phase + ": " +
                 (message.empty() ? std::string("no message") : message.str());
   return trial;
+}
+
+/// Compiles every configuration's PTX into the kernel cache before the
+/// trials, on as many threads as the machine has cores (each with its own
+/// MLIR context, front end and LLVM target machine), so that each trial
+/// finds its PTX there. A configuration that fails to compile here is left
+/// to its trial, which compiles it again and reports the error.
+void precompileConfigs(RunContext &context,
+                       ArrayRef<launch::Override> overrides,
+                       ArrayRef<tune::Candidate> candidates) {
+  unsigned threads = std::min<unsigned>(
+      std::max(1u, std::thread::hardware_concurrency()), candidates.size());
+  if (threads < 2 || !context.cache || !context.cache->isEnabled())
+    return;
+  std::atomic<size_t> next{0};
+  auto work = [&] {
+    MLIRContext mlirContext(context.mlirContext.getDialectRegistry(),
+                            MLIRContext::Threading::DISABLED);
+    mlirContext.loadAllAvailableDialects();
+    std::string ignored;
+    llvm::raw_string_ostream errors(ignored);
+    llvm::SourceMgr sourceMgr;
+    SourceMgrDiagnosticHandler handler(sourceMgr, &mlirContext, errors);
+    RunContext worker(mlirContext, context.options);
+    worker.errorStream = &errors;
+    worker.cache = std::make_unique<cache::KernelCache>(
+        cache::CacheLocation{context.cache->getDir(), ""},
+        context.options.toolName, errors, /*verbose=*/false);
+    for (size_t i = next++; i < candidates.size(); i = next++) {
+      std::vector<launch::Override> all(overrides.begin(), overrides.end());
+      llvm::append_range(all, candidates[i].overrides);
+      RunResult result;
+      runKernel(worker, all, result, Stage::CompileOnly);
+    }
+  };
+  std::vector<std::thread> pool;
+  for (unsigned t = 0; t < threads; ++t)
+    pool.emplace_back(work);
+  for (std::thread &thread : pool)
+    thread.join();
 }
 
 /// A kernel argument's type for the autotune key, as Triton keys on dtypes.
@@ -219,6 +263,7 @@ int chooseConfig(RunContext &context, ArrayRef<launch::Override> overrides,
       "key {3}{4}\n",
       count, spec.kernel, device, keyText.empty() ? "()" : keyText,
       useFixture ? " (fake timings from the fixture)" : "");
+  precompileConfigs(context, overrides, candidates);
   auto trial = [&](const tune::Candidate &candidate) {
     std::vector<launch::Override> trialOverrides(overrides.begin(),
                                                  overrides.end());

@@ -4,7 +4,7 @@
 // data layout (32-bit shared pointers), links the libdevice functions it
 // calls (libdevice.X), runs LLVM's O3 pipeline and emits PTX
 // assembly for the chosen SM with multiply-add fusion on, as Triton does. The
-// target machine is created once per target and reused.
+// target machine is created once per target and thread, and reused.
 //
 //===----------------------------------------------------------------------===//
 
@@ -99,9 +99,11 @@ static llvm::TargetMachine *getTargetMachine(StringRef target,
   error = mlir::tile::checkTarget(target);
   if (!error.empty())
     return nullptr;
-  static std::mutex mutex;
-  static std::map<std::string, std::unique_ptr<llvm::TargetMachine>> machines;
-  std::lock_guard<std::mutex> lock(mutex);
+  // One machine per thread and target: code generation may run on several
+  // threads at once (autotuning compiles its configurations in parallel),
+  // and a TargetMachine is not meant to be shared between them.
+  thread_local std::map<std::string, std::unique_ptr<llvm::TargetMachine>>
+      machines;
   auto &machine = machines[target.str()];
   if (machine)
     return machine.get();
