@@ -5,8 +5,11 @@
 
 #include <string>
 
+#include "mlir/Support/LLVM.h"
+
 namespace mlir {
 class DialectRegistry;
+class ModuleOp;
 class OpPassManager;
 } // namespace mlir
 
@@ -32,6 +35,12 @@ void buildTileToTileGPUPipeline(OpPassManager &pm,
 /// tilegpu -> LLVM dialect with NVVM ops. `ownLibdevice`: define the
 /// libdevice functions called with Tile's own code (no libdevice found).
 void buildTileGPUToLLVMPipeline(OpPassManager &pm, bool ownLibdevice = false);
+
+/// Runs buildTileToTileGPUPipeline on `module`, in place.
+LogicalResult lowerToTileGPU(ModuleOp module, const CompileOptions &options);
+/// Runs buildTileGPUToLLVMPipeline on `module`, in place, with libdevice's
+/// functions where it is found (findLibdevice) and Tile's own where not.
+LogicalResult lowerToLLVMDialect(ModuleOp module);
 } // namespace mlir::tile
 
 #endif // TILE_INITTILE_H

@@ -21,7 +21,6 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
-#include "mlir/Pass/PassManager.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
 
@@ -260,15 +259,8 @@ Compilation::lower(const Specialization &spec,
   options.numStages = spec.numStages;
   options.target = spec.target;
   options.wideOffsets = spec.wideOffsets;
-  mlir::PassManager toGPU(&context);
-  mlir::tile::buildTileToTileGPUPipeline(toGPU, options);
-  if (mlir::failed(toGPU.run(*module)))
-    return std::nullopt;
-  const mlir::tile::LibdeviceLocation &libdevice = mlir::tile::findLibdevice();
-  mlir::PassManager toLLVM(&context);
-  mlir::tile::buildTileGPUToLLVMPipeline(toLLVM, libdevice.path.empty() &&
-                                                     !libdevice.invalid);
-  if (mlir::failed(toLLVM.run(*module)))
+  if (mlir::failed(mlir::tile::lowerToTileGPU(*module, options)) ||
+      mlir::failed(mlir::tile::lowerToLLVMDialect(*module)))
     return std::nullopt;
   mlir::FailureOr<std::string> ptx = mlir::tile::emitPTX(*module, spec.target);
   if (mlir::failed(ptx))

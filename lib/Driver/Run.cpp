@@ -12,9 +12,7 @@
 #include "tile/Driver/KernelInfo.h"
 #include "tile/InitTile.h"
 #include "tile/Target/EmitPTX.h"
-#include "tile/Target/Libdevice.h"
 
-#include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/ToolOutputFile.h"
@@ -191,20 +189,11 @@ int runKernel(RunContext &context, ArrayRef<launch::Override> overrides,
       compileOptions.numStages = spec.numStages;
       compileOptions.target = options.target;
       compileOptions.wideOffsets = needsWideOffsets(spec);
-      PassManager toGPU(&context.mlirContext);
-      mlir::tile::buildTileToTileGPUPipeline(toGPU, compileOptions);
-      if (failed(toGPU.run(*kernel.module)))
+      if (failed(mlir::tile::lowerToTileGPU(*kernel.module, compileOptions)))
         return 1;
       if (emit == Emit::GPU)
         return printModule(context, *kernel.module);
-      PassManager toLLVM(&context.mlirContext);
-      // Without libdevice, Tile's own functions (a TILE_LIBDEVICE naming
-      // no file is reported where a call needs it).
-      const mlir::tile::LibdeviceLocation &libdevice =
-          mlir::tile::findLibdevice();
-      mlir::tile::buildTileGPUToLLVMPipeline(toLLVM, libdevice.path.empty() &&
-                                                         !libdevice.invalid);
-      if (failed(toLLVM.run(*kernel.module)))
+      if (failed(mlir::tile::lowerToLLVMDialect(*kernel.module)))
         return 1;
       timings.passes = msSince(start);
 

@@ -10,11 +10,13 @@
 #include "tile/Dialect/TileGPU/IR/TileGPUDialect.h"
 #include "tile/Dialect/TileGPU/Transforms/Passes.h"
 #include "tile/InitTile.h"
+#include "tile/Target/Libdevice.h"
 
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
 #include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Transforms/Passes.h"
 
@@ -66,4 +68,20 @@ void mlir::tile::buildTileGPUToLLVMPipeline(OpPassManager &pm,
   pm.addPass(createReconcileUnrealizedCastsPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+}
+
+LogicalResult mlir::tile::lowerToTileGPU(ModuleOp module,
+                                         const CompileOptions &options) {
+  PassManager pm(module.getContext());
+  buildTileToTileGPUPipeline(pm, options);
+  return pm.run(module);
+}
+
+LogicalResult mlir::tile::lowerToLLVMDialect(ModuleOp module) {
+  // Without libdevice, Tile's own functions (a TILE_LIBDEVICE naming no
+  // file is reported where a call needs it).
+  const LibdeviceLocation &libdevice = findLibdevice();
+  PassManager pm(module.getContext());
+  buildTileGPUToLLVMPipeline(pm, libdevice.path.empty() && !libdevice.invalid);
+  return pm.run(module);
 }
