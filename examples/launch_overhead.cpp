@@ -14,7 +14,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "tile/Tile.h"
+#include "TutorialKernels.h"
 #include "tiny_aot.h"
 
 #include <algorithm>
@@ -95,9 +95,8 @@ int main(int argc, char **argv) {
   }
   std::printf("device: %s\n", device->name().c_str());
 
-  tile::Specialization addSpec;
-  addSpec.signature = {"*fp32:16", "*fp32:16", "*fp32:16", "i32", "1024"};
-  tile::CompileResult add = tile::compileFile(dir + "/add.tile", addSpec);
+  tile::CompileResult add =
+      tile::compileFile(dir + "/add.tile", example::addKernel().spec);
   if (!add.ok()) {
     std::printf("%s", add.describe().c_str());
     return 1;
@@ -122,20 +121,19 @@ int main(int argc, char **argv) {
   unsigned long long px = x.address(), py = y.address(), po = out.address();
   void *params[] = {&px, &py, &po, &n};
   std::vector<double> us = perLaunch(
-      *device,
-      {[&] {
-         return raw.cuLaunchKernel(function, 1, 1, 1, 128, 1, 1, 0, nullptr,
-                                   params, nullptr) == 0;
-       },
-       [&] {
-         return bool(kernel.launch({1}, {tile::ptr(x.address()),
-                                         tile::ptr(y.address()),
-                                         tile::ptr(out.address()), n}));
-       },
-       [&] {
-         return tiny_aot(nullptr, 1, 1, 1, x.address(), y.address(),
-                         out.address(), n) == 0;
-       }});
+      *device, {[&] {
+                  return raw.cuLaunchKernel(function, 1, 1, 1, 128, 1, 1, 0,
+                                            nullptr, params, nullptr) == 0;
+                },
+                [&] {
+                  return bool(kernel.launch(
+                      {1}, {tile::ptr(x.address()), tile::ptr(y.address()),
+                            tile::ptr(out.address()), n}));
+                },
+                [&] {
+                  return tiny_aot(nullptr, 1, 1, 1, x.address(), y.address(),
+                                  out.address(), n) == 0;
+                }});
   if (us.size() != 3) {
     std::printf("a launch failed\n");
     return 1;
@@ -148,30 +146,15 @@ int main(int argc, char **argv) {
 
   std::printf("\n| kernel | compile to PTX ms (median of 5) | driver JIT ms |\n"
               "|---|---|---|\n");
-  struct Case {
-    const char *name;
-    std::string path;
-    tile::Specialization spec;
-  };
-  tile::Specialization softmax;
-  softmax.signature = {"*fp32:16", "*fp32:16", "i32", "i32", "i32", "1024"};
-  softmax.numWarps = 2;
-  tile::Specialization matmul;
-  matmul.signature = {"*fp16:16", "*fp16:16", "*fp16:16", "i32:16", "i32:16",
-                      "i32:16",   "i32:16",   "i32:1",    "i32:16", "i32:1",
-                      "i32:16",   "i32:1",    "128",      "256",    "64",
-                      "8",        "\"\""};
-  matmul.numWarps = 8;
-  matmul.kernel = "matmul_kernel";
-  for (tile::Specialization *spec : {&addSpec, &softmax, &matmul})
-    spec->useCache = false;
-  for (const Case &c : {Case{"add", dir + "/add.tile", addSpec},
-                        Case{"softmax", dir + "/softmax_simple.tile", softmax},
-                        Case{"matmul", dir + "/matmul.tile", matmul}}) {
+  for (example::TutorialKernel c :
+       {example::addKernel(), example::softmaxKernel(),
+        example::matmulKernel()}) {
+    c.spec.useCache = false;
     std::vector<double> compileMs, loadMs;
     for (int i = 0; i < 5; ++i) {
       auto start = Clock::now();
-      tile::CompileResult result = tile::compileFile(c.path, c.spec);
+      tile::CompileResult result =
+          tile::compileFile(dir + "/" + c.file, c.spec);
       compileMs.push_back(usSince(start) / 1000);
       if (!result.ok()) {
         std::printf("%s", result.describe().c_str());

@@ -11,10 +11,10 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "TutorialKernels.h"
 #include "add_aot.h"
 #include "matmul_aot.h"
 #include "softmax_aot.h"
-#include "tile/Tile.h"
 
 #include <chrono>
 #include <cmath>
@@ -264,24 +264,11 @@ int main(int argc, char **argv) {
   std::string dir = argc > 1 ? argv[1] : TILE_EXAMPLE_KERNELS;
   std::printf("Tile %s\n", tile::version());
 
-  tile::Specialization add;
-  add.signature = {"*fp32:16", "*fp32:16", "*fp32:16", "i32", "1024"};
-  tile::Specialization softmax;
-  softmax.signature = {"*fp32:16", "*fp32:16", "i32", "i32", "i32", "1024"};
-  softmax.numWarps = 2;
-  tile::Specialization matmul;
-  matmul.signature = {"*fp16:16", "*fp16:16", "*fp16:16", "i32:16", "i32:16",
-                      "i32:16",   "i32:16",   "i32:1",    "i32:16", "i32:1",
-                      "i32:16",   "i32:1",    "128",      "256",    "64",
-                      "8",        "\"\""};
-  matmul.numWarps = 8;
-  matmul.kernel = "matmul_kernel";
-  std::optional<tile::CompiledKernel> addKernel =
-      compile(dir + "/add.tile", add);
-  std::optional<tile::CompiledKernel> softmaxKernel =
-      compile(dir + "/softmax_simple.tile", softmax);
-  std::optional<tile::CompiledKernel> matmulKernel =
-      compile(dir + "/matmul.tile", matmul);
+  std::optional<tile::CompiledKernel> compiled[3];
+  example::TutorialKernel kernels[3] = {
+      example::addKernel(), example::softmaxKernel(), example::matmulKernel()};
+  for (int i = 0; i < 3; ++i)
+    compiled[i] = compile(dir + "/" + kernels[i].file, kernels[i].spec);
   if (failures)
     return 1;
 
@@ -293,9 +280,9 @@ int main(int argc, char **argv) {
   }
   std::printf("device: %s\n", device->name().c_str());
   tile::Kernel addLoaded, softmaxLoaded, matmulLoaded;
-  if (!ok(device->load(*addKernel, addLoaded), "load add") ||
-      !ok(device->load(*softmaxKernel, softmaxLoaded), "load softmax") ||
-      !ok(device->load(*matmulKernel, matmulLoaded), "load matmul"))
+  if (!ok(device->load(*compiled[0], addLoaded), "load add") ||
+      !ok(device->load(*compiled[1], softmaxLoaded), "load softmax") ||
+      !ok(device->load(*compiled[2], matmulLoaded), "load matmul"))
     return 1;
   unsigned seed = std::random_device()();
   std::printf("seed %u\n", seed);
