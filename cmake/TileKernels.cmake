@@ -1,7 +1,7 @@
 # tile_add_kernel(<target> NAME <name> SOURCE <kernel.tile>
 #                 SIGNATURES <sig> [<sig>...]
 #                 [KERNEL <function>] [NUM_WARPS <n>] [NUM_STAGES <n>]
-#                 [ARCH <sm_90a>])
+#                 [ARCH <sm_90a>] [CUBIN] [PTXAS <path>])
 #
 # Compiles the kernel ahead of time when <target> builds: tile-compile
 # writes <name>.h and <name>.c (one launcher, `int <name>(stream, grid_x,
@@ -9,8 +9,11 @@
 # see tile-compile --help), which join <target>'s sources; `#include
 # "<name>.h"` finds the header. The generated code needs the CUDA driver only
 # (libcuda.so.1, opened at run time) and C: the project enables LANGUAGES C.
+# CUBIN embeds each specialization's cubin for ARCH too, so the launcher
+# needs no JIT on that GPU; it runs ptxas at build time (PTXAS, else the
+# TILE_PTXAS variable, else ptxas on the PATH or in /usr/local/cuda/bin).
 function(tile_add_kernel target)
-  cmake_parse_arguments(ARG "" "NAME;SOURCE;KERNEL;NUM_WARPS;NUM_STAGES;ARCH"
+  cmake_parse_arguments(ARG "CUBIN" "NAME;SOURCE;KERNEL;NUM_WARPS;NUM_STAGES;ARCH;PTXAS"
                         "SIGNATURES" ${ARGN})
   if(NOT ARG_NAME OR NOT ARG_SOURCE OR NOT ARG_SIGNATURES)
     message(FATAL_ERROR "tile_add_kernel(${target}) needs NAME, SOURCE and SIGNATURES")
@@ -32,6 +35,15 @@ function(tile_add_kernel target)
   endif()
   if(ARG_ARCH)
     list(APPEND options --target "${ARG_ARCH}")
+  endif()
+  if(ARG_CUBIN)
+    list(APPEND options --cubin)
+    if(NOT ARG_PTXAS AND TILE_PTXAS)
+      set(ARG_PTXAS "${TILE_PTXAS}")
+    endif()
+    if(ARG_PTXAS)
+      list(APPEND options --ptxas "${ARG_PTXAS}")
+    endif()
   endif()
   add_custom_command(
     OUTPUT "${dir}/${ARG_NAME}.h" "${dir}/${ARG_NAME}.c"

@@ -257,6 +257,15 @@ void runMatmul(tile::Device &device, const tile::Kernel &kernel,
          "matmul_aot") &&
       download(device, dc, c))
     check("matmul fp16 512^3, AOT");
+  std::printf("matmul_aot: %d of 1 specializations loaded from a cubin\n",
+              matmul_aot_cubins_loaded());
+#ifdef TILE_EXAMPLE_MATMUL_CUBIN
+  // Built with its sm_90a cubin: on compute capability 9.0 it is used.
+  if (device.computeCapability() == 90 && matmul_aot_cubins_loaded() != 1) {
+    std::printf("FAIL matmul_aot: the sm_90a cubin was not loaded\n");
+    ++failures;
+  }
+#endif
 }
 } // namespace
 

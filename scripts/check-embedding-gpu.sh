@@ -17,8 +17,12 @@ cd "$(dirname "$0")/.."
 prefix=$(realpath "$1")
 build=$(mktemp -d)
 status=0
+# ptxas for the matmul launcher's cubin: the toolkit's, else Triton's.
+ptxas=$(command -v ptxas || ls /usr/local/cuda/bin/ptxas 2>/dev/null ||
+  python3 -c 'import os, triton; print(os.path.join(os.path.dirname(triton.__file__), "backends/nvidia/bin/ptxas"))' 2>/dev/null)
+[ -x "$ptxas" ] && echo "ptxas: $ptxas" || ptxas=
 cmake -S examples -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
-  -DCMAKE_PREFIX_PATH="$prefix" > "$build/configure.log" 2>&1 &&
+  ${ptxas:+-DTILE_PTXAS="$ptxas"} -DCMAKE_PREFIX_PATH="$prefix" > "$build/configure.log" 2>&1 &&
   cmake --build "$build" > "$build/build.log" 2>&1 ||
   { cat "$build/configure.log" "$build/build.log"; echo "FAIL: the example did not build"; exit 1; }
 echo "== tile-example (find_package(Tile) from $prefix)"

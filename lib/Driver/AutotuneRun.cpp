@@ -16,6 +16,7 @@
 #include "llvm/Support/FormatVariadic.h"
 
 #include <atomic>
+#include <chrono>
 #include <thread>
 
 using namespace mlir;
@@ -52,11 +53,13 @@ tune::Trial runTrial(RunContext &context, ArrayRef<launch::Override> overrides,
   return trial;
 }
 
-/// Compiles every configuration's PTX into the kernel cache before the
-/// trials, on as many threads as the machine has cores (each with its own
-/// MLIR context, front end and LLVM target machine), so that each trial
-/// finds its PTX there. A configuration that fails to compile here is left
-/// to its trial, which compiles it again and reports the error.
+/// Compiles every configuration into the kernel cache before the trials,
+/// on as many threads as the machine has cores (each with its own MLIR
+/// context, front end and LLVM target machine): the PTX, and on a GPU the
+/// cubin the driver's JIT makes of it (each thread with the driver's
+/// context current), so that each trial only loads a cubin. A
+/// configuration that fails to compile here is left to its trial, which
+/// compiles it again and reports the error.
 void precompileConfigs(RunContext &context,
                        ArrayRef<launch::Override> overrides,
                        ArrayRef<tune::Candidate> candidates) {
@@ -66,6 +69,8 @@ void precompileConfigs(RunContext &context,
     return;
   std::atomic<size_t> next{0};
   auto work = [&] {
+    std::string contextError;
+    bool onGPU = context.driver && context.driver->makeCurrent(contextError);
     MLIRContext mlirContext(context.mlirContext.getDialectRegistry(),
                             MLIRContext::Threading::DISABLED);
     mlirContext.loadAllAvailableDialects();
@@ -75,6 +80,7 @@ void precompileConfigs(RunContext &context,
     SourceMgrDiagnosticHandler handler(sourceMgr, &mlirContext, errors);
     RunContext worker(mlirContext, context.options);
     worker.errorStream = &errors;
+    worker.driver = onGPU ? context.driver : nullptr;
     worker.cache = std::make_unique<cache::KernelCache>(
         cache::CacheLocation{context.cache->getDir(), ""},
         context.options.toolName, errors, /*verbose=*/false);
@@ -82,14 +88,23 @@ void precompileConfigs(RunContext &context,
       std::vector<launch::Override> all(overrides.begin(), overrides.end());
       llvm::append_range(all, candidates[i].overrides);
       RunResult result;
-      runKernel(worker, all, result, Stage::CompileOnly);
+      runKernel(worker, all, result, Stage::Precompile);
     }
   };
+  auto start = std::chrono::steady_clock::now();
   std::vector<std::thread> pool;
   for (unsigned t = 0; t < threads; ++t)
     pool.emplace_back(work);
   for (std::thread &thread : pool)
     thread.join();
+  llvm::outs() << llvm::formatv(
+      "autotune: compiled {0} configurations in {1:f1} s on {2} threads "
+      "({3})\n",
+      candidates.size(),
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count(),
+      threads,
+      context.driver && context.driver->canLink() ? "PTX and cubins" : "PTX");
 }
 
 /// A kernel argument's type for the autotune key, as Triton keys on dtypes.

@@ -96,17 +96,16 @@ int runKernel(RunContext &context, ArrayRef<launch::Override> overrides,
     return printModule(context, *kernel.module);
 
   // Where the kernel runs: the GPU unless --interpret, or no driver.
-  rt::Driver *driver =
-      emit == Emit::None && !options.interpret && stage != Stage::CompileOnly
-          ? context.driver
-          : nullptr;
+  bool compileOnly = stage == Stage::CompileOnly || stage == Stage::Precompile;
+  rt::Driver *driver = emit == Emit::None && !options.interpret && !compileOnly
+                           ? context.driver
+                           : nullptr;
   if (stage == Stage::Trial && !driver)
     return context.fail("internal error: a tuning trial needs the GPU");
   bool wantInfo = options.info != InfoFormat::None && stage == Stage::Run;
   // Python's launch needs a grid too: one program by default would hide a
   // forgotten line.
-  if (emit == Emit::None && !wantInfo && stage != Stage::CompileOnly &&
-      !spec.hasGrid) {
+  if (emit == Emit::None && !wantInfo && !compileOnly && !spec.hasGrid) {
     kernel.source->diag->error(spec.loc,
                                "the launch description sets no grid (add "
                                "e.g. `grid = (cdiv(n, BLOCK_SIZE),)`)");
@@ -115,7 +114,7 @@ int runKernel(RunContext &context, ArrayRef<launch::Override> overrides,
   std::vector<HostArray> inputs;
   if (stage == Stage::Trial && sameBuffers(context.tuneBuffers, spec.buffers)) {
     inputs = context.tuneInputs;
-  } else if (emit == Emit::None && !wantInfo && stage != Stage::CompileOnly) {
+  } else if (emit == Emit::None && !wantInfo && !compileOnly) {
     if (!makeInputs(context, *kernel.source->diag, spec, inputs))
       return 1;
     if (stage == Stage::Trial) {
@@ -160,13 +159,19 @@ int runKernel(RunContext &context, ArrayRef<launch::Override> overrides,
           ? context.cache.get()
           : nullptr;
   std::string ptxKey, cubinKey;
+  // A precompile links the cubin the trial will load, with the driver that
+  // runs the trials.
+  rt::Driver *linker = stage == Stage::Precompile ? context.driver : driver;
   if (kernelCache) {
     ptxKey = getPTXKey(context, kernel);
-    if (driver && driver->canLink())
-      cubinKey = getCubinKey(*driver, ptxKey);
+    if (linker && linker->canLink())
+      cubinKey = getCubinKey(*linker, ptxKey);
   }
+  if (stage == Stage::Precompile && !cubinKey.empty() &&
+      kernelCache->lookup(cache::EntryKind::Cubin, cubinKey))
+    return 0;
   LoadedKernel loaded;
-  if (!cubinKey.empty())
+  if (!cubinKey.empty() && stage != Stage::Precompile)
     loadCachedCubin(*driver, *kernelCache, cubinKey, kernel, loaded, timings);
   if (!loaded.function) {
     std::string ptx;
@@ -216,6 +221,14 @@ int runKernel(RunContext &context, ArrayRef<launch::Override> overrides,
       return writeOutput(context, ptx);
     if (stage == Stage::CompileOnly)
       return 0;
+    if (stage == Stage::Precompile) {
+      // A link that fails here is left to the trial, which reports it.
+      std::string cubin, log, error;
+      if (!cubinKey.empty() && linker->compileToCubin(ptx, cubin, log, error))
+        kernelCache->store(cache::EntryKind::Cubin, cubinKey,
+                           cache::packCubin(cubin, log));
+      return 0;
+    }
     result.phase = "load";
     if (int status = loadOnGPU(context, kernel, ptx, cubinKey, kernelCache,
                                loaded, timings))

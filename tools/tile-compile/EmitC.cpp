@@ -49,6 +49,22 @@ std::string quote(const std::string &text) {
   return out + "\"";
 }
 
+/// `data` as the body of a C array of unsigned char, 16 bytes a line.
+std::string bytes(const std::string &data) {
+  static const char digits[] = "0123456789abcdef";
+  std::string out;
+  out.reserve(data.size() * 5 + data.size() / 16 * 4);
+  for (size_t i = 0; i < data.size(); ++i) {
+    unsigned char byte = data[i];
+    out += i % 16 == 0 ? "  " : " ";
+    out += "0x";
+    out += digits[byte >> 4];
+    out += digits[byte & 15];
+    out += i + 1 == data.size() ? "\n" : i % 16 == 15 ? ",\n" : ",";
+  }
+  return out;
+}
+
 std::string getSignature(const Launcher &launcher) {
   std::string text = "int " + launcher.name +
                      "(struct CUstream_st *stream, unsigned grid_x, "
@@ -102,7 +118,10 @@ std::string tile::aot::emitHeader(const Launcher &launcher) {
         "CUresult of the driver call that failed.\n   "
      << name << "() calls it on first use. */\nint " << name
      << "_load(void);\n/* Unloads the kernel's modules. */\nvoid " << name
-     << "_unload(void);\n\n/* Launches " << launcher.kernelName
+     << "_unload(void);\n/* How many specializations the last load took "
+        "from their cubin (the rest\n   from PTX, through the driver's JIT). "
+        "*/\nint "
+     << name << "_cubins_loaded(void);\n\n/* Launches " << launcher.kernelName
      << " on `stream` (0: the default stream) with\n   grid_x * grid_y * "
         "grid_z programs. Returns 0, a CUresult, or "
      << name << "_NO_MATCH.\n";
@@ -141,11 +160,31 @@ std::string tile::aot::emitSource(const Launcher &launcher) {
     os << "/* " << describeHints(launcher, v) << "; " << v.constexprs
        << " */\nstatic const char ptx_" << i << "[] =\n"
        << quote(v.kernel.ptx) << ";\n\n";
+    if (!v.cubin.empty())
+      os << "/* The same, assembled by ptxas for compute capability "
+         << v.cubinCapability / 10 << "." << v.cubinCapability % 10
+         << (v.cubinArchSpecific ? " only" : " and later minors") << ". */\n"
+         << "static const unsigned char cubin_" << i
+         << "[] __attribute__((aligned(16))) = {\n"
+         << bytes(v.cubin) << "};\n\n";
   }
   os << "#define VARIANTS " << count << "\n"
      << "static const char *const ptx[VARIANTS] = {";
   for (size_t i = 0; i < count; ++i)
     os << (i ? ", " : "") << "ptx_" << i;
+  os << "};\nstatic const unsigned char *const cubin[VARIANTS] = {";
+  for (size_t i = 0; i < count; ++i)
+    os << (i ? ", " : "")
+       << (launcher.variants[i].cubin.empty() ? "NULL"
+                                              : "cubin_" + std::to_string(i));
+  os << "};\n/* The compute capability of each cubin (10 * major + minor), "
+        "negative when\n   it runs on that one only. */\nstatic const int "
+        "cubin_capability[VARIANTS] = {";
+  for (size_t i = 0; i < count; ++i) {
+    const Variant &v = launcher.variants[i];
+    os << (i ? ", " : "")
+       << (v.cubinArchSpecific ? -v.cubinCapability : v.cubinCapability);
+  }
   os << "};\n/* Threads per program. */\nstatic const unsigned "
         "threads[VARIANTS] = {";
   for (size_t i = 0; i < count; ++i)
@@ -164,6 +203,8 @@ static struct {
   int (*cuDeviceGet)(int *, int);
   int (*cuDevicePrimaryCtxRetain)(void **, int);
   int (*cuCtxSetCurrent)(void *);
+  int (*cuCtxGetDevice)(int *);
+  int (*cuDeviceGetAttribute)(int *, int, int);
   int (*cuModuleLoadData)(void **, const void *);
   int (*cuModuleUnload)(void *);
   int (*cuModuleGetFunction)(void **, void *, const char *);
@@ -176,12 +217,15 @@ static struct {
 static void *modules[VARIANTS];
 static void *functions[VARIANTS];
 static int loaded;
+static int cubins_loaded;
 static pthread_mutex_t load_lock = PTHREAD_MUTEX_INITIALIZER;
 
 enum {
   CUDA_ERROR_NOT_INITIALIZED = 3,
   CUDA_ERROR_NOT_FOUND = 500,
-  CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8
+  CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8,
+  CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR = 75,
+  CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR = 76
 };
 
 #define RESOLVE(fn)                                                          \
@@ -200,12 +244,26 @@ static int open_driver(void) {
   RESOLVE(cuDeviceGet)
   RESOLVE(cuDevicePrimaryCtxRetain)
   RESOLVE(cuCtxSetCurrent)
+  RESOLVE(cuCtxGetDevice)
+  RESOLVE(cuDeviceGetAttribute)
   RESOLVE(cuModuleLoadData)
   RESOLVE(cuModuleUnload)
   RESOLVE(cuModuleGetFunction)
   RESOLVE(cuFuncSetAttribute)
   RESOLVE(cuLaunchKernel)
   return cu.cuInit(0);
+}
+
+/* Whether cubin `i` runs on a device of compute capability `capability`:
+   the same one, or (for targets that are not arch-specific) a later minor
+   version of the same major. */
+static int cubin_runs_on(int i, int capability) {
+  int target = cubin_capability[i];
+  if (!cubin[i])
+    return 0;
+  if (target < 0)
+    return capability == -target;
+  return capability / 10 == target / 10 && capability >= target;
 }
 
 static void unload_modules(void) {
@@ -219,7 +277,7 @@ static void unload_modules(void) {
 
 )";
   os << "int " << name << R"(_load(void) {
-  int status = 0, i, device;
+  int status = 0, i, device, major = 0, minor = 0;
   void *context = NULL;
   pthread_mutex_lock(&load_lock);
   if (!__atomic_load_n(&loaded, __ATOMIC_ACQUIRE)) {
@@ -233,8 +291,23 @@ static void unload_modules(void) {
       if (!status)
         status = cu.cuCtxSetCurrent(context);
     }
+    if (!status)
+      status = cu.cuCtxGetDevice(&device);
+    if (!status)
+      status = cu.cuDeviceGetAttribute(
+          &major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, device);
+    if (!status)
+      status = cu.cuDeviceGetAttribute(
+          &minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, device);
+    cubins_loaded = 0;
     for (i = 0; i < VARIANTS && !status; ++i) {
-      status = cu.cuModuleLoadData(&modules[i], ptx[i]);
+      /* The cubin where it runs on this device (a driver that rejects it
+         falls back to the PTX). */
+      if (cubin_runs_on(i, 10 * major + minor) &&
+          !cu.cuModuleLoadData(&modules[i], cubin[i]))
+        ++cubins_loaded;
+      else
+        status = cu.cuModuleLoadData(&modules[i], ptx[i]);
       if (!status)
         status = cu.cuModuleGetFunction(&functions[i], modules[i], ")"
      << launcher.kernelName << R"(");
@@ -260,6 +333,9 @@ void )"
   __atomic_store_n(&loaded, 0, __ATOMIC_RELEASE);
   pthread_mutex_unlock(&load_lock);
 }
+
+int )"
+     << name << R"(_cubins_loaded(void) { return cubins_loaded; }
 
 static int launch(int variant, struct CUstream_st *stream, unsigned grid_x,
                   unsigned grid_y, unsigned grid_z, void **args) {

@@ -37,6 +37,12 @@ struct Variant {
   /// Index of the algorithm (a distinct set of constexprs and launch
   /// options) this variant belongs to.
   unsigned algo = 0;
+  /// The cubin of the PTX for the kernel's target (tile-compile --cubin),
+  /// empty if none; the compute capability it runs on (10 * major + minor)
+  /// and whether only that one (an sm_NNa target) or later minors too.
+  std::string cubin;
+  int cubinCapability = 0;
+  bool cubinArchSpecific = false;
 };
 
 struct Launcher {

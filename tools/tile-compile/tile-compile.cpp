@@ -10,12 +10,15 @@
 // one launcher, `int add(CUstream, grid, args...)`, that picks the first
 // specialization its arguments satisfy. Specializations that differ in
 // constexprs, num_warps or num_stages are algorithms the launcher selects
-// with a trailing `int algo`. The generated code needs only the CUDA
-// driver at run time. A user of the C++ API (include/tile/Tile.h).
+// with a trailing `int algo`. With --cubin, each specialization's cubin
+// for the target comes too (ptxas at build time). The generated code needs
+// only the CUDA driver at run time. A user of the C++ API
+// (include/tile/Tile.h).
 //
 //===----------------------------------------------------------------------===//
 
 #include "EmitC.h"
+#include "Ptxas.h"
 #include "tile/Tile.h"
 
 #include <algorithm>
@@ -44,7 +47,12 @@ const char *kUsage =
     "  hint for runtime parameters, a value for constexprs (_ keeps the "
     "default).\n"
     "  A SIG may end with '| num_warps=8, num_stages=4' to override those "
-    "options.\n";
+    "options.\n"
+    "  --cubin also embeds the cubin ptxas makes of each specialization for "
+    "--target\n"
+    "  (the launcher loads it on devices of that target, with no JIT); "
+    "ptxas is\n"
+    "  --ptxas PATH, else on the PATH, else /usr/local/cuda/bin/ptxas.\n";
 
 struct Options {
   std::string input;
@@ -54,6 +62,8 @@ struct Options {
   int numWarps = 4;
   int numStages = 3;
   std::string target = "sm_90a";
+  bool cubin = false;
+  std::string ptxas;
 };
 
 int fail(const std::string &message) {
@@ -126,6 +136,10 @@ bool parseArgs(int argc, char **argv, Options &options, std::string &error) {
       options.kernel = value;
     } else if (takeValue("--target")) {
       options.target = value;
+    } else if (arg == "--cubin") {
+      options.cubin = true;
+    } else if (takeValue("--ptxas")) {
+      options.ptxas = value;
     } else if (takeValue("--num-warps")) {
       if (!parseInt(value, options.numWarps))
         return error = "--num-warps takes an integer, got '" + value + "'",
@@ -207,6 +221,19 @@ int main(int argc, char **argv) {
     return fail("the output's name '" + name +
                 "' must be a C identifier: it names the launcher");
 
+  std::string ptxas;
+  if (options.cubin) {
+    if (!aot::getComputeCapability(options.target))
+      return fail("--cubin: no cubin for target '" + options.target +
+                  "' (sm_NN or sm_NNa)");
+    ptxas = aot::findPtxas(options.ptxas);
+    if (ptxas.empty())
+      return fail(options.ptxas.empty()
+                      ? "--cubin needs ptxas: none on the PATH or in "
+                        "/usr/local/cuda/bin (--ptxas PATH)"
+                      : "--ptxas '" + options.ptxas + "' is not executable");
+  }
+
   aot::Launcher launcher;
   launcher.name = name;
   launcher.sourcePath = options.input;
@@ -243,6 +270,13 @@ int main(int argc, char **argv) {
 
     aot::Variant variant;
     variant.kernel = std::move(*result.kernel);
+    if (options.cubin) {
+      if (!aot::assemble(ptxas, variant.kernel.ptx, spec.target, variant.cubin,
+                         error))
+        return fail("--signature '" + text + "': " + error);
+      variant.cubinCapability = aot::getComputeCapability(spec.target);
+      variant.cubinArchSpecific = spec.target.back() == 'a';
+    }
     launcher.kernelName = variant.kernel.name;
     // The launcher's parameters are the kernel's runtime parameters: the
     // signature entries that are types, in order.

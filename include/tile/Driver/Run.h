@@ -44,8 +44,11 @@ class Driver;
 enum RunStatus : int { kRunOK = 0, kRunError = 1, kRunCheckFailed = 2 };
 
 /// How far runKernel goes: a normal run, a tuning trial (compile, load,
-/// time briefly, print nothing), or a fixture trial (compile to PTX only).
-enum class Stage { Run, Trial, CompileOnly };
+/// time briefly, print nothing), a fixture trial (compile to PTX only), or
+/// a tuning precompile (PTX, and on a GPU the driver's cubin, into the
+/// kernel cache; nothing runs: it may be called from several threads, each
+/// with the driver's context made current).
+enum class Stage { Run, Trial, CompileOnly, Precompile };
 
 /// What one run measured, for --sweep.
 struct RunResult {
