@@ -297,6 +297,7 @@ int chooseConfig(RunContext &context, ArrayRef<launch::Override> overrides,
       tune::tune(candidates, trial, llvm::outs());
   context.tuneBuffers.clear();
   context.tuneInputs.clear();
+  context.tuneDevice.reset();
   if (!outcome)
     return context.fail("autotune: no configuration of " + spec.kernel +
                         " compiled and ran");

@@ -158,17 +158,26 @@ int runOnGPU(RunContext &context, Kernel &kernel, LoadedKernel &loaded,
   std::string error;
   double processMs = msSince(context.processStart);
 
-  std::vector<rt::DeviceBuffer> deviceBuffers(buffers.size());
-  for (size_t i = 0; i < buffers.size(); ++i)
-    if (!deviceBuffers[i].allocate(driver, buffers[i].bytes.size(), error))
-      return context.fail(error);
-  fillPointerTables(spec, buffers, [&](unsigned buffer) {
-    return uint64_t(deviceBuffers[buffer].ptr());
-  });
-  for (size_t i = 0; i < buffers.size(); ++i)
-    if (!driver.copyToDevice(deviceBuffers[i].ptr(), buffers[i].bytes.data(),
-                             buffers[i].bytes.size(), error))
-      return context.fail(error);
+  // A tuning trial reuses the device buffers of the trial before it when
+  // it was given no host buffers (runKernel saw the same buffers).
+  bool reuse = stage == Stage::Trial && context.tuneDevice && buffers.empty() &&
+               context.tuneDevice->buffers.size() == spec.buffers.size();
+  std::vector<rt::DeviceBuffer> ownBuffers;
+  std::vector<rt::DeviceBuffer> &deviceBuffers =
+      reuse ? context.tuneDevice->buffers : ownBuffers;
+  if (!reuse) {
+    ownBuffers.resize(buffers.size());
+    for (size_t i = 0; i < buffers.size(); ++i)
+      if (!deviceBuffers[i].allocate(driver, buffers[i].bytes.size(), error))
+        return context.fail(error);
+    fillPointerTables(spec, buffers, [&](unsigned buffer) {
+      return uint64_t(deviceBuffers[buffer].ptr());
+    });
+    for (size_t i = 0; i < buffers.size(); ++i)
+      if (!driver.copyToDevice(deviceBuffers[i].ptr(), buffers[i].bytes.data(),
+                               buffers[i].bytes.size(), error))
+        return context.fail(error);
+  }
 
   // Kernel arguments, as the function's argument types say.
   std::vector<uint64_t> storage(kernel.args.size());
@@ -204,6 +213,10 @@ int runOnGPU(RunContext &context, Kernel &kernel, LoadedKernel &loaded,
                              /*flushL2=*/true, times, error))
       return context.fail(error);
     result.ms = rt::quantile(times, 0.5);
+    if (!reuse) {
+      context.tuneDevice = std::make_shared<TuneDeviceBuffers>();
+      context.tuneDevice->buffers = std::move(ownBuffers);
+    }
     return 0;
   }
   llvm::outs() << llvm::formatv(

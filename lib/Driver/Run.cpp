@@ -112,7 +112,13 @@ int runKernel(RunContext &context, ArrayRef<launch::Override> overrides,
     return 1;
   }
   std::vector<HostArray> inputs;
-  if (stage == Stage::Trial && sameBuffers(context.tuneBuffers, spec.buffers)) {
+  // A trial on the buffers of the one before runs on its device buffers:
+  // no inputs to make or upload.
+  bool onTuneBuffers = stage == Stage::Trial && context.tuneDevice &&
+                       sameBuffers(context.tuneBuffers, spec.buffers);
+  if (onTuneBuffers) {
+  } else if (stage == Stage::Trial &&
+             sameBuffers(context.tuneBuffers, spec.buffers)) {
     inputs = context.tuneInputs;
   } else if (emit == Emit::None && !wantInfo && !compileOnly) {
     if (!makeInputs(context, *kernel.source->diag, spec, inputs))

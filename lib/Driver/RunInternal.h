@@ -107,6 +107,11 @@ int loadOnGPU(RunContext &context, Kernel &kernel, const std::string &ptx,
               LoadedKernel &loaded, Timings &timings);
 /// Runs the loaded kernel on the GPU: upload `buffers`, launch, copy every
 /// buffer back, and time it unless --no-bench.
+/// The device buffers tuning trials share (RunContext::tuneDevice).
+struct TuneDeviceBuffers {
+  std::vector<rt::DeviceBuffer> buffers;
+};
+
 int runOnGPU(RunContext &context, Kernel &kernel, LoadedKernel &loaded,
              std::vector<HostArray> &buffers, Timings &timings,
              RunResult &result, Stage stage);

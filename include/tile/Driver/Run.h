@@ -94,6 +94,10 @@ struct RunContext {
   /// the same buffers reuse.
   std::vector<launch::BufferSpec> tuneBuffers;
   std::vector<HostArray> tuneInputs;
+  /// While tuning on a GPU: the first trial's device buffers, which later
+  /// trials with the same buffers launch on, as Triton's autotuner runs
+  /// every configuration on the same tensors (no upload per trial).
+  std::shared_ptr<struct TuneDeviceBuffers> tuneDevice;
 };
 
 /// Splits a "name=value" option; reports a malformed one (naming
