@@ -294,6 +294,12 @@ sec_tutorials() {
   check "matmul_kernel_persistent (tutorial 09) 1100x900x700" kernels/matmul_persistent.tile
   check "matmul_kernel_persistent (tutorial 09) 2048^3" kernels/matmul_persistent.tile $(dims 2048 2048 2048)
   compare "matmul_kernel_persistent 300x200x100" kernels/matmul_persistent.tile $(dims 300 200 100)
+  # Tensor descriptors made on the device (tl.make_tensor_descriptor).
+  check "grouped GEMM through tensor descriptors (tutorial 08)" kernels/grouped_gemm_tma.tile
+  check "matmul_kernel_descriptor_persistent (tutorial 09) 1100x904x712" kernels/matmul_descriptor_persistent.tile
+  check "matmul_kernel_descriptor_persistent EPILOGUE_SUBTILE" kernels/matmul_descriptor_persistent.tile --set EPILOGUE_SUBTILE=True
+  check "matmul_kernel_descriptor_persistent 2048^3" kernels/matmul_descriptor_persistent.tile $(dims 2048 2048 2048)
+  compare "matmul_kernel_descriptor_persistent 300x200x104" kernels/matmul_descriptor_persistent.tile $(dims 300 200 104)
   local out rc word
   if python3 -c 'import torch, numpy' 2>/dev/null; then
     out=$(python3 scripts/check-attention-bwd.py --tile-run "$(command -v tile-run)" 2>&1); rc=$?

@@ -108,14 +108,17 @@ bool referenceSoftmax(const std::vector<RefArg> &args, std::vector<double> &out,
   return true;
 }
 
-/// a (M x K) @ b (K x N), then an optional activation: "leaky_relu" is
-/// x if x >= 0 else 0.01 x, as in Triton's matmul tutorial.
-bool referenceMatmul(const std::vector<RefArg> &args, std::vector<double> &out,
-                     std::string &error) {
+/// a (M x K) @ b (K x N), or @ b^T when `bTransposed` (b is N x K, as the
+/// tensor-descriptor kernels of Triton's tutorials take it), then an
+/// optional activation: "leaky_relu" is x if x >= 0 else 0.01 x, as in
+/// Triton's matmul tutorial.
+bool matmulReference(const std::vector<RefArg> &args, std::vector<double> &out,
+                     std::string &error, bool bTransposed) {
+  auto inner = [&](const HostArray &b) { return b.shape[bTransposed ? 1 : 0]; };
   bool ok = (args.size() == 2 || args.size() == 3) && args[0].buffer &&
             args[1].buffer && args[0].buffer->shape.size() == 2 &&
             args[1].buffer->shape.size() == 2 &&
-            args[0].buffer->shape[1] == args[1].buffer->shape[0];
+            args[0].buffer->shape[1] == inner(*args[1].buffer);
   std::string activation;
   if (ok && args.size() == 3) {
     ok = args[2].value && args[2].value->kind == launch::Value::Kind::String;
@@ -123,15 +126,19 @@ bool referenceMatmul(const std::vector<RefArg> &args, std::vector<double> &out,
     ok = ok && (activation == "" || activation == "leaky_relu");
   }
   if (!ok) {
-    error = "ref_matmul(a, b) or ref_matmul(a, b, \"leaky_relu\") needs 2-D "
-            "buffers a (M x K) and b (K x N)";
+    const char *name = bTransposed ? "ref_matmul_bt" : "ref_matmul";
+    error = std::string(name) + "(a, b) or " + name +
+            "(a, b, \"leaky_relu\") needs 2-D buffers a (M x K) and b " +
+            (bTransposed ? "(N x K)" : "(K x N)");
     return false;
   }
   const HostArray &a = *args[0].buffer, &b = *args[1].buffer;
-  int64_t m = a.shape[0], k = a.shape[1], n = b.shape[1];
+  int64_t m = a.shape[0], k = a.shape[1], n = b.shape[bTransposed ? 0 : 1];
+  // b as K x N, in doubles.
   std::vector<double> bs(k * n);
-  for (int64_t i = 0; i < k * n; ++i)
-    bs[i] = b.get(i);
+  for (int64_t p = 0; p < k; ++p)
+    for (int64_t j = 0; j < n; ++j)
+      bs[p * n + j] = b.get(bTransposed ? j * k + p : p * n + j);
   out.assign(m * n, 0);
   // Rows split over the host's cores: 4096^3 is 7e10 multiply-adds.
   auto rows = [&](int64_t begin, int64_t end) {
@@ -155,6 +162,16 @@ bool referenceMatmul(const std::vector<RefArg> &args, std::vector<double> &out,
     for (double &v : out)
       v = v >= 0 ? v : 0.01 * v;
   return true;
+}
+
+bool referenceMatmul(const std::vector<RefArg> &args, std::vector<double> &out,
+                     std::string &error) {
+  return matmulReference(args, out, error, /*bTransposed=*/false);
+}
+
+bool referenceMatmulBT(const std::vector<RefArg> &args,
+                       std::vector<double> &out, std::string &error) {
+  return matmulReference(args, out, error, /*bTransposed=*/true);
 }
 
 /// The axis split of a buffer: `outer` x `extent` x `inner` elements.
@@ -497,6 +514,7 @@ const std::map<std::string, ReferenceFn> &getReferences() {
         {"ref_linear_recurrence", referenceLinearRecurrence},
         {"ref_softmax", referenceSoftmax},
         {"ref_matmul", referenceMatmul},
+        {"ref_matmul_bt", referenceMatmulBT},
         {"ref_seeded_dropout", referenceSeededDropout},
         {"ref_sort", referenceSort},
         {"ref_sum", referenceSum},

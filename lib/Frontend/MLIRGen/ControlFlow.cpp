@@ -34,7 +34,9 @@ bool isSameValue(const PyValue &a, const PyValue &b) {
     return a.type == b.type && a.isUnsigned == b.isUnsigned;
   case PyValue::Kind::Tuple:
   case PyValue::Kind::BoundMethod:
-    if (a.text != b.text || a.elements.size() != b.elements.size())
+  case PyValue::Kind::TensorDescriptor:
+    if (a.text != b.text || a.type != b.type ||
+        a.elements.size() != b.elements.size())
       return false;
     for (auto [x, y] : llvm::zip(a.elements, b.elements))
       if (!isSameValue(x, y))

@@ -198,6 +198,8 @@ KernelEmitter::emitAttribute(const ast::AttributeExpr &attribute) {
                      ".trans(), .sum() and the other tl functions as "
                      "methods");
   }
+  if (base->kind == PyValue::Kind::TensorDescriptor)
+    return emitDescriptorAttribute(*base, attribute);
   if (base->kind == PyValue::Kind::DType) {
     mlir::Type type = base->type;
     if (attr == "primitive_bitwidth" && type.isIntOrFloat())

@@ -266,6 +266,10 @@ public:
   };
   mlir::LogicalResult checkNoBlockPointerHints(const MemoryHints &hints,
                                                llvm::StringRef displayName);
+  /// `desc.block_shape`, `desc.load` and the other attributes of a tensor
+  /// descriptor (TensorDescriptors.cpp).
+  Result emitDescriptorAttribute(const PyValue &descriptor,
+                                 const ast::AttributeExpr &attribute);
   /// tl.load and tl.store through a block pointer (BlockPointers.cpp).
   Result emitBlockPointerLoad(const ast::CallExpr &call,
                               const PyValue &pointer,

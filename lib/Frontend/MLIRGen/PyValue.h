@@ -13,6 +13,7 @@
 
 #include "tile/Dialect/Tile/IR/TileDialect.h"
 
+#include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Types.h"
 #include "mlir/IR/Value.h"
 
@@ -84,6 +85,12 @@ struct PyValue {
     /// A method of a block (`x.to`, `x.reshape`): `text` is the
     /// triton.language function it calls, `elements[0]` the block.
     BoundMethod,
+    /// A tensor descriptor (tl.make_tensor_descriptor, or a kernel
+    /// argument made on the host): `elements` are the base pointer, then
+    /// the shape (i32) and the strides (i64), one per dimension; `type` is
+    /// the block a load gives (block_shape x the element type); `text` the
+    /// padding option ("zero" or "nan").
+    TensorDescriptor,
   };
 
   Kind kind = Kind::None;
@@ -149,6 +156,17 @@ struct PyValue {
     v.kind = Kind::DType;
     v.type = type;
     v.isUnsigned = isUnsigned;
+    return v;
+  }
+  static PyValue tensorDescriptor(std::vector<PyValue> parts,
+                                  mlir::RankedTensorType block, bool isUnsigned,
+                                  std::string padding) {
+    PyValue v;
+    v.kind = Kind::TensorDescriptor;
+    v.elements = std::move(parts);
+    v.type = block;
+    v.isUnsigned = isUnsigned;
+    v.text = std::move(padding);
     return v;
   }
   static PyValue boundMethod(PyValue self, std::string function) {

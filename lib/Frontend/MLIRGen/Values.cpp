@@ -80,6 +80,9 @@ std::string describe(const PyValue &value) {
   }
   case PyValue::Kind::DType:
     return "dtype " + getTypeName(value.type, value.isUnsigned);
+  case PyValue::Kind::TensorDescriptor:
+    return "tensor_descriptor<" + describeType(value.type, value.isUnsigned) +
+           ">";
   case PyValue::Kind::BoundMethod:
     return "method '" + llvm::StringRef(value.text).rsplit('.').second.str() +
            "'";

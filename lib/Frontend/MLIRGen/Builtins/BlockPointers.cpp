@@ -11,9 +11,6 @@
 
 namespace tile::frontend::mlirgen {
 
-namespace {
-using Result = KernelEmitter::Result;
-
 /// The elements of a tuple argument (a single value counts as one).
 llvm::SmallVector<PyValue> tupleElements(const PyValue &value) {
   if (value.kind == PyValue::Kind::Tuple)
@@ -24,8 +21,8 @@ llvm::SmallVector<PyValue> tupleElements(const PyValue &value) {
 /// `values` (integers, compile-time or runtime scalars) as scalars of
 /// `type`; an error at `loc` naming `what` otherwise.
 std::optional<llvm::SmallVector<mlir::Value>>
-toIntegers(KernelEmitter &e, const PyValue &tuple, mlir::Type type,
-           size_t rank, const ast::Location &loc, llvm::StringRef displayName,
+toIntegers(KernelEmitter &e, const PyValue &tuple, mlir::Type type, size_t rank,
+           const ast::Location &loc, llvm::StringRef displayName,
            llvm::StringRef what) {
   llvm::SmallVector<PyValue> values = tupleElements(tuple);
   if (values.size() != rank) {
@@ -41,8 +38,8 @@ toIntegers(KernelEmitter &e, const PyValue &tuple, mlir::Type type,
                  (value.isRuntime() && !isBlock(value.value) &&
                   isa<mlir::IntegerType>(value.value.getType()));
     if (!isInt) {
-      e.error(loc, displayName + "() '" + what +
-                       "' must hold integers, got " + describe(value));
+      e.error(loc, displayName + "() '" + what + "' must hold integers, got " +
+                       describe(value));
       return std::nullopt;
     }
     result.push_back(e.prepareOperand(value, type, false, {}, irLoc));
@@ -67,6 +64,9 @@ toConstants(KernelEmitter &e, const PyValue &tuple, const ast::Location &loc,
   return result;
 }
 
+namespace {
+using Result = KernelEmitter::Result;
+
 Result emitMakeBlockPtr(KernelEmitter &e, const BuiltinCall &c) {
   const KernelEmitter::CallArgs &args = c.args;
   const PyValue &base = args.values[0];
@@ -76,9 +76,8 @@ Result emitMakeBlockPtr(KernelEmitter &e, const BuiltinCall &c) {
                                      "() 'base' must be a scalar pointer, "
                                      "got " +
                                      describe(base));
-  auto blockShape =
-      toConstants(e, args.values[4], args.locs[4], c.displayName,
-                  "block_shape");
+  auto blockShape = toConstants(e, args.values[4], args.locs[4], c.displayName,
+                                "block_shape");
   if (!blockShape)
     return std::nullopt;
   size_t rank = blockShape->size();
@@ -124,18 +123,18 @@ Result emitMakeBlockPtr(KernelEmitter &e, const BuiltinCall &c) {
       &e.context,
       mlir::RankedTensorType::get(*blockShape, pointer.getPointeeType()));
   llvm::SmallVector<int32_t> order32(order->begin(), order->end());
-  return PyValue::runtime(
-      mlir::tile::MakeBlockPtrOp::create(
-          e.builder, e.getLoc(c.getLoc()), type, base.value, *shape, *strides,
-          *offsets, e.builder.getDenseI32ArrayAttr(order32)),
-      base.isUnsigned);
+  return PyValue::runtime(mlir::tile::MakeBlockPtrOp::create(
+                              e.builder, e.getLoc(c.getLoc()), type, base.value,
+                              *shape, *strides, *offsets,
+                              e.builder.getDenseI32ArrayAttr(order32)),
+                          base.isUnsigned);
 }
 
 Result emitAdvance(KernelEmitter &e, const BuiltinCall &c) {
   const PyValue &base = c.args.values[0];
-  auto type = base.isRuntime() ? dyn_cast<mlir::tile::BlockPointerType>(
-                                     base.value.getType())
-                               : nullptr;
+  auto type = base.isRuntime()
+                  ? dyn_cast<mlir::tile::BlockPointerType>(base.value.getType())
+                  : nullptr;
   if (!type)
     return e.error(c.args.locs[0], c.displayName +
                                        "() 'base' must be a block pointer, "
@@ -146,17 +145,17 @@ Result emitAdvance(KernelEmitter &e, const BuiltinCall &c) {
                             c.displayName, "offsets");
   if (!offsets)
     return std::nullopt;
-  return PyValue::runtime(
-      mlir::tile::AdvanceOp::create(e.builder, e.getLoc(c.getLoc()), base.value,
-                                    *offsets),
-      base.isUnsigned);
+  return PyValue::runtime(mlir::tile::AdvanceOp::create(e.builder,
+                                                        e.getLoc(c.getLoc()),
+                                                        base.value, *offsets),
+                          base.isUnsigned);
 }
 } // namespace
 
 KernelEmitter::Result KernelEmitter::emitBlockPointerLoad(
     const ast::CallExpr &call, const PyValue &pointer,
-    llvm::ArrayRef<const ast::Expr *> maskAndOther,
-    const MemoryHints &hints, llvm::StringRef displayName) {
+    llvm::ArrayRef<const ast::Expr *> maskAndOther, const MemoryHints &hints,
+    llvm::StringRef displayName) {
   for (const ast::Expr *expr : maskAndOther)
     if (expr)
       return error(expr->getLoc(), displayName +
@@ -169,8 +168,9 @@ KernelEmitter::Result KernelEmitter::emitBlockPointerLoad(
   if (hints.padding == mlir::tile::PaddingOption::nan &&
       !isa<mlir::FloatType>(type.getBlockType().getElementType()))
     return error(hints.paddingLoc,
-                 displayName + "() padding_option 'nan' needs a "
-                               "floating-point block, got " +
+                 displayName +
+                     "() padding_option 'nan' needs a "
+                     "floating-point block, got " +
                      describeType(type.getBlockType(), pointer.isUnsigned));
   return PyValue::runtime(
       mlir::tile::BlockLoadOp::create(
@@ -196,10 +196,10 @@ KernelEmitter::Result KernelEmitter::emitBlockPointerStore(
     llvm::ArrayRef<int64_t> shape = getShape(value.value);
     if (!broadcastShapes(shape, block.getShape()) ||
         *broadcastShapes(shape, block.getShape()) != block.getShape())
-      return error(valueExpr->getLoc(),
-                   displayName + "(): 'value' has shape " +
-                       formatShape(shape) + ", the block pointer's block " +
-                       formatShape(block.getShape()));
+      return error(valueExpr->getLoc(), displayName + "(): 'value' has shape " +
+                                            formatShape(shape) +
+                                            ", the block pointer's block " +
+                                            formatShape(block.getShape()));
   }
   // Triton stores the value converted to the element type, broadcast to
   // the block.

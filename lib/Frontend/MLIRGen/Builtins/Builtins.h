@@ -7,6 +7,8 @@
 //
 //   Creation.cpp    program_id, num_programs, arange, zeros, full, ...
 //   Memory.cpp      load, store
+//   BlockPointers.cpp  make_block_ptr, advance
+//   TensorDescriptors.cpp  make_tensor_descriptor, desc.load, desc.store
 //   Shape.cpp       reshape, view, trans, permute, expand_dims, cat, ...
 //   Math.cpp        where, maximum, exp, sqrt, fdiv, cast, softmax, ...
 //   Reductions.cpp  sum, max, argmax, reduce, cumsum, associative_scan, ...
@@ -78,6 +80,7 @@ struct Builtin {
 llvm::ArrayRef<Builtin> getCreationBuiltins();
 llvm::ArrayRef<Builtin> getMemoryBuiltins();
 llvm::ArrayRef<Builtin> getBlockPointerBuiltins();
+llvm::ArrayRef<Builtin> getTensorDescriptorBuiltins();
 llvm::ArrayRef<Builtin> getShapeBuiltins();
 llvm::ArrayRef<Builtin> getMathBuiltins();
 llvm::ArrayRef<Builtin> getReductionBuiltins();
@@ -88,6 +91,21 @@ llvm::ArrayRef<Builtin> getDebugBuiltins();
 llvm::ArrayRef<Builtin> getRandomBuiltins();
 llvm::ArrayRef<Builtin> getStandardBuiltins();
 llvm::ArrayRef<Builtin> getIndexingBuiltins();
+
+/// The elements of a tuple argument (a single value counts as one).
+llvm::SmallVector<PyValue> tupleElements(const PyValue &value);
+
+/// A tuple argument of `rank` integers (compile-time or runtime scalars) as
+/// scalars of `type`; an error at `loc` naming `what` otherwise.
+std::optional<llvm::SmallVector<mlir::Value>>
+toIntegers(KernelEmitter &e, const PyValue &tuple, mlir::Type type,
+           size_t rank, const ast::Location &loc, llvm::StringRef displayName,
+           llvm::StringRef what);
+
+/// A tuple argument of compile-time integers.
+std::optional<llvm::SmallVector<int64_t>>
+toConstants(KernelEmitter &e, const PyValue &tuple, const ast::Location &loc,
+            llvm::StringRef displayName, llvm::StringRef what);
 
 /// The row of triton.language's builtin `name`, or null.
 const Builtin *lookupBuiltin(llvm::StringRef name);

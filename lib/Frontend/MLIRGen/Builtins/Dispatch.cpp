@@ -15,7 +15,8 @@ const llvm::StringMap<const Builtin *> &getBuiltinsByName() {
   static const llvm::StringMap<const Builtin *> byName = [] {
     llvm::StringMap<const Builtin *> map;
     for (llvm::ArrayRef<Builtin> family :
-         {getCreationBuiltins(), getMemoryBuiltins(), getBlockPointerBuiltins(), getShapeBuiltins(),
+         {getCreationBuiltins(), getMemoryBuiltins(), getBlockPointerBuiltins(),
+          getTensorDescriptorBuiltins(), getShapeBuiltins(),
           getMathBuiltins(), getReductionBuiltins(), getDotBuiltins(),
           getAtomicBuiltins(), getHintBuiltins(), getDebugBuiltins(),
           getRandomBuiltins(), getStandardBuiltins(), getIndexingBuiltins()})
