@@ -204,6 +204,15 @@ bool Compilation::specializeFromSignature(const Specialization &spec,
       out.params.push_back(*value);
       continue;
     }
+    if (text.starts_with("tensordesc")) {
+      error(param,
+            "'" + text +
+                "': tensor descriptor parameters are not "
+                "supported by the C++ API and tile-compile yet (tile-run "
+                "takes them: tensor_descriptor(buffer, block_shape))");
+      ok = false;
+      continue;
+    }
     auto [type, hint] = text.split(':');
     ParamSpec p;
     p.name = param.name;

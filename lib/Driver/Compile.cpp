@@ -138,10 +138,20 @@ std::optional<KernelSpecialization> tile::specialize(TileSource &source) {
     case launch::Value::Kind::Float:
       spec.type = "fp32";
       break;
+    case launch::Value::Kind::TensorDescriptor: {
+      // Triton's AOT spelling: tensordesc<fp16[64, 64]>.
+      spec.type = "tensordesc<" +
+                  launch::getName(launch.buffers[v.buffer].dtype).str() + "[";
+      for (size_t d = 0; d < v.elements.size(); ++d)
+        spec.type += (d ? ", " : "") + std::to_string(v.elements[d].intValue);
+      spec.type += "]>";
+      break;
+    }
     default:
       diag.error(launch.getLocation(param.name),
                  "parameter '" + param.name +
-                     "' needs a buffer or a number, got " + v.describe());
+                     "' needs a buffer, a number or a tensor descriptor, got " +
+                     v.describe());
       return std::nullopt;
     }
     specialization.params.push_back(spec);

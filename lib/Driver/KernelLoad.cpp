@@ -106,9 +106,28 @@ bool loadTileKernel(RunContext &context, ArrayRef<launch::Override> overrides,
   if (!kernel.func)
     return false;
   // Constexprs and integers equal to 1 are folded into the kernel.
-  for (const frontend::ParamSpec &param : specialization->params)
-    if (param.type != "constexpr" && !param.equalsOne)
-      kernel.args.push_back(kernel.source->launch.variables.lookup(param.name));
+  const launch::LaunchSpec &launch = kernel.source->launch;
+  for (const frontend::ParamSpec &param : specialization->params) {
+    if (param.type == "constexpr" || param.equalsOne)
+      continue;
+    launch::Value value = launch.variables.lookup(param.name);
+    if (value.kind != launch::Value::Kind::TensorDescriptor) {
+      kernel.args.push_back(value);
+      continue;
+    }
+    // A descriptor is its base pointer, its shape and its strides but the
+    // last (1), as the kernel's arguments (the front end's
+    // tensordesc<...> parameters).
+    const launch::BufferSpec &buffer = launch.buffers[value.buffer];
+    launch::Value base;
+    base.kind = launch::Value::Kind::Buffer;
+    base.buffer = value.buffer;
+    kernel.args.push_back(base);
+    for (int64_t extent : buffer.shape)
+      kernel.args.push_back(launch::Value::getInt(extent));
+    for (size_t d = 0; d + 1 < buffer.shape.size(); ++d)
+      kernel.args.push_back(launch::Value::getInt(buffer.getStride(d)));
+  }
   if (kernel.args.size() != kernel.func.getNumArguments())
     return context.fail("internal error: the kernel's arguments do not match "
                         "its specialization"),

@@ -150,6 +150,51 @@ std::optional<Value> Evaluator::evalCall(const ast::CallExpr &expr) {
     return addBuffer(spec, std::move(buffer));
   }
 
+  // Triton's host-side TensorDescriptor.from_tensor(buffer, block_shape),
+  // with the limits its TMA encoding sets.
+  if (name == "tensor_descriptor") {
+    if (!expectArgs(2, 2))
+      return std::nullopt;
+    std::optional<Value> buffer = eval(*args[0]);
+    std::optional<Value> block = eval(*args[1]);
+    if (!buffer || !block)
+      return std::nullopt;
+    if (buffer->kind != Value::Kind::Buffer)
+      return error(*args[0], "tensor_descriptor() needs a buffer, got " +
+                                 buffer->describe());
+    const BufferSpec &b = spec.buffers[buffer->buffer];
+    size_t rank = b.shape.size();
+    if (block->kind != Value::Kind::Tuple || block->elements.size() != rank)
+      return error(*args[1], "tensor_descriptor()'s block shape needs " +
+                                 std::to_string(rank) +
+                                 " sizes, one per dimension of the buffer");
+    if (rank < 1 || rank > 5)
+      return error(*args[0], "tensor_descriptor() needs a buffer of 1 to 5 "
+                             "dimensions");
+    int64_t bytes = getByteWidth(b.dtype);
+    for (const Value &size : block->elements)
+      if (size.kind != Value::Kind::Int || size.intValue <= 0 ||
+          (size.intValue & (size.intValue - 1)) != 0)
+        return error(*args[1], "tensor_descriptor()'s block shape must hold "
+                               "powers of 2, got " +
+                                   size.describe());
+    if (block->elements.back().intValue * bytes < 16)
+      return error(*args[1], "tensor_descriptor(): a block's last dimension "
+                             "must hold at least 16 bytes");
+    for (size_t d = 0; d + 1 < rank; ++d)
+      if (b.getStride(d) * bytes % 16 != 0)
+        return error(*args[0], "tensor_descriptor(): the buffer's strides "
+                               "must be multiples of 16 bytes (TMA's rule), "
+                               "got " +
+                                   std::to_string(b.getStride(d) * bytes) +
+                                   " bytes in dimension " + std::to_string(d));
+    Value descriptor;
+    descriptor.kind = Value::Kind::TensorDescriptor;
+    descriptor.buffer = buffer->buffer;
+    descriptor.elements = block->elements;
+    return descriptor;
+  }
+
   if (name == "stride") {
     if (!expectArgs(2, 2))
       return std::nullopt;

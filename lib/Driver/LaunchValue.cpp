@@ -156,6 +156,8 @@ std::string Value::describe() const {
     return "tuple of " + std::to_string(elements.size());
   case Kind::Elementwise:
     return "an element-wise expression of buffers";
+  case Kind::TensorDescriptor:
+    return "a tensor descriptor";
   case Kind::Deferred:
     return "a value known only once the kernel is compiled (it uses "
            "num_sms() or occupancy())";

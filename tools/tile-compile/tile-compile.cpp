@@ -77,17 +77,22 @@ std::string trim(const std::string &s) {
   return b == std::string::npos ? "" : s.substr(b, e - b + 1);
 }
 
-/// Splits on commas outside quotes.
+/// Splits on commas outside quotes and brackets (tensordesc<fp16[64, 64]>).
 std::vector<std::string> splitEntries(const std::string &text) {
   std::vector<std::string> entries;
   std::string current;
   char quote = 0;
+  int depth = 0;
   for (char c : text) {
     if (quote) {
       quote = c == quote ? 0 : quote;
     } else if (c == '"' || c == '\'') {
       quote = c;
-    } else if (c == ',') {
+    } else if (c == '[' || c == '<') {
+      ++depth;
+    } else if ((c == ']' || c == '>') && depth > 0) {
+      --depth;
+    } else if (c == ',' && depth == 0) {
       entries.push_back(trim(current));
       current.clear();
       continue;

@@ -124,7 +124,11 @@ struct Value {
     Deferred,
     /// An element-wise expression of buffers (`expr`), not yet a buffer:
     /// an assignment makes it one, check() takes it as a reference.
-    Elementwise
+    Elementwise,
+    /// `tensor_descriptor(buffer, block_shape)`: Triton's host-side
+    /// TensorDescriptor of a whole buffer (`buffer`), its block shape in
+    /// `elements` (Ints).
+    TensorDescriptor
   };
   Kind kind = Kind::None;
   int64_t intValue = 0;

@@ -57,6 +57,39 @@ KernelEmitter::parseSpecType(llvm::StringRef type, const ast::Param &param) {
   return scalar;
 }
 
+std::optional<mlir::RankedTensorType>
+KernelEmitter::parseDescriptorType(llvm::StringRef type,
+                                   const ast::Param &param) {
+  // tensordesc<fp16[64, 64]>
+  llvm::StringRef body = type;
+  body.consume_front("tensordesc<");
+  body.consume_back(">");
+  auto [element, dims] = body.split('[');
+  std::optional<mlir::Type> scalar = parseSpecType(element.trim(), param);
+  if (!scalar)
+    return std::nullopt;
+  llvm::SmallVector<int64_t> shape;
+  llvm::SmallVector<llvm::StringRef> pieces;
+  dims.consume_back("]");
+  dims.split(pieces, ',');
+  for (llvm::StringRef piece : pieces) {
+    int64_t size = 0;
+    if (piece.trim().getAsInteger(10, size) || size <= 0) {
+      diag.error(param.loc, "bad tensor descriptor type '" + type +
+                                "' for parameter '" + param.name +
+                                "'; expected e.g. 'tensordesc<fp16[64, 64]>'");
+      return std::nullopt;
+    }
+    shape.push_back(size);
+  }
+  if (isPointer(*scalar) || shape.empty()) {
+    diag.error(param.loc, "bad tensor descriptor type '" + type +
+                              "' for parameter '" + param.name + "'");
+    return std::nullopt;
+  }
+  return mlir::RankedTensorType::get(shape, *scalar);
+}
+
 mlir::OwningOpRef<mlir::ModuleOp>
 KernelEmitter::emit(const ast::FunctionDef &kernel,
                     const KernelSpecialization &spec) {
@@ -85,8 +118,16 @@ KernelEmitter::emit(const ast::FunctionDef &kernel,
   struct Argument {
     const ast::Param *param;
     mlir::Type type;
-    bool divisibleBy16;
+    /// The argument's known divisor (16 for the specialization's :16
+    /// hint), or 0.
+    int64_t divisor;
     bool isUnsigned;
+    /// The first argument of a tensor descriptor parameter: its block;
+    /// the base pointer, then the shape (i32) and the strides but the
+    /// last (i64) follow as arguments of their own.
+    mlir::RankedTensorType descriptorBlock = {};
+    /// An argument after the first of a descriptor's.
+    bool descriptorPart = false;
   };
   llvm::SmallVector<Argument> arguments;
   for (const ast::Param &param : kernel.getParams()) {
@@ -138,6 +179,38 @@ KernelEmitter::emit(const ast::FunctionDef &kernel,
       continue;
     }
 
+    if (llvm::StringRef(paramSpec->type).starts_with("tensordesc<")) {
+      if (annotatedConstexpr) {
+        diag.error(param.loc, "parameter '" + param.name +
+                                  "' is tl.constexpr, but the launch gives "
+                                  "it a tensor descriptor");
+        return nullptr;
+      }
+      std::optional<mlir::RankedTensorType> block =
+          parseDescriptorType(paramSpec->type, param);
+      if (!block)
+        return nullptr;
+      mlir::Type element = block->getElementType();
+      bool isUnsignedType =
+          llvm::StringRef(paramSpec->type).drop_front(11).starts_with("u");
+      // TMA's rules, which the launch checked: a 16-byte aligned base and
+      // strides that are multiples of 16 bytes.
+      int64_t strideDivisor =
+          std::max<int64_t>(1, 128 / element.getIntOrFloatBitWidth());
+      arguments.push_back({&param,
+                           mlir::tile::PointerType::get(&context, element), 16,
+                           isUnsignedType, *block});
+      for (int64_t d = 0; d < block->getRank(); ++d)
+        arguments.push_back({&param, builder.getI32Type(), 0, false, {}, true});
+      for (int64_t d = 0; d + 1 < block->getRank(); ++d)
+        arguments.push_back({&param,
+                             builder.getI64Type(),
+                             strideDivisor > 1 ? strideDivisor : 0,
+                             false,
+                             {},
+                             true});
+      continue;
+    }
     if (annotatedConstexpr) {
       diag.error(param.loc, "parameter '" + param.name +
                                 "' is tl.constexpr, but the specialization "
@@ -164,7 +237,7 @@ KernelEmitter::emit(const ast::FunctionDef &kernel,
     }
     bool divisible = paramSpec->divisibleBy16 &&
                      (isPointer(*type) || (isInteger(*type) && !isBool(*type)));
-    arguments.push_back({&param, *type, divisible, isUnsignedType});
+    arguments.push_back({&param, *type, divisible ? 16 : 0, isUnsignedType});
   }
 
   // The function and its entry block.
@@ -182,13 +255,30 @@ KernelEmitter::emit(const ast::FunctionDef &kernel,
   for (auto [index, argument] : llvm::enumerate(arguments)) {
     mlir::BlockArgument blockArgument = entry->getArgument(index);
     blockArgument.setLoc(getLoc(argument.param->loc));
-    if (argument.divisibleBy16)
+    if (argument.divisor)
       function.setArgAttr(index, mlir::tile::kDivisibilityAttr,
-                          builder.getI32IntegerAttr(16));
-    locals[argument.param->name] =
-        PyValue::runtime(blockArgument, argument.isUnsigned);
+                          builder.getI32IntegerAttr(argument.divisor));
+    if (!argument.descriptorPart && !argument.descriptorBlock)
+      locals[argument.param->name] =
+          PyValue::runtime(blockArgument, argument.isUnsigned);
   }
   builder.setInsertionPointToStart(entry);
+  // Tensor descriptors from the host: the parts as arguments, the last
+  // stride the constant 1.
+  for (auto [index, argument] : llvm::enumerate(arguments)) {
+    if (!argument.descriptorBlock)
+      continue;
+    int64_t rank = argument.descriptorBlock.getRank();
+    std::vector<PyValue> parts;
+    for (int64_t i = 0; i < 2 * rank; ++i)
+      parts.push_back(PyValue::runtime(entry->getArgument(index + i)));
+    parts.push_back(PyValue::runtime(mlir::arith::ConstantOp::create(
+        builder, getLoc(argument.param->loc), builder.getI64IntegerAttr(1))));
+    parts[0].isUnsigned = argument.isUnsigned;
+    locals[argument.param->name] =
+        PyValue::tensorDescriptor(std::move(parts), argument.descriptorBlock,
+                                  argument.isUnsigned, "zero");
+  }
 
   for (const ast::Param &param : kernel.getParams())
     assignedNames.insert(param.name);

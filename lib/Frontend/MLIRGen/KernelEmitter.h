@@ -101,6 +101,9 @@ public:
   mlir::LogicalResult checkDecorators(const ast::FunctionDef &kernel);
   std::optional<mlir::Type> parseSpecType(llvm::StringRef type,
                                           const ast::Param &param);
+  /// The block of a "tensordesc<fp16[64, 64]>" specialization type.
+  std::optional<mlir::RankedTensorType>
+  parseDescriptorType(llvm::StringRef type, const ast::Param &param);
 
   //===--------------------------------------------------------------------===//
   // Names
