@@ -112,14 +112,14 @@ int runKernel(RunContext &context, ArrayRef<launch::Override> overrides,
     return 1;
   }
   std::vector<HostArray> inputs;
-  // A trial on the buffers of the one before runs on its device buffers:
-  // no inputs to make or upload.
-  bool onTuneBuffers = stage == Stage::Trial && context.tuneDevice &&
-                       sameBuffers(context.tuneBuffers, spec.buffers);
-  if (onTuneBuffers) {
-  } else if (stage == Stage::Trial &&
-             sameBuffers(context.tuneBuffers, spec.buffers)) {
-    inputs = context.tuneInputs;
+  // A trial on the buffers of the one before runs on its device buffers
+  // where that trial kept them (no inputs to make or upload), else on its
+  // inputs.
+  bool sameAsTrialBefore =
+      stage == Stage::Trial && sameBuffers(context.tuneBuffers, spec.buffers);
+  if (sameAsTrialBefore) {
+    if (!context.tuneDevice)
+      inputs = context.tuneInputs;
   } else if (emit == Emit::None && !wantInfo && !compileOnly) {
     if (!makeInputs(context, *kernel.source->diag, spec, inputs))
       return 1;

@@ -64,29 +64,47 @@ toConstants(KernelEmitter &e, const PyValue &tuple, const ast::Location &loc,
   return result;
 }
 
+bool checkScalarPointer(KernelEmitter &e, const BuiltinCall &c,
+                        unsigned index) {
+  const PyValue &base = c.args.values[index];
+  if (base.isRuntime() && !isBlock(base.value) &&
+      isa<mlir::tile::PointerType>(base.value.getType()))
+    return true;
+  e.error(c.args.locs[index], c.displayName +
+                                  "() 'base' must be a scalar pointer, got " +
+                                  describe(base));
+  return false;
+}
+
+std::optional<llvm::SmallVector<int64_t>>
+toBlockShape(KernelEmitter &e, const BuiltinCall &c, unsigned index) {
+  auto shape = toConstants(e, c.args.values[index], c.args.locs[index],
+                           c.displayName, "block_shape");
+  if (!shape)
+    return std::nullopt;
+  for (int64_t size : *shape)
+    if (size <= 0 || !llvm::isPowerOf2_64(size)) {
+      e.error(c.args.locs[index], c.displayName +
+                                      "() 'block_shape' must hold powers "
+                                      "of 2, got " +
+                                      llvm::Twine(size));
+      return std::nullopt;
+    }
+  return shape;
+}
+
 namespace {
 using Result = KernelEmitter::Result;
 
 Result emitMakeBlockPtr(KernelEmitter &e, const BuiltinCall &c) {
   const KernelEmitter::CallArgs &args = c.args;
   const PyValue &base = args.values[0];
-  if (!base.isRuntime() || isBlock(base.value) ||
-      !isa<mlir::tile::PointerType>(base.value.getType()))
-    return e.error(args.locs[0], c.displayName +
-                                     "() 'base' must be a scalar pointer, "
-                                     "got " +
-                                     describe(base));
-  auto blockShape = toConstants(e, args.values[4], args.locs[4], c.displayName,
-                                "block_shape");
+  if (!checkScalarPointer(e, c, 0))
+    return std::nullopt;
+  auto blockShape = toBlockShape(e, c, 4);
   if (!blockShape)
     return std::nullopt;
   size_t rank = blockShape->size();
-  for (int64_t size : *blockShape)
-    if (size <= 0 || !llvm::isPowerOf2_64(size))
-      return e.error(args.locs[4], c.displayName +
-                                       "() 'block_shape' must hold powers "
-                                       "of 2, got " +
-                                       llvm::Twine(size));
   auto order =
       toConstants(e, args.values[5], args.locs[5], c.displayName, "order");
   if (!order)

@@ -98,14 +98,22 @@ llvm::SmallVector<PyValue> tupleElements(const PyValue &value);
 /// A tuple argument of `rank` integers (compile-time or runtime scalars) as
 /// scalars of `type`; an error at `loc` naming `what` otherwise.
 std::optional<llvm::SmallVector<mlir::Value>>
-toIntegers(KernelEmitter &e, const PyValue &tuple, mlir::Type type,
-           size_t rank, const ast::Location &loc, llvm::StringRef displayName,
+toIntegers(KernelEmitter &e, const PyValue &tuple, mlir::Type type, size_t rank,
+           const ast::Location &loc, llvm::StringRef displayName,
            llvm::StringRef what);
 
 /// A tuple argument of compile-time integers.
 std::optional<llvm::SmallVector<int64_t>>
 toConstants(KernelEmitter &e, const PyValue &tuple, const ast::Location &loc,
             llvm::StringRef displayName, llvm::StringRef what);
+
+/// Whether argument `index` is a scalar pointer (a block pointer's or a
+/// tensor descriptor's base); an error at it otherwise.
+bool checkScalarPointer(KernelEmitter &e, const BuiltinCall &c, unsigned index);
+
+/// Argument `index` as a block shape: compile-time powers of 2.
+std::optional<llvm::SmallVector<int64_t>>
+toBlockShape(KernelEmitter &e, const BuiltinCall &c, unsigned index);
 
 /// The row of triton.language's builtin `name`, or null.
 const Builtin *lookupBuiltin(llvm::StringRef name);

@@ -16,10 +16,10 @@ const llvm::StringMap<const Builtin *> &getBuiltinsByName() {
     llvm::StringMap<const Builtin *> map;
     for (llvm::ArrayRef<Builtin> family :
          {getCreationBuiltins(), getMemoryBuiltins(), getBlockPointerBuiltins(),
-          getTensorDescriptorBuiltins(), getShapeBuiltins(),
-          getMathBuiltins(), getReductionBuiltins(), getDotBuiltins(),
-          getAtomicBuiltins(), getHintBuiltins(), getDebugBuiltins(),
-          getRandomBuiltins(), getStandardBuiltins(), getIndexingBuiltins()})
+          getTensorDescriptorBuiltins(), getShapeBuiltins(), getMathBuiltins(),
+          getReductionBuiltins(), getDotBuiltins(), getAtomicBuiltins(),
+          getHintBuiltins(), getDebugBuiltins(), getRandomBuiltins(),
+          getStandardBuiltins(), getIndexingBuiltins()})
       for (const Builtin &builtin : family) {
         [[maybe_unused]] bool inserted =
             map.try_emplace(builtin.name, &builtin).second;

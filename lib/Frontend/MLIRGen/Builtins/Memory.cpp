@@ -164,8 +164,8 @@ KernelEmitter::Result KernelEmitter::emitLoad(const ast::CallExpr &call,
   if (!pointer)
     return std::nullopt;
   if (isBlockPointer(*pointer))
-    return emitBlockPointerLoad(call, *pointer, {(*args)[1], (*args)[2]},
-                                hints, displayName);
+    return emitBlockPointerLoad(call, *pointer, {(*args)[1], (*args)[2]}, hints,
+                                displayName);
   if (!pointer->isRuntime() || !isPointer(getElementType(pointer->value)))
     return error(pointerExpr.getLoc(),
                  displayName +
@@ -277,8 +277,8 @@ KernelEmitter::Result KernelEmitter::emitStore(const ast::CallExpr &call,
                                          "block of numbers, got " +
                                          describe(*value));
   if (blockPointer)
-    return emitBlockPointerStore(call, *pointer, *value, &valueExpr,
-                                 (*args)[2], hints, displayName);
+    return emitBlockPointerStore(call, *pointer, *value, &valueExpr, (*args)[2],
+                                 hints, displayName);
   if (failed(checkNoBlockPointerHints(hints, displayName)))
     return std::nullopt;
   std::optional<PyValue> mask;

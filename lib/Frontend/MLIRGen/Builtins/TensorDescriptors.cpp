@@ -22,16 +22,11 @@ using Result = KernelEmitter::Result;
 Result emitMakeTensorDescriptor(KernelEmitter &e, const BuiltinCall &c) {
   const KernelEmitter::CallArgs &args = c.args;
   const PyValue &base = args.values[0];
-  if (!base.isRuntime() || isBlock(base.value) ||
-      !isa<mlir::tile::PointerType>(base.value.getType()))
-    return e.error(args.locs[0], c.displayName +
-                                     "() 'base' must be a scalar pointer, "
-                                     "got " +
-                                     describe(base));
+  if (!checkScalarPointer(e, c, 0))
+    return std::nullopt;
   mlir::Type element =
       cast<mlir::tile::PointerType>(base.value.getType()).getPointeeType();
-  auto blockShape = toConstants(e, args.values[3], args.locs[3], c.displayName,
-                                "block_shape");
+  auto blockShape = toBlockShape(e, c, 3);
   if (!blockShape)
     return std::nullopt;
   size_t rank = blockShape->size();
@@ -39,12 +34,6 @@ Result emitMakeTensorDescriptor(KernelEmitter &e, const BuiltinCall &c) {
     return e.error(args.locs[3], c.displayName +
                                      "() needs 1 to 5 dimensions, got " +
                                      llvm::Twine(rank));
-  for (int64_t size : *blockShape)
-    if (size <= 0 || !llvm::isPowerOf2_64(size))
-      return e.error(args.locs[3], c.displayName +
-                                       "() 'block_shape' must hold powers "
-                                       "of 2, got " +
-                                       llvm::Twine(size));
   unsigned elementBytes = std::max(1u, element.getIntOrFloatBitWidth() / 8);
   if (blockShape->back() * elementBytes < 16)
     return e.error(args.locs[3],
