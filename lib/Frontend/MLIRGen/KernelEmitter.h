@@ -182,6 +182,8 @@ public:
   Result emitFunctionCall(const ast::CallExpr &call,
                           const ast::FunctionDef &function);
   Result emitPythonBuiltin(const ast::CallExpr &call, llvm::StringRef name);
+  Result emitIsInstance(const PyValue &value, const PyValue &classInfo,
+                        const ast::Expr &classExpr);
   Result emitLanguageCall(const ast::CallExpr &call, llvm::StringRef name,
                           llvm::StringRef displayName,
                           const PyValue *self = nullptr);

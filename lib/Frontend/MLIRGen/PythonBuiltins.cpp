@@ -1,6 +1,7 @@
 //===- PythonBuiltins.cpp - Python's builtins in kernels ------------------===//
 //
-// Python's builtins inside kernels: min, max, abs, int, float, bool.
+// Python's builtins inside kernels: min, max, abs, int, float, bool, len,
+// isinstance.
 //
 //===----------------------------------------------------------------------===//
 
@@ -113,12 +114,82 @@ KernelEmitter::emitPythonBuiltin(const ast::CallExpr &call,
   if (name == "len" && values.size() == 1 &&
       values[0].kind == PyValue::Kind::Tuple)
     return PyValue::integer(values[0].elements.size());
+  if (name == "isinstance") {
+    if (values.size() != 2 || !call.getKeywords().empty())
+      return error(call.getLoc(), "isinstance() takes two arguments");
+    return emitIsInstance(values[0], values[1], *call.getArgs()[1]);
+  }
   if (name == "print")
     return emitLanguageCall(call, "device_print", "print");
   if (name == "range")
     return error(call.getLoc(), "range() can only be used as the iterable of "
                                 "a 'for' loop");
   return error(call.getLoc(), "'" + name + "()' is not supported in kernels");
+}
+
+/// Whether `value` is an instance of the class named `qualified` (a
+/// triton.language class or a Python builtin type), as Triton sees values
+/// in a kernel: blocks and scalars computed at run time are tl.tensor,
+/// compile-time numbers are tl.constexpr (and int, float or bool, which
+/// Triton's isinstance sees unwrapped). std::nullopt: not a class Tile knows.
+static std::optional<bool> isInstanceOf(const PyValue &value,
+                                        llvm::StringRef qualified) {
+  using Kind = PyValue::Kind;
+  llvm::StringRef name = qualified;
+  if (name.consume_front("triton.language.core.") ||
+      name.consume_front("triton.language.")) {
+    if (name == "tensor_descriptor" || name == "tensor_descriptor_base")
+      return value.kind == Kind::TensorDescriptor;
+    if (name == "tensor")
+      return value.kind == Kind::Runtime;
+    if (name == "constexpr")
+      return value.kind == Kind::Int || value.kind == Kind::Float ||
+             value.kind == Kind::Bool || value.kind == Kind::None ||
+             value.kind == Kind::String || value.kind == Kind::DType;
+    if (name == "dtype")
+      return value.kind == Kind::DType;
+    if (name == "tuple")
+      return value.kind == Kind::Tuple;
+    return std::nullopt;
+  }
+  if (name.consume_front("builtins.")) {
+    if (name == "int")
+      return value.kind == Kind::Int || value.kind == Kind::Bool;
+    if (name == "float")
+      return value.kind == Kind::Float;
+    if (name == "bool")
+      return value.kind == Kind::Bool;
+    if (name == "str")
+      return value.kind == Kind::String;
+    if (name == "tuple" || name == "list")
+      return value.kind == Kind::Tuple;
+  }
+  return std::nullopt;
+}
+
+KernelEmitter::Result
+KernelEmitter::emitIsInstance(const PyValue &value, const PyValue &classInfo,
+                              const ast::Expr &classExpr) {
+  // A tuple of classes matches when one of them does, as in Python.
+  llvm::SmallVector<PyValue> classes;
+  if (classInfo.kind == PyValue::Kind::Tuple)
+    classes.append(classInfo.elements.begin(), classInfo.elements.end());
+  else
+    classes.push_back(classInfo);
+  bool result = false;
+  for (const PyValue &cls : classes) {
+    std::optional<bool> matches;
+    if (cls.kind == PyValue::Kind::Namespace)
+      matches = isInstanceOf(value, cls.text);
+    if (!matches)
+      return error(classExpr.getLoc(),
+                   "isinstance() of " + describe(cls) +
+                       " is not supported in kernels (it takes "
+                       "tl.tensor, tl.tensor_descriptor, tl.constexpr, "
+                       "tl.dtype, tuple, int, float, bool or str)");
+    result = result || *matches;
+  }
+  return PyValue::boolean(result);
 }
 
 } // namespace tile::frontend::mlirgen
