@@ -1,8 +1,12 @@
 #!/usr/bin/env python3
-"""Times tutorial 06's block-pointer attention forward (kernels/attn_fwd.tile)
-on the GPU: Tile (tile-run), Triton running the same kernel text (the .tile
-file is Python: its _attn_fwd goes through triton.jit), and PyTorch's
-scaled_dot_product_attention, in one process, alternating, on each shape.
+"""Times tutorial 06's attention forward on the GPU: Tile (tile-run), Triton
+running the same kernel text (the .tile file is Python: its _attn_fwd goes
+through triton.jit), and PyTorch's scaled_dot_product_attention with each
+backend (flash, cuDNN, efficient), in one process, alternating, on each
+shape. --kernel block-pointer times kernels/attn_fwd.tile (the block-pointer
+version); --kernel descriptor times kernels/attn_fwd_descriptor.tile (Triton
+3.6's text), which Triton runs as its tutorial does on Hopper: host
+TensorDescriptors, warp_specialize False, TMA.
 TFLOP/s counted as the tutorial counts them (4 Z H N^2 D, halved when
 causal). Before timing a shape, Tile's kernel is checked against the
 float64 references of O and M at the same N_CTX, HEAD_DIM and causality
@@ -11,6 +15,7 @@ arguments, the compiled kernel is the same), and Triton's output against
 SDPA's at the full shape.
 
     python3 scripts/bench-attention-fwd.py [--tile-run PATH] [--repeats N]
+        [--kernel block-pointer|descriptor]
         [--shapes Z,H,N,D,causal;...] [--block-m 128] [--block-n 64]
         [--warps 4] [--stages 3]
 
@@ -28,7 +33,9 @@ import torch
 import triton
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-KERNEL = os.path.join(ROOT, "kernels", "attn_fwd.tile")
+KERNELS = {"block-pointer": os.path.join(ROOT, "kernels", "attn_fwd.tile"),
+           "descriptor": os.path.join(ROOT, "kernels", "attn_fwd_descriptor.tile")}
+KERNEL = KERNELS["block-pointer"]
 TIME_RE = re.compile(r"^time: median ([0-9.]+) ms")
 CHECK_RE = re.compile(r"^check .*: (PASS|FAIL)$")
 DEFAULT_SHAPES = "4,32,1024,64,0;4,32,4096,64,0;4,32,1024,128,0;4,32,4096,128,0;4,32,4096,128,1"
@@ -48,6 +55,33 @@ def tile_sets(z, h, n, d, causal, args):
             "--set", f"CAUSAL={'True' if causal else 'False'}", "--set", f"BLOCK_M={args.block_m}",
             "--set", f"BLOCK_N={args.block_n}", "--set", f"num_warps={args.warps}",
             "--set", f"num_stages={args.stages}"]
+
+
+def sdpa_backends():
+    """(name, context manager factory) for each SDPA backend torch has."""
+    try:
+        from torch.nn.attention import SDPBackend, sdpa_kernel
+    except ImportError:
+        return []
+    names = [("flash", "FLASH_ATTENTION"), ("cuDNN", "CUDNN_ATTENTION"), ("efficient", "EFFICIENT_ATTENTION")]
+    return [(name, lambda b=getattr(SDPBackend, attr): sdpa_kernel(b))
+            for name, attr in names if hasattr(SDPBackend, attr)]
+
+
+def triton_descriptor_call(attn_fwd, q, k, v, o, m, sm_scale, causal, args):
+    """The tutorial's Hopper path: host descriptors over (Z*H*N_CTX, D)."""
+    from triton.tools.tensor_descriptor import TensorDescriptor
+    z, h, n, d = q.shape
+    y_dim = z * h * n
+    desc = lambda t, rows: TensorDescriptor(t, shape=[y_dim, d], strides=[d, 1], block_shape=[rows, d])
+    dq, dk, dv, do = desc(q, args.block_m), desc(k, args.block_n), desc(v, args.block_n), desc(o, args.block_m)
+    grid = (triton.cdiv(n, args.block_m), z * h, 1)
+
+    def call(stages):
+        attn_fwd[grid](sm_scale, m, z, h, dq, dk, dv, do, n, HEAD_DIM=d, BLOCK_M=args.block_m,
+                       BLOCK_N=args.block_n, FP8_OUTPUT=False, STAGE=3 if causal else 1,
+                       warp_specialize=False, IS_HOPPER=True, num_warps=args.warps, num_stages=stages)
+    return call
 
 
 def run_tile(args, sets, bench):
@@ -78,12 +112,19 @@ def main():
     parser.add_argument("--block-n", type=int, default=64)
     parser.add_argument("--warps", type=int, default=4)
     parser.add_argument("--stages", type=int, default=3)
+    parser.add_argument("--kernel", choices=sorted(KERNELS), default="block-pointer")
     args = parser.parse_args()
+    global KERNEL
+    KERNEL = KERNELS[args.kernel]
     attn_fwd = load_triton_kernel()
+    backends = sdpa_backends()
     print(f"# {torch.cuda.get_device_name()}, triton {triton.__version__}, torch {torch.__version__}; "
-          f"BLOCK_M {args.block_m}, BLOCK_N {args.block_n}, {args.warps} warps, {args.stages} stages")
-    print("| Z, H, N_CTX, HEAD_DIM, causal | Tile TFLOP/s | Triton TFLOP/s | SDPA TFLOP/s | Tile repeats (ms) | Triton repeats (ms) |")
-    print("|---|---|---|---|---|---|")
+          f"BLOCK_M {args.block_m}, BLOCK_N {args.block_n}, {args.warps} warps, {args.stages} stages; "
+          f"kernel {os.path.relpath(KERNEL, ROOT)}")
+    sdpa_names = ["SDPA (default)"] + [f"SDPA {name}" for name, _ in backends]
+    print("| Z, H, N_CTX, HEAD_DIM, causal | Tile TFLOP/s | Triton TFLOP/s | "
+          + " | ".join(f"{x} TFLOP/s" for x in sdpa_names) + " | Tile repeats (ms) | Triton repeats (ms) |")
+    print("|---" * (5 + len(sdpa_names)) + "|")
     for shape in args.shapes.split(";"):
         z, h, n, d, causal = (int(x) for x in shape.split(","))
         causal = bool(causal)
@@ -99,8 +140,12 @@ def main():
         # Triton 3.6's pipeliner fails on this kernel at some stage counts
         # (TritonGPUPipeline); fewer stages are tried then, and reported.
         triton_stages = None
+        descriptor_call = (triton_descriptor_call(attn_fwd, q, k, v, o, m, sm_scale, causal, args)
+                           if args.kernel == "descriptor" else None)
         for stages in dict.fromkeys([args.stages, 2, 1]):
             def triton_call(stages=stages):
+                if descriptor_call:
+                    return descriptor_call(stages)
                 attn_fwd[grid](q, k, v, sm_scale, m, o, *q.stride(), *k.stride(), *v.stride(), *o.stride(),
                                z, h, n, HEAD_DIM=d, BLOCK_M=args.block_m, BLOCK_N=args.block_n,
                                CAUSAL=causal, num_warps=args.warps, num_stages=stages)
@@ -115,16 +160,26 @@ def main():
             raise SystemExit("Triton compiled the kernel with no stage count")
         ref = torch.nn.functional.scaled_dot_product_attention(q, k, v, is_causal=causal, scale=sm_scale)
         err = (o.float() - ref.float()).abs().max().item()
-        tile_ms, triton_ms, sdpa_ms = [], [], []
+        tile_ms, triton_ms = [], []
+        sdpa_ms = {name: [] for name in sdpa_names}
+        sdpa = lambda: torch.nn.functional.scaled_dot_product_attention(q, k, v, is_causal=causal, scale=sm_scale)
+
+        def time_backend(context):
+            try:
+                with context():
+                    return triton.testing.do_bench(sdpa)
+            except Exception:  # noqa: BLE001 - a backend that cannot run this shape
+                return None
         for _ in range(args.repeats):
             tile_ms.append(run_tile(args, sets, bench=True)[0])
             triton_ms.append(triton.testing.do_bench(triton_call))
-            sdpa_ms.append(triton.testing.do_bench(
-                lambda: torch.nn.functional.scaled_dot_product_attention(q, k, v, is_causal=causal,
-                                                                         scale=sm_scale)))
+            sdpa_ms["SDPA (default)"].append(triton.testing.do_bench(sdpa))
+            for name, context in backends:
+                sdpa_ms[f"SDPA {name}"].append(time_backend(context))
         rate = lambda ms: flops / (statistics.median(ms) * 1e-3) / 1e12
+        sdpa_rates = " | ".join("n/a" if None in ms else f"{rate(ms):.1f}" for ms in sdpa_ms.values())
         print(f"| {z}, {h}, {n}, {d}, {causal} | {rate(tile_ms):.1f} | {rate(triton_ms):.1f} | "
-              f"{rate(sdpa_ms):.1f} | {', '.join(f'{x:.3f}' for x in tile_ms)} | "
+              f"{sdpa_rates} | {', '.join(f'{x:.3f}' for x in tile_ms)} | "
               f"{', '.join(f'{x:.3f}' for x in triton_ms)} |  (Triton num_stages={triton_stages}, "
               f"max err vs SDPA {err:.1e})", flush=True)
 

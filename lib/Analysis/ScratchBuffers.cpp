@@ -181,6 +181,10 @@ void mlir::tilegpu::getExplicitBufferAccesses(Operation *op,
     writes.push_back(copy.getBuffer());
     return;
   }
+  if (auto store = dyn_cast<LocalStoreOp>(op)) {
+    writes.push_back(store.getBuffer());
+    return;
+  }
   if (auto dot = dyn_cast<WarpGroupDotOp>(op)) {
     reads.push_back(dot.getA());
     reads.push_back(dot.getB());

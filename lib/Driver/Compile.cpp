@@ -145,6 +145,8 @@ std::optional<KernelSpecialization> tile::specialize(TileSource &source) {
       for (size_t d = 0; d < v.elements.size(); ++d)
         spec.type += (d ? ", " : "") + std::to_string(v.elements[d].intValue);
       spec.type += "]>";
+      for (int64_t extent : launch.buffers[v.buffer].shape)
+        spec.shapeDivisibleBy16.push_back(extent % 16 == 0);
       break;
     }
     default:
@@ -166,6 +168,8 @@ tile::getSpecializationKey(const KernelSpecialization &specialization) {
   for (const ParamSpec &param : specialization.params) {
     os << param.name << ":" << param.type << ":" << param.divisibleBy16 << ":"
        << param.equalsOne << ":" << param.value.index() << ":";
+    for (bool divisible : param.shapeDivisibleBy16)
+      os << (divisible ? "d" : "n");
     std::visit(
         [&](const auto &v) {
           using T = std::decay_t<decltype(v)>;

@@ -169,3 +169,32 @@ func.func @spin_lock(%lock: !tile.ptr<i32>) {
   %0 = tile.atomic_rmw xchg, %lock, %c0 : !tile.ptr<i32>
   return
 }
+
+// -----
+
+#p = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #tilegpu.mma<{version = 3, warpsPerCTA = [4, 1], instrShape = [16, 64]}>
+
+// A block stored for wgmma (local_store, as tilegpu-pipeline stores a dot's
+// A that is not a load) in each iteration: the dot reads what every thread
+// stored (a barrier before it), and the next iteration's store overwrites
+// what the dot read (another, before the store).
+// expected-remark @below {{2 barriers inserted}}
+func.func @stored_operand(%x: tensor<64x32xf16, #p>, %pb: tensor<32x64x!tile.ptr<f16>, #p>, %acc0: tensor<64x64xf32, #mma>, %n: i32) -> tensor<64x64xf32, #mma> {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %a = tilegpu.local_alloc {tilegpu.shared_offset = 0 : i32} : !tilegpu.memdesc<1x64x32xf16>
+  %b = tilegpu.local_alloc {tilegpu.shared_offset = 8192 : i32} : !tilegpu.memdesc<2x32x64xf16>
+  tilegpu.async_copy %pb, %b[%c0] : tensor<32x64x!tile.ptr<f16>, #p> -> !tilegpu.memdesc<2x32x64xf16>
+  tilegpu.async_commit_group
+  %r = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %acc0) -> (tensor<64x64xf32, #mma>) : i32 {
+    tilegpu.async_wait {pending = 0 : i32}
+    // expected-remark @below {{barrier needed before this op}}
+    tilegpu.local_store %x, %a[%c0] : tensor<64x32xf16, #p> -> !tilegpu.memdesc<1x64x32xf16>
+    // expected-remark @below {{barrier needed before this op}}
+    %d = tilegpu.warpgroup_dot %a[%c0], %b[%c0], %acc : !tilegpu.memdesc<1x64x32xf16>, !tilegpu.memdesc<2x32x64xf16>, tensor<64x64xf32, #mma>
+    %w = tilegpu.warpgroup_dot_wait %d {pending = 0 : i32} : tensor<64x64xf32, #mma>
+    scf.yield %w : tensor<64x64xf32, #mma>
+  }
+  return %r : tensor<64x64xf32, #mma>
+}

@@ -49,6 +49,10 @@ struct ParamSpec {
   bool divisibleBy16 = false;
   /// Integer == 1: the parameter becomes the constant 1.
   bool equalsOne = false;
+  /// A tensor descriptor's shape: which extents are multiples of 16 (as
+  /// integer arguments are specialized, so that its bounds checks keep
+  /// 16-element runs whole).
+  std::vector<bool> shapeDivisibleBy16;
 };
 
 struct KernelSpecialization {

@@ -79,19 +79,23 @@ std::string registerList(unsigned first, unsigned count) {
 int64_t getWgmmaK(StringRef inputType) { return inputType == "tf32" ? 8 : 16; }
 
 /// One wgmma m64nNk16 (k8 for tf32) with fp32 accumulators `acc` (N/2 of
-/// them), A and B from shared memory. A 16-bit B is read transposed
-/// (MN-major); tf32 takes no transpose operands (both K-major). Operands
-/// number outputs, then inputs (the tied accumulators first).
+/// them), A and B from shared memory. A 16-bit B is read transposed unless
+/// `bKMajor` (MN-major, its transpose bit set); tf32 takes no transpose
+/// operands (both K-major). Operands number outputs, then inputs (the tied
+/// accumulators first).
 SmallVector<Value> emitWgmma(OpBuilder &b, Location loc, ValueRange acc,
                              Value descA, Value descB, unsigned n,
-                             StringRef inputType) {
+                             StringRef inputType, bool bKMajor) {
   unsigned count = acc.size();
   std::string text = llvm::formatv(
       "{ .reg .pred p; setp.ne.b32 p, ${0}, 0; "
       "wgmma.mma_async.sync.aligned.m64n{1}k{6}.f32.{2}.{2} {3}, ${4}, ${5}, "
       "p, 1, 1{7}; }",
       2 * count + 2, n, inputType, registerList(0, count), 2 * count,
-      2 * count + 1, getWgmmaK(inputType), inputType == "tf32" ? "" : ", 0, 1");
+      2 * count + 1, getWgmmaK(inputType),
+      inputType == "tf32" ? ""
+      : bKMajor           ? ", 0, 0"
+                          : ", 0, 1");
   std::string constraints = tiedF32Constraints(count) + ",l,l,r";
   SmallVector<Value> operands(acc.begin(), acc.end());
   operands.push_back(descA);
@@ -167,7 +171,7 @@ SmallVector<Value> emitWgmmaGroup(OpBuilder &b, Location loc,
         unsigned first = unsigned((rm * reps[1] + rn) * perInstr);
         SmallVector<Value> next =
             emitWgmma(b, loc, ValueRange(acc).slice(first, perInstr), descA,
-                      descB, n, inputType);
+                      descB, n, inputType, bTile.innerIsK);
         std::copy(next.begin(), next.end(), acc.begin() + first);
       }
     }
@@ -186,36 +190,31 @@ SmallVector<Value> emitWgmmaWait(OpBuilder &b, Location loc, ValueRange acc,
       tiedF32Constraints(acc.size()), acc, acc.size());
 }
 
+/// Stores a tensor's registers (`converted`, of `type`) into its swizzled
+/// tile; `pointerAt` gives the shared pointer of a byte offset into the
+/// tile. `transposed`: the tensor's dimension 1 is the tile's outer one (B
+/// as a K-major N x K tile).
+void storeTile(OpBuilder &b, Location loc, RankedTensorType type,
+               Value converted, const WgmmaOperandTile &tile,
+               function_ref<Value(Value)> pointerAt, bool transposed = false) {
+  auto layout = getDistributedLayout(type);
+  SmallVector<Value> values = unpackStruct(b, loc, converted);
+  auto indices = emitIndices(b, loc, layout, type.getShape());
+  unsigned outerDim = transposed ? 1 : 0, innerDim = 1 - outerDim;
+  // Runs of consecutive inner elements a thread holds, up to 16 bytes.
+  unsigned width = std::min<unsigned>(
+      getThreadRunLength(layout, innerDim, 16 / tile.elementBytes), tile.cols);
+  for (unsigned r = 0; r < values.size(); r += width) {
+    Value linear = tile.emitLinearOffset(b, loc, indices[r][outerDim],
+                                         indices[r][innerDim]);
+    storeRun(b, loc, ArrayRef<Value>(values).slice(r, width),
+             pointerAt(tile.emitSwizzle(b, loc, linear)), tile.elementBytes);
+  }
+}
+
 struct DotOpWgmmaLowering : public ConvertOpToLLVMPattern<DotOp> {
   DotOpWgmmaLowering(const LLVMTypeConverter &converter)
       : ConvertOpToLLVMPattern<DotOp>(converter, /*benefit=*/2) {}
-
-  /// Stores a tensor's registers into its swizzled tile at byte `tileOffset`
-  /// of the buffer. `transposed`: the tensor's dimension 1 is the tile's
-  /// outer one (B as a K-major N x K tile).
-  void storeTile(ConversionPatternRewriter &rewriter, Location loc,
-                 RankedTensorType type, Value converted,
-                 const WgmmaOperandTile &tile, uint64_t bufferOffset,
-                 int64_t tileOffset, bool transposed = false) const {
-    auto layout = getDistributedLayout(type);
-    SmallVector<Value> values = unpackStruct(rewriter, loc, converted);
-    auto indices = emitIndices(rewriter, loc, layout, type.getShape());
-    unsigned outerDim = transposed ? 1 : 0, innerDim = 1 - outerDim;
-    // Runs of consecutive inner elements a thread holds, up to 16 bytes.
-    unsigned width = std::min<unsigned>(
-        getThreadRunLength(layout, innerDim, 16 / tile.elementBytes),
-        tile.cols);
-    for (unsigned r = 0; r < values.size(); r += width) {
-      Value linear = tile.emitLinearOffset(rewriter, loc, indices[r][outerDim],
-                                           indices[r][innerDim]);
-      Value offset = LLVM::AddOp::create(
-          rewriter, loc, i32Constant(rewriter, loc, tileOffset),
-          tile.emitSwizzle(rewriter, loc, linear));
-      storeRun(rewriter, loc, ArrayRef<Value>(values).slice(r, width),
-               getScratchPointer(rewriter, loc, bufferOffset, offset),
-               tile.elementBytes);
-    }
-  }
 
   LogicalResult
   matchAndRewrite(DotOp op, OpAdaptor adaptor,
@@ -253,9 +252,18 @@ struct DotOpWgmmaLowering : public ConvertOpToLLVMPattern<DotOp> {
     WgmmaOperandTile bTile = tf32 ? WgmmaOperandTile{N, K, 4, true}
                                   : WgmmaOperandTile{K, N, 2, false};
     int64_t bOffset = getDotScratchBOffset(op);
-    storeTile(rewriter, loc, aType, adaptor.getA(), aTile, *bufferOffset, 0);
-    storeTile(rewriter, loc, bType, adaptor.getB(), bTile, *bufferOffset,
-              bOffset, /*transposed=*/tf32);
+    auto scratchAt = [&](int64_t tileOffset) {
+      return [&, tileOffset](Value offset) {
+        return getScratchPointer(
+            rewriter, loc, *bufferOffset,
+            LLVM::AddOp::create(rewriter, loc,
+                                i32Constant(rewriter, loc, tileOffset),
+                                offset));
+      };
+    };
+    storeTile(rewriter, loc, aType, adaptor.getA(), aTile, scratchAt(0));
+    storeTile(rewriter, loc, bType, adaptor.getB(), bTile, scratchAt(bOffset),
+              /*transposed=*/tf32);
     emitPtx(rewriter, loc, "fence.proxy.async.shared::cta;", "", {}, 0);
     emitBarrier(rewriter, loc);
     Value base = LLVM::PtrToIntOp::create(
@@ -286,7 +294,8 @@ struct WarpGroupDotOpLowering : public ConvertOpToLLVMPattern<WarpGroupDotOp> {
     auto mma = cast<MmaEncodingAttr>(op.getType().getEncoding());
     FailureOr<StagedOperands> staged =
         getStagedOperands(rewriter, op, mma, op.getA(), op.getB(),
-                          adaptor.getA(), adaptor.getB(), adaptor.getStage());
+                          adaptor.getA(), adaptor.getB(), adaptor.getStage(),
+                          op.getBKMajor(), adaptor.getAStage());
     if (failed(staged))
       return failure();
     SmallVector<Value> acc = emitWgmmaGroup(
@@ -298,6 +307,38 @@ struct WarpGroupDotOpLowering : public ConvertOpToLLVMPattern<WarpGroupDotOp> {
     rewriter.replaceOp(
         op, packStruct(rewriter, loc,
                        getTypeConverter()->convertType(op.getType()), acc));
+    return success();
+  }
+};
+
+/// local_store: the block's registers into the stage's swizzled tile (A's
+/// K-major layout: the block's last dimension contiguous), then
+/// fence.proxy.async so that wgmma's async proxy sees them.
+struct LocalStoreOpLowering : public ConvertOpToLLVMPattern<LocalStoreOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult
+  matchAndRewrite(LocalStoreOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto type = cast<RankedTensorType>(op.getSrc().getType());
+    auto buffer = cast<MemDescType>(op.getBuffer().getType());
+    if (!getDistributedLayout(type))
+      return op.emitOpError("needs a block with a distributed layout");
+    unsigned elementBytes = buffer.getElementType().getIntOrFloatBitWidth() / 8;
+    WgmmaOperandTile tile{type.getDimSize(0), type.getDimSize(1),
+                          elementBytes, /*innerIsK=*/true};
+    // Byte offsets from the buffer's shared pointer (local_alloc's).
+    Value stageOffset = LLVM::MulOp::create(
+        rewriter, loc, adaptor.getStage(),
+        i32Constant(rewriter, loc, buffer.getStageBytes()));
+    Value bufferPtr = adaptor.getBuffer();
+    storeTile(rewriter, loc, type, adaptor.getSrc(), tile, [&](Value offset) {
+      return LLVM::GEPOp::create(
+          rewriter, loc, bufferPtr.getType(), rewriter.getI8Type(), bufferPtr,
+          ValueRange{LLVM::AddOp::create(rewriter, loc, stageOffset, offset)});
+    });
+    emitPtx(rewriter, loc, "fence.proxy.async.shared::cta;", "", {}, 0);
+    rewriter.eraseOp(op);
     return success();
   }
 };
@@ -323,5 +364,6 @@ struct WarpGroupDotWaitOpLowering
 void mlir::tilegpu::populateWgmmaDotOpToLLVMPatterns(
     LLVMTypeConverter &converter, RewritePatternSet &patterns) {
   patterns.add<DotOpWgmmaLowering>(converter);
-  patterns.add<WarpGroupDotOpLowering, WarpGroupDotWaitOpLowering>(converter);
+  patterns.add<WarpGroupDotOpLowering, WarpGroupDotWaitOpLowering,
+               LocalStoreOpLowering>(converter);
 }

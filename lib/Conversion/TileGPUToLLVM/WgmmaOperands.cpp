@@ -103,11 +103,12 @@ Value mlir::tilegpu::emitStageAddress(OpBuilder &b, Location loc, Value buffer,
 FailureOr<StagedOperands>
 mlir::tilegpu::getStagedOperands(OpBuilder &b, Operation *op, Attribute mma,
                                  Value a, Value bValue, Value aBuffer,
-                                 Value bBuffer, Value stage) {
+                                 Value bBuffer, Value stage, bool bKMajor,
+                                 Value aStage) {
   auto aType = cast<MemDescType>(a.getType());
   auto bType = cast<MemDescType>(bValue.getType());
   int64_t M = aType.getShape()[1], K = aType.getShape()[2],
-          N = bType.getShape()[2];
+          N = bType.getShape()[bKMajor ? 1 : 2];
   SmallVector<int64_t> tile = cast<MmaEncodingAttr>(mma).getShapePerCTATile();
   if (M % tile[0] != 0 || N % tile[1] != 0 || K % 16 != 0)
     return op->emitOpError("needs a result that is a whole number of mma "
@@ -116,8 +117,10 @@ mlir::tilegpu::getStagedOperands(OpBuilder &b, Operation *op, Attribute mma,
   Location loc = op->getLoc();
   return StagedOperands{
       {M, K, elementBytes, /*innerIsK=*/true},
-      {K, N, elementBytes, /*innerIsK=*/false},
-      emitStageAddress(b, loc, aBuffer, stage, aType.getStageBytes()),
+      bKMajor ? WgmmaOperandTile{N, K, elementBytes, /*innerIsK=*/true}
+              : WgmmaOperandTile{K, N, elementBytes, /*innerIsK=*/false},
+      emitStageAddress(b, loc, aBuffer, aStage ? aStage : stage,
+                       aType.getStageBytes()),
       emitStageAddress(b, loc, bBuffer, stage, bType.getStageBytes()),
       K};
 }

@@ -62,20 +62,21 @@ inline llvm::StringRef getMmaInputType(Type element) {
 }
 
 /// One stage of a pipelined dot's operand buffers (local_alloc's swizzled
-/// tiles: A M x K, K-major; B K x N, MN-major) and its shared addresses.
+/// tiles: A M x K, K-major; B K x N, MN-major, or N x K, K-major) and its
+/// shared addresses.
 struct StagedOperands {
   WgmmaOperandTile a, b;
   Value aBase, bBase; // i32 shared addresses of the stage
   int64_t K;
 };
 /// The operands of warpgroup_dot and shared_dot (`op`, with memdesc
-/// operands `a` and `b` lowered to `aBuffer` and `bBuffer`) at `stage`;
-/// fails with an error on `op` unless the accumulator `mma` tiles the
-/// result and K is a multiple of 16.
-FailureOr<StagedOperands> getStagedOperands(OpBuilder &b, Operation *op,
-                                            Attribute mma, Value a,
-                                            Value bValue, Value aBuffer,
-                                            Value bBuffer, Value stage);
+/// operands `a` and `b` lowered to `aBuffer` and `bBuffer`) at `stage` (A
+/// at `aStage` where given), B K-major when `bKMajor`; fails with an error on `op` unless the
+/// accumulator `mma` tiles the result and K is a multiple of 16.
+FailureOr<StagedOperands>
+getStagedOperands(OpBuilder &b, Operation *op, Attribute mma, Value a,
+                  Value bValue, Value aBuffer, Value bBuffer, Value stage,
+                  bool bKMajor = false, Value aStage = {});
 
 } // namespace mlir::tilegpu
 

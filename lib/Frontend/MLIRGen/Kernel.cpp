@@ -200,8 +200,12 @@ KernelEmitter::emit(const ast::FunctionDef &kernel,
       arguments.push_back({&param,
                            mlir::tile::PointerType::get(&context, element), 16,
                            isUnsignedType, *block});
-      for (int64_t d = 0; d < block->getRank(); ++d)
-        arguments.push_back({&param, builder.getI32Type(), 0, false, {}, true});
+      for (int64_t d = 0; d < block->getRank(); ++d) {
+        bool divisible = size_t(d) < paramSpec->shapeDivisibleBy16.size() &&
+                         paramSpec->shapeDivisibleBy16[d];
+        arguments.push_back(
+            {&param, builder.getI32Type(), divisible ? 16 : 0, false, {}, true});
+      }
       for (int64_t d = 0; d + 1 < block->getRank(); ++d)
         arguments.push_back({&param,
                              builder.getI64Type(),

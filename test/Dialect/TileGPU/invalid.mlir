@@ -95,3 +95,14 @@ func.func @f(%acc: tensor<64x64xf32, #mma>, %s: i32) -> tensor<64x64xf32, #mma> 
   %d = tilegpu.shared_dot %a, %b[%s], %acc : !tilegpu.memdesc<2x64x32xf16>, !tilegpu.memdesc<2x32x64xf16>, tensor<64x64xf32, #mma>
   return %d : tensor<64x64xf32, #mma>
 }
+
+// -----
+
+#mma = #tilegpu.mma<{version = 3, warpsPerCTA = [4, 1], instrShape = [16, 64]}>
+func.func @k_major_b_shape(%acc: tensor<64x64xf32, #mma>, %s: i32) -> tensor<64x64xf32, #mma> {
+  %a = tilegpu.local_alloc : !tilegpu.memdesc<2x64x32xf16>
+  %b = tilegpu.local_alloc : !tilegpu.memdesc<2x32x64xf16>
+  // expected-error @below {{do not multiply into}}
+  %d = tilegpu.warpgroup_dot %a, %b[%s], %acc {b_k_major} : !tilegpu.memdesc<2x64x32xf16>, !tilegpu.memdesc<2x32x64xf16>, tensor<64x64xf32, #mma>
+  return %d : tensor<64x64xf32, #mma>
+}

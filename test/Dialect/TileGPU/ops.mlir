@@ -51,3 +51,19 @@ func.func @shared_dot(%acc: tensor<64x64xf32, #sync>, %s: i32) -> tensor<64x64xf
   %d = tilegpu.shared_dot %a, %b[%s], %acc : !tilegpu.memdesc<3x64x32xf16>, !tilegpu.memdesc<3x32x64xf16>, tensor<64x64xf32, #sync>
   return %d : tensor<64x64xf32, #sync>
 }
+
+// -----
+
+// A block stored into a stage for wgmma, and a warpgroup_dot that reads A
+// at its own stage (a buffer of one stage) and B K-major.
+// CHECK-LABEL: func.func @stored_operand
+// CHECK: tilegpu.local_store %{{.*}}, %[[A:.*]][%[[C0:.*]]] : tensor<64x32xf16, #{{.*}}> -> !tilegpu.memdesc<1x64x32xf16>
+// CHECK: tilegpu.warpgroup_dot %[[A]][%[[C0]]], %{{.*}}[%{{.*}}], %{{.*}} {b_k_major} : !tilegpu.memdesc<1x64x32xf16>, !tilegpu.memdesc<3x64x32xf16>, tensor<64x64xf32, #{{.*}}>
+func.func @stored_operand(%x: tensor<64x32xf16, #p>, %acc: tensor<64x64xf32, #mma>, %s: i32) -> tensor<64x64xf32, #mma> {
+  %c0 = arith.constant 0 : i32
+  %a = tilegpu.local_alloc : !tilegpu.memdesc<1x64x32xf16>
+  %b = tilegpu.local_alloc : !tilegpu.memdesc<3x64x32xf16>
+  tilegpu.local_store %x, %a[%c0] : tensor<64x32xf16, #p> -> !tilegpu.memdesc<1x64x32xf16>
+  %d = tilegpu.warpgroup_dot %a[%c0], %b[%s], %acc {b_k_major} : !tilegpu.memdesc<1x64x32xf16>, !tilegpu.memdesc<3x64x32xf16>, tensor<64x64xf32, #mma>
+  return %d : tensor<64x64xf32, #mma>
+}

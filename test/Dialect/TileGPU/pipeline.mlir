@@ -120,11 +120,23 @@ func.func @matmul(%a: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %b: !tile.p
 
 // The K tail's bound has no known divisibility: the mask changes every
 // element, so A could only be copied 2 bytes at a time, which cp.async
-// cannot do. The loop stays as it was.
+// cannot do. A stays a load into registers, stored each iteration into a
+// buffer of one stage for wgmma; B alone is staged, and the dot completes
+// in its iteration.
 // CHECK-LABEL: func.func @matmul_unaligned_tail
-// CHECK-NOT: tilegpu.local_alloc
-// CHECK: tile.load
-// CHECK: tile.dot
+// CHECK: %[[BUFA:.*]] = tilegpu.local_alloc : !tilegpu.memdesc<1x64x32xf16>
+// CHECK: %[[BUFB:.*]] = tilegpu.local_alloc : !tilegpu.memdesc<3x32x64xf16>
+// CHECK: scf.for
+// CHECK: %[[A:.*]] = tile.load
+// CHECK-NEXT: tilegpu.async_wait {pending = 1 : i32}
+// CHECK-NEXT: tilegpu.local_store %[[A]], %[[BUFA]][%{{.*}}]
+// CHECK-NEXT: %[[D:.*]] = tilegpu.warpgroup_dot %[[BUFA]][%{{.*}}], %[[BUFB]][%{{.*}}]
+// CHECK-NEXT: tilegpu.warpgroup_dot_wait %[[D]] {pending = 0 : i32}
+// CHECK: tilegpu.async_copy %{{.*}}, %[[BUFB]]
+// CHECK-NEXT: tilegpu.async_commit_group
+// CHECK: scf.yield
+// CHECK-NEXT: }
+// CHECK-NEXT: tilegpu.async_wait {pending = 0 : i32}
 func.func @matmul_unaligned_tail(%a: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %b: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %kTiles: i32, %kLeft: i32) -> tensor<64x64xf32> {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32
@@ -217,4 +229,118 @@ func.func @matmul_two_stages(%a: !tile.ptr<f16> {tile.divisibility = 16 : i32}, 
     scf.yield %d, %pan, %pbn : tensor<64x64xf32>, tensor<64x32x!tile.ptr<f16>>, tensor<32x64x!tile.ptr<f16>>
   } {tile.num_stages = 2 : i32}
   return %res#0 : tensor<64x64xf32>
+}
+
+// -----
+
+// B loaded as an N x K block (K contiguous) and transposed for the dot, as
+// tutorial 09's descriptor kernel and tutorial 06's k.T do: with wgmma its
+// stages hold the N x K tiles and the dot reads them K-major (b_k_major);
+// the transpose goes with the load. mma.sync's stages are K x N only, so
+// on sm_80 the loop is left alone.
+// CHECK-LABEL: func.func @matmul_b_transposed
+// CHECK: %[[BUFA:.*]] = tilegpu.local_alloc : !tilegpu.memdesc<3x64x32xf16>
+// CHECK: %[[BUFB:.*]] = tilegpu.local_alloc : !tilegpu.memdesc<3x64x32xf16>
+// CHECK: scf.for
+// CHECK-NOT: tile.trans
+// CHECK: tilegpu.warpgroup_dot %[[BUFA]], %[[BUFB]][%{{.*}}], %{{.*}} {b_k_major} : !tilegpu.memdesc<3x64x32xf16>, !tilegpu.memdesc<3x64x32xf16>
+// CHECK-NOT: tile.trans
+// CHECK: scf.yield
+// SYNC-LABEL: func.func @matmul_b_transposed
+// SYNC-NOT: tilegpu.local_alloc
+// SYNC: tile.trans
+// SYNC: tile.dot
+func.func @matmul_b_transposed(%a: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %b: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %kTiles: i32) -> tensor<64x64xf32> {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %zero = arith.constant dense<0.0> : tensor<64x64xf32>
+  %r32 = tile.make_range {start = 0 : i32, end = 32 : i32} : tensor<32xi32>
+  %r64 = tile.make_range {start = 0 : i32, end = 64 : i32} : tensor<64xi32>
+  %rows = tile.expand_dims %r64 {axis = 1 : i32} : tensor<64xi32> -> tensor<64x1xi32>
+  %c32 = arith.constant dense<32> : tensor<64x1xi32>
+  %rowOff = arith.muli %rows, %c32 : tensor<64x1xi32>
+  %cols = tile.expand_dims %r32 {axis = 0 : i32} : tensor<32xi32> -> tensor<1x32xi32>
+  %rowb = tile.broadcast %rowOff : tensor<64x1xi32> -> tensor<64x32xi32>
+  %colb = tile.broadcast %cols : tensor<1x32xi32> -> tensor<64x32xi32>
+  %off = arith.addi %rowb, %colb : tensor<64x32xi32>
+  %as = tile.splat %a : !tile.ptr<f16> -> tensor<64x32x!tile.ptr<f16>>
+  %a0 = tile.addptr %as, %off : tensor<64x32x!tile.ptr<f16>>, tensor<64x32xi32>
+  %bs = tile.splat %b : !tile.ptr<f16> -> tensor<64x32x!tile.ptr<f16>>
+  %b0 = tile.addptr %bs, %off : tensor<64x32x!tile.ptr<f16>>, tensor<64x32xi32>
+  %step = arith.constant dense<32> : tensor<64x32xi32>
+  %res:3 = scf.for %k = %c0 to %kTiles step %c1 iter_args(%acc = %zero, %pa = %a0, %pb = %b0) -> (tensor<64x64xf32>, tensor<64x32x!tile.ptr<f16>>, tensor<64x32x!tile.ptr<f16>>) : i32 {
+    %va = tile.load %pa : tensor<64x32x!tile.ptr<f16>>
+    %vb = tile.load %pb : tensor<64x32x!tile.ptr<f16>>
+    %vbt = tile.trans %vb {order = array<i32: 1, 0>} : tensor<64x32xf16> -> tensor<32x64xf16>
+    %d = tile.dot %va, %vbt, %acc : tensor<64x32xf16> * tensor<32x64xf16> -> tensor<64x64xf32>
+    %pan = tile.addptr %pa, %step : tensor<64x32x!tile.ptr<f16>>, tensor<64x32xi32>
+    %pbn = tile.addptr %pb, %step : tensor<64x32x!tile.ptr<f16>>, tensor<64x32xi32>
+    scf.yield %d, %pan, %pbn : tensor<64x64xf32>, tensor<64x32x!tile.ptr<f16>>, tensor<64x32x!tile.ptr<f16>>
+  }
+  return %res#0 : tensor<64x64xf32>
+}
+
+// -----
+
+// Attention's loop: S = q k^T with q from before the loop and k loaded N x K,
+// then the rescaled accumulator plus p v, p computed in the loop. The loads
+// of k and v get three stages each; q is stored once, before the loop, into
+// a buffer of one stage, p in every iteration; each dot completes in its
+// iteration (what follows needs its result).
+// CHECK-LABEL: func.func @attention_like
+// CHECK: %[[Q:.*]] = tilegpu.local_alloc : !tilegpu.memdesc<1x64x32xf16>
+// CHECK-NEXT: tilegpu.local_store %{{.*}}, %[[Q]][%{{.*}}]
+// CHECK-NEXT: %[[P:.*]] = tilegpu.local_alloc : !tilegpu.memdesc<1x64x64xf16>
+// CHECK: %[[K:.*]] = tilegpu.local_alloc : !tilegpu.memdesc<3x64x32xf16>
+// CHECK: %[[V:.*]] = tilegpu.local_alloc : !tilegpu.memdesc<3x64x32xf16>
+// CHECK: scf.for
+// CHECK-NEXT: tilegpu.async_wait {pending = 1 : i32}
+// CHECK-NEXT: %[[S:.*]] = tilegpu.warpgroup_dot %[[Q]][%{{.*}}], %[[K]][%[[READ:.*]]], %{{.*}} {b_k_major}
+// CHECK-NEXT: tilegpu.warpgroup_dot_wait %[[S]] {pending = 0 : i32}
+// CHECK: tilegpu.local_store %{{.*}}, %[[P]]
+// CHECK-NEXT: %[[O:.*]] = tilegpu.warpgroup_dot %[[P]][%{{.*}}], %[[V]][%[[READ]]], %{{.*}} :
+// CHECK-NEXT: tilegpu.warpgroup_dot_wait %[[O]] {pending = 0 : i32}
+// CHECK: tilegpu.async_copy %{{.*}}, %[[K]]
+// CHECK: tilegpu.async_copy %{{.*}}, %[[V]]
+// CHECK-NEXT: tilegpu.async_commit_group
+// CHECK-NOT: tile.dot
+// CHECK: tilegpu.async_wait {pending = 0 : i32}
+// SYNC-LABEL: func.func @attention_like
+// SYNC-NOT: tilegpu.local_alloc
+// SYNC: tile.dot
+// SYNC: tile.dot
+func.func @attention_like(%q: tensor<64x32xf16>, %k: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %v: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %n: i32) -> tensor<64x32xf32> {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %zero = arith.constant dense<0.0> : tensor<64x32xf32>
+  %zeroS = arith.constant dense<0.0> : tensor<64x64xf32>
+  %half = arith.constant dense<0.5> : tensor<64x32xf32>
+  %r32 = tile.make_range {start = 0 : i32, end = 32 : i32} : tensor<32xi32>
+  %r64 = tile.make_range {start = 0 : i32, end = 64 : i32} : tensor<64xi32>
+  %rows = tile.expand_dims %r64 {axis = 1 : i32} : tensor<64xi32> -> tensor<64x1xi32>
+  %c32 = arith.constant dense<32> : tensor<64x1xi32>
+  %rowOff = arith.muli %rows, %c32 : tensor<64x1xi32>
+  %cols = tile.expand_dims %r32 {axis = 0 : i32} : tensor<32xi32> -> tensor<1x32xi32>
+  %rowb = tile.broadcast %rowOff : tensor<64x1xi32> -> tensor<64x32xi32>
+  %colb = tile.broadcast %cols : tensor<1x32xi32> -> tensor<64x32xi32>
+  %off = arith.addi %rowb, %colb : tensor<64x32xi32>
+  %ks = tile.splat %k : !tile.ptr<f16> -> tensor<64x32x!tile.ptr<f16>>
+  %k0 = tile.addptr %ks, %off : tensor<64x32x!tile.ptr<f16>>, tensor<64x32xi32>
+  %vs = tile.splat %v : !tile.ptr<f16> -> tensor<64x32x!tile.ptr<f16>>
+  %v0 = tile.addptr %vs, %off : tensor<64x32x!tile.ptr<f16>>, tensor<64x32xi32>
+  %step = arith.constant dense<2048> : tensor<64x32xi32>
+  %res:3 = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero, %pk = %k0, %pv = %v0) -> (tensor<64x32xf32>, tensor<64x32x!tile.ptr<f16>>, tensor<64x32x!tile.ptr<f16>>) : i32 {
+    %kb = tile.load %pk : tensor<64x32x!tile.ptr<f16>>
+    %kt = tile.trans %kb {order = array<i32: 1, 0>} : tensor<64x32xf16> -> tensor<32x64xf16>
+    %s = tile.dot %q, %kt, %zeroS : tensor<64x32xf16> * tensor<32x64xf16> -> tensor<64x64xf32>
+    %p = math.exp2 %s : tensor<64x64xf32>
+    %p16 = arith.truncf %p : tensor<64x64xf32> to tensor<64x64xf16>
+    %vb = tile.load %pv : tensor<64x32x!tile.ptr<f16>>
+    %scaled = arith.mulf %acc, %half : tensor<64x32xf32>
+    %o = tile.dot %p16, %vb, %scaled : tensor<64x64xf16> * tensor<64x32xf16> -> tensor<64x32xf32>
+    %pkn = tile.addptr %pk, %step : tensor<64x32x!tile.ptr<f16>>, tensor<64x32xi32>
+    %pvn = tile.addptr %pv, %step : tensor<64x32x!tile.ptr<f16>>, tensor<64x32xi32>
+    scf.yield %o, %pkn, %pvn : tensor<64x32xf32>, tensor<64x32x!tile.ptr<f16>>, tensor<64x32x!tile.ptr<f16>>
+  }
+  return %res#0 : tensor<64x32xf32>
 }

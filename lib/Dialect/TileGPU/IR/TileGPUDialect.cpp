@@ -433,10 +433,23 @@ LogicalResult AsyncCopyOp::verify() {
   return success();
 }
 
+LogicalResult LocalStoreOp::verify() {
+  auto type = cast<RankedTensorType>(getSrc().getType());
+  auto buffer = cast<MemDescType>(getBuffer().getType());
+  if (type.getShape() != buffer.getShape().drop_front() ||
+      type.getElementType() != buffer.getElementType())
+    return emitOpError("stores a ")
+           << type << " block into stages of " << buffer;
+  return success();
+}
+
 /// The checks warpgroup_dot and shared_dot share: stage operands that
-/// multiply into an f32 accumulator with an mma layout of `version`.
+/// multiply into an f32 accumulator with an mma layout of `version`; B's
+/// stages are N x K when `bKMajor`, else K x N.
 static LogicalResult verifyStagedDot(Operation *op, Value aValue, Value bValue,
-                                     Value accValue, unsigned version) {
+                                     Value accValue, unsigned version,
+                                     bool bKMajor = false,
+                                     bool ownAStage = false) {
   auto a = cast<MemDescType>(aValue.getType());
   auto b = cast<MemDescType>(bValue.getType());
   auto acc = cast<RankedTensorType>(accValue.getType());
@@ -445,10 +458,11 @@ static LogicalResult verifyStagedDot(Operation *op, Value aValue, Value bValue,
     return op->emitOpError("accumulator must be a 2-D tensor with an "
                            "#tilegpu.mma version ")
            << version << " layout, got " << acc;
-  if (a.getShape()[0] != b.getShape()[0] ||
-      a.getShape()[2] != b.getShape()[1] ||
-      a.getShape()[1] != acc.getDimSize(0) ||
-      b.getShape()[2] != acc.getDimSize(1))
+  int64_t bK = b.getShape()[bKMajor ? 2 : 1],
+          bN = b.getShape()[bKMajor ? 1 : 2];
+  if ((!ownAStage && a.getShape()[0] != b.getShape()[0]) ||
+      a.getShape()[2] != bK ||
+      a.getShape()[1] != acc.getDimSize(0) || bN != acc.getDimSize(1))
     return op->emitOpError("operand stages ")
            << a << " and " << b << " do not multiply into " << acc;
   if (a.getElementType() != b.getElementType() || !acc.getElementType().isF32())
@@ -458,7 +472,8 @@ static LogicalResult verifyStagedDot(Operation *op, Value aValue, Value bValue,
 }
 
 LogicalResult WarpGroupDotOp::verify() {
-  return verifyStagedDot(*this, getA(), getB(), getAcc(), 3);
+  return verifyStagedDot(*this, getA(), getB(), getAcc(), 3, getBKMajor(),
+                         bool(getAStage()));
 }
 
 LogicalResult SharedDotOp::verify() {

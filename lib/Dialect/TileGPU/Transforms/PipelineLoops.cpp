@@ -66,22 +66,40 @@ struct PipelinedDot {
   scf::ForOp loop;
   tile::DotOp dot;
   tile::LoadOp loads[2]; // A, B
+  /// B is a transposed load (N x K, K contiguous): wgmma reads it K-major.
+  bool bKMajor = false;
+  /// The ops from each dot operand back to its load, which go with the dot.
+  SmallVector<Operation *> chains[2];
   unsigned accArg;
   /// Iter_args that only the loads need: carried S-1 iterations ahead.
   SmallVector<unsigned> aheadArgs;
 };
 
-/// The load behind a dot operand (through layout conversions used once).
-tile::LoadOp getOperandLoad(Value operand) {
-  while (auto convert = operand.getDefiningOp<ConvertLayoutOp>()) {
-    if (!convert->hasOneUse())
+/// The load behind a dot operand, through layout conversions and, where
+/// `transposed` is given, one 2-D tile.trans (which it then sets), each used
+/// once; `chain` collects those ops, the dot's side first.
+tile::LoadOp getOperandLoad(Value operand, SmallVectorImpl<Operation *> &chain,
+                            bool *transposed = nullptr) {
+  while (true) {
+    Operation *def = operand.getDefiningOp();
+    if (!def || !def->hasOneUse())
       return {};
-    operand = convert.getSrc();
+    if (auto load = dyn_cast<tile::LoadOp>(def)) {
+      chain.push_back(def);
+      return load;
+    }
+    if (auto convert = dyn_cast<ConvertLayoutOp>(def)) {
+      operand = convert.getSrc();
+    } else if (auto trans = dyn_cast<tile::TransOp>(def);
+               trans && transposed && !*transposed &&
+               trans.getOrder() == ArrayRef<int32_t>{1, 0}) {
+      *transposed = true;
+      operand = trans.getSrc();
+    } else {
+      return {};
+    }
+    chain.push_back(def);
   }
-  auto load = operand.getDefiningOp<tile::LoadOp>();
-  if (!load || !load->hasOneUse())
-    return {};
-  return load;
 }
 
 /// Whether `load` can become an async copy into a swizzled wgmma tile.
@@ -163,8 +181,14 @@ std::optional<PipelinedDot> match(scf::ForOp loop,
   if (loop.getYieldedValues()[result.accArg] != result.dot.getResult())
     return std::nullopt;
 
-  result.loads[0] = getOperandLoad(result.dot.getA());
-  result.loads[1] = getOperandLoad(result.dot.getB());
+  // wgmma reads a K-major B (a transposed block) from shared memory as it
+  // is; mma.sync's ldmatrix path takes K x N stages only.
+  bool wgmma =
+      cast<MmaEncodingAttr>(result.dot.getType().getEncoding())
+          .getVersionMajor() == 3;
+  result.loads[0] = getOperandLoad(result.dot.getA(), result.chains[0]);
+  result.loads[1] = getOperandLoad(result.dot.getB(), result.chains[1],
+                                   wgmma ? &result.bKMajor : nullptr);
   for (tile::LoadOp load : result.loads) {
     if (!load || load->getBlock() != loop.getBody() ||
         !isCopyable(load, axisInfo))
@@ -209,8 +233,21 @@ void emitCopy(OpBuilder &b, tile::LoadOp load, IterationValues &values,
   AsyncCopyOp::create(b, loc, values.get(load.getPtr()), buffer, stage, mask);
 }
 
-void pipeline(PipelinedDot candidate, unsigned stages) {
-  scf::ForOp loop = candidate.loop;
+/// A loop with its loads' stages: the stage counters it carries (read:
+/// i % S, write: (i-1) % S) and a buffer of S stages per load.
+struct StagedLoop {
+  scf::ForOp loop;
+  Value readStage, writeStage;
+  SmallVector<Value> buffers;
+};
+
+/// Adds the stage counters to `loop`, allocates a buffer per load and emits
+/// the prologue: iterations 0 .. S-2 copied into stages 0 .. S-2, one commit
+/// group each, the iter_args in `aheadArgs` advanced with them.
+std::optional<StagedLoop> setUpStages(scf::ForOp loop,
+                                      ArrayRef<tile::LoadOp> loads,
+                                      ArrayRef<unsigned> aheadArgs,
+                                      unsigned stages) {
   Location loc = loop.getLoc();
   OpBuilder b(loop);
   Type ivType = loop.getInductionVar().getType();
@@ -240,24 +277,22 @@ void pipeline(PipelinedDot candidate, unsigned stages) {
                                   wrapIncrement(yb, l, args[1])};
       });
   if (failed(counted))
-    return; // nothing else has changed yet
-  loop = cast<scf::ForOp>(counted->getOperation());
+    return std::nullopt; // nothing else has changed yet
+  StagedLoop staged;
+  staged.loop = loop = cast<scf::ForOp>(counted->getOperation());
   b.setInsertionPoint(loop); // the old loop is gone
-  Value readStage = loop.getRegionIterArgs()[stageArgs];
-  Value writeStage = loop.getRegionIterArgs()[stageArgs + 1];
+  staged.readStage = loop.getRegionIterArgs()[stageArgs];
+  staged.writeStage = loop.getRegionIterArgs()[stageArgs + 1];
 
-  Value buffers[2];
-  for (unsigned i = 0; i < 2; ++i) {
-    auto type = cast<RankedTensorType>(candidate.loads[i].getType());
+  for (tile::LoadOp load : loads) {
+    auto type = cast<RankedTensorType>(load.getType());
     auto memdesc = MemDescType::get(
         b.getContext(),
         {int64_t(stages), type.getDimSize(0), type.getDimSize(1)},
         type.getElementType());
-    buffers[i] = LocalAllocOp::create(b, loc, memdesc);
+    staged.buffers.push_back(LocalAllocOp::create(b, loc, memdesc));
   }
 
-  // Prologue: iterations 0 .. S-2 into stages 0 .. S-2; the ahead iter_args
-  // advance with them.
   SmallVector<Value> current(loop.getInitArgs());
   for (unsigned s = 0; s + 1 < stages; ++s) {
     Value iv = arith::AddIOp::create(
@@ -267,75 +302,91 @@ void pipeline(PipelinedDot candidate, unsigned stages) {
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, iv, upper);
     IterationValues values(loop, b, iv, [&](unsigned i) { return current[i]; });
     Value stage = arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(s));
-    for (unsigned i = 0; i < 2; ++i)
-      emitCopy(b, candidate.loads[i], values, buffers[i], stage, inRange);
+    for (auto [load, buffer] : llvm::zip(loads, staged.buffers))
+      emitCopy(b, load, values, buffer, stage, inRange);
     AsyncCommitGroupOp::create(b, loc);
     SmallVector<Value> next = current;
-    for (unsigned index : candidate.aheadArgs)
+    for (unsigned index : aheadArgs)
       next[index] = values.get(loop.getYieldedValues()[index]);
     current = next;
   }
-  for (unsigned index : candidate.aheadArgs)
+  for (unsigned index : aheadArgs)
     loop.getInitArgsMutable()[index].assign(current[index]);
+  return staged;
+}
+
+/// At `b`'s insertion point in the body: the copies of iteration i+S-1
+/// into the stage iteration i-1 read, and their commit.
+void emitAheadCopies(OpBuilder &b, const StagedLoop &staged,
+                     ArrayRef<tile::LoadOp> loads, unsigned stages) {
+  scf::ForOp loop = staged.loop;
+  Location loc = loop.getLoc();
+  Value aheadSteps = arith::MulIOp::create(
+      b, loc, loop.getStep(),
+      constantOf(b, loc, loop.getInductionVar().getType(), stages - 1));
+  Value aheadIv =
+      arith::AddIOp::create(b, loc, loop.getInductionVar(), aheadSteps);
+  Value inRange = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
+                                        aheadIv, loop.getUpperBound());
+  IterationValues ahead(loop, b, aheadIv, [&](unsigned i) -> Value {
+    return loop.getRegionIterArgs()[i];
+  });
+  for (auto [load, buffer] : llvm::zip(loads, staged.buffers))
+    emitCopy(b, load, ahead, buffer, staged.writeStage, inRange);
+  AsyncCommitGroupOp::create(b, loc);
+}
+
+/// Erases the replaced loads with the conversions between them and their
+/// dots, then what computed their operands.
+void eraseReplacedLoads(scf::ForOp loop,
+                        ArrayRef<SmallVector<Operation *>> chains) {
+  for (ArrayRef<Operation *> chain : chains)
+    for (Operation *op : chain)
+      op->erase();
+  for (Operation &op :
+       llvm::make_early_inc_range(llvm::reverse(*loop.getBody())))
+    if (isOpTriviallyDead(&op))
+      op.erase();
+}
+
+void pipeline(PipelinedDot candidate, unsigned stages) {
+  std::optional<StagedLoop> staged =
+      setUpStages(candidate.loop, candidate.loads, candidate.aheadArgs, stages);
+  if (!staged)
+    return;
+  scf::ForOp loop = staged->loop;
+  Location loc = loop.getLoc();
 
   // The body: wait for this iteration's stage, run its dot (start its wgmma
   // and let the previous one finish), then copy iteration i+S-1 into the
   // stage the previous dot read.
-  Value aheadSteps = arith::MulIOp::create(
-      b, loc, step, constantOf(b, loc, ivType, stages - 1));
   tile::DotOp dot = candidate.dot;
-  b.setInsertionPoint(dot);
-  Value iv = loop.getInductionVar();
+  OpBuilder b(dot);
   AsyncWaitOp::create(b, loc, stages - 2);
   bool wgmma =
       cast<MmaEncodingAttr>(dot.getType().getEncoding()).getVersionMajor() == 3;
-  // Copies of iteration i+S-1 into the stage iteration i-1 read.
-  auto emitCopies = [&] {
-    Value aheadIv = arith::AddIOp::create(b, loc, iv, aheadSteps);
-    Value inRange = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
-                                          aheadIv, upper);
-    IterationValues ahead(loop, b, aheadIv, [&](unsigned i) -> Value {
-      return loop.getRegionIterArgs()[i];
-    });
-    for (unsigned i = 0; i < 2; ++i)
-      emitCopy(b, candidate.loads[i], ahead, buffers[i], writeStage, inRange);
-    AsyncCommitGroupOp::create(b, loc);
-  };
   Value waited;
   if (wgmma) {
     // The stage is free once the previous wgmma is, after this one starts.
-    Value started =
-        WarpGroupDotOp::create(b, dot.getLoc(), dot.getType(), buffers[0],
-                               buffers[1], readStage, dot.getC());
+    Value started = WarpGroupDotOp::create(
+        b, dot.getLoc(), dot.getType(), staged->buffers[0], staged->buffers[1],
+        staged->readStage, dot.getC(), /*a_stage=*/Value(), candidate.bKMajor);
     waited = WarpGroupDotWaitOp::create(b, dot.getLoc(), dot.getType(), started,
                                         /*pending=*/1);
-    emitCopies();
   } else {
     // mma.sync: the copies after the dot, as for wgmma. Issuing them first
     // would need one barrier instead of two (the previous iteration's reads
     // are done by the barrier after the wait; membar allows it), but on the
     // H100 it made 128x256x64 with 8 warps 10% slower (its ldmatrix reads
     // then queue behind the copies) for 4% on 64x256x32 with 4.
-    waited = SharedDotOp::create(b, dot.getLoc(), dot.getType(), buffers[0],
-                                 buffers[1], readStage, dot.getC());
-    emitCopies();
+    waited = SharedDotOp::create(b, dot.getLoc(), dot.getType(),
+                                 staged->buffers[0], staged->buffers[1],
+                                 staged->readStage, dot.getC());
   }
+  emitAheadCopies(b, *staged, candidate.loads, stages);
   dot.getResult().replaceAllUsesWith(waited);
   dot->erase();
-  for (tile::LoadOp load : candidate.loads) {
-    // The conversions between load and dot went with the dot.
-    SmallVector<Operation *> dead{load};
-    for (Operation *user : load->getUsers())
-      dead.push_back(user);
-    for (Operation *op : llvm::reverse(dead))
-      if (op->use_empty())
-        op->erase();
-  }
-  // What computed the old loads' operands is now unused.
-  for (Operation &op :
-       llvm::make_early_inc_range(llvm::reverse(*loop.getBody())))
-    if (isOpTriviallyDead(&op))
-      op.erase();
+  eraseReplacedLoads(loop, candidate.chains);
 
   // After the loop: the last wgmma, and the copies past the end.
   b.setInsertionPointAfter(loop);
@@ -348,34 +399,231 @@ void pipeline(PipelinedDot candidate, unsigned stages) {
   AsyncWaitOp::create(b, loc, 0);
 }
 
+//===----------------------------------------------------------------------===//
+// Loops with several dots (attention): the loads of B operands staged
+//===----------------------------------------------------------------------===//
+
+/// A wgmma dot of a loop whose B operand (and A, where it is a load too)
+/// the loop's stages hold; an A that is not a load goes through a buffer of
+/// one stage (stored once before the loop when the loop does not change it).
+struct StagedDot {
+  tile::DotOp dot;
+  int aLoad = -1, bLoad; // indices into StagedLoads::loads; -1: registers
+  bool bKMajor = false;
+  Value registerA; // A before its layout conversions, where not a load
+};
+
+struct StagedLoads {
+  scf::ForOp loop;
+  SmallVector<tile::LoadOp> loads;
+  SmallVector<SmallVector<Operation *>, 4> chains;
+  SmallVector<StagedDot> dots;
+  SmallVector<unsigned> aheadArgs;
+
+  /// Bytes of one stage of every load, and of the register A buffers.
+  uint64_t stageBytes() const {
+    uint64_t bytes = 0;
+    for (tile::LoadOp load : loads)
+      bytes += cast<RankedTensorType>(load.getType()).getNumElements() * 2;
+    return bytes;
+  }
+  uint64_t registerBytes() const {
+    uint64_t bytes = 0;
+    for (const StagedDot &dot : dots)
+      if (dot.aLoad < 0)
+        bytes += cast<RankedTensorType>(dot.registerA.getType())
+                     .getNumElements() *
+                 2;
+    return bytes;
+  }
+};
+
+/// A loop whose dots all run on wgmma and whose dots' B operands (at least
+/// one) are loads the pipeline can copy: each such load gets stages, each
+/// such dot becomes a synchronous warpgroup_dot on them (the loop's
+/// accumulators may be rescaled between dots, as attention's are).
+std::optional<StagedLoads> matchStagedLoads(scf::ForOp loop,
+                                            const tile::ModuleAxisInfo &info) {
+  APInt step;
+  if (!matchPattern(loop.getStep(), m_ConstantInt(&step)) ||
+      !step.isStrictlyPositive())
+    return std::nullopt;
+  Type ivType = loop.getInductionVar().getType();
+  if (!ivType.isInteger(32) && !ivType.isIndex())
+    return std::nullopt;
+  bool nestedDot = false;
+  loop.getBody()->walk([&](tile::DotOp dot) {
+    nestedDot |= dot->getBlock() != loop.getBody();
+  });
+  if (nestedDot)
+    return std::nullopt;
+  StagedLoads result;
+  result.loop = loop;
+  auto stageable = [&](tile::LoadOp load) {
+    llvm::SmallPtrSet<Value, 16> visited;
+    return load && load->getBlock() == loop.getBody() &&
+           isCopyable(load, info) &&
+           llvm::all_of(load->getOperands(), [&](Value operand) {
+             return isRecomputable(loop, operand, visited);
+           });
+  };
+  for (tile::DotOp dot : loop.getBody()->getOps<tile::DotOp>()) {
+    auto mma = dyn_cast_or_null<MmaEncodingAttr>(dot.getType().getEncoding());
+    if (!mma || mma.getVersionMajor() != 3)
+      return std::nullopt;
+    StagedDot staged;
+    staged.dot = dot;
+    SmallVector<Operation *> bChain, aChain;
+    tile::LoadOp bLoad = getOperandLoad(dot.getB(), bChain, &staged.bKMajor);
+    if (!stageable(bLoad))
+      continue; // this dot keeps its synchronous lowering
+    tile::LoadOp aLoad = getOperandLoad(dot.getA(), aChain);
+    if (stageable(aLoad)) {
+      staged.aLoad = result.loads.size();
+      result.loads.push_back(aLoad);
+      result.chains.push_back(aChain);
+    } else {
+      // A from registers: wgmma reads it from a one-stage buffer, stored
+      // from its value before any layout conversion.
+      Value a = dot.getA();
+      while (auto convert = a.getDefiningOp<ConvertLayoutOp>())
+        a = convert.getSrc();
+      auto type = cast<RankedTensorType>(a.getType());
+      if (!getDistributedLayout(type) || type.getDimSize(1) * 2 < 32)
+        continue;
+      staged.registerA = a;
+    }
+    staged.bLoad = result.loads.size();
+    result.loads.push_back(bLoad);
+    result.chains.push_back(bChain);
+    result.dots.push_back(staged);
+  }
+  if (result.dots.empty())
+    return std::nullopt;
+
+  // The iter_args the loads need run ahead: nothing else may see them.
+  llvm::SmallPtrSet<Operation *, 32> slice;
+  llvm::SetVector<unsigned> ahead;
+  collectLoadSlice(loop, result.loads, slice, ahead);
+  llvm::SmallPtrSet<Operation *, 8> loads;
+  for (tile::LoadOp load : result.loads)
+    loads.insert(load);
+  for (unsigned index : ahead) {
+    if (!loop.getResult(index).use_empty())
+      return std::nullopt;
+    for (Operation *user : loop.getRegionIterArgs()[index].getUsers())
+      if (!slice.contains(user) && !loads.contains(user))
+        return std::nullopt;
+  }
+  result.aheadArgs.assign(ahead.begin(), ahead.end());
+  return result;
+}
+
+void pipelineStagedLoads(StagedLoads candidate, unsigned stages) {
+  // A operands from registers that the loop does not change are stored once,
+  // before it.
+  OpBuilder b(candidate.loop);
+  Location loc = candidate.loop.getLoc();
+  Value zero = constantOf(b, loc, b.getI32Type(), 0);
+  SmallVector<Value> aBuffers;
+  for (StagedDot &dot : candidate.dots) {
+    if (dot.aLoad >= 0) {
+      aBuffers.push_back({});
+      continue;
+    }
+    auto type = cast<RankedTensorType>(dot.registerA.getType());
+    auto memdesc = MemDescType::get(
+        b.getContext(), {1, type.getDimSize(0), type.getDimSize(1)},
+        type.getElementType());
+    aBuffers.push_back(LocalAllocOp::create(b, loc, memdesc));
+    if (!candidate.loop->isAncestor(dot.registerA.getParentBlock()->getParentOp()))
+      LocalStoreOp::create(b, loc, dot.registerA, aBuffers.back(), zero);
+  }
+
+  std::optional<StagedLoop> staged = setUpStages(
+      candidate.loop, candidate.loads, candidate.aheadArgs, stages);
+  if (!staged)
+    return;
+  scf::ForOp loop = staged->loop;
+
+  // The body: wait for this iteration's stages before its first dot; each
+  // dot a warpgroup_dot that completes at once (what follows it needs its
+  // result); at the end, iteration i+S-1's copies into the stage the
+  // previous iteration read.
+  bool waited = false;
+  for (auto [dot, aBuffer] : llvm::zip_equal(candidate.dots, aBuffers)) {
+    OpBuilder body(dot.dot);
+    Location dotLoc = dot.dot.getLoc();
+    if (!waited)
+      AsyncWaitOp::create(body, dotLoc, stages - 2);
+    waited = true;
+    Value a = aBuffer, aStage = zero;
+    if (dot.aLoad >= 0) {
+      a = staged->buffers[dot.aLoad];
+      aStage = Value();
+    } else if (loop->isAncestor(dot.registerA.getParentBlock()->getParentOp())) {
+      LocalStoreOp::create(body, dotLoc, dot.registerA, aBuffer, zero);
+    }
+    Value started = WarpGroupDotOp::create(
+        body, dotLoc, dot.dot.getType(), a, staged->buffers[dot.bLoad],
+        staged->readStage, dot.dot.getC(), aStage, dot.bKMajor);
+    Value result = WarpGroupDotWaitOp::create(body, dotLoc, dot.dot.getType(),
+                                              started, /*pending=*/0);
+    dot.dot.getResult().replaceAllUsesWith(result);
+    dot.dot->erase();
+  }
+  OpBuilder end(loop.getBody()->getTerminator());
+  emitAheadCopies(end, *staged, candidate.loads, stages);
+  eraseReplacedLoads(loop, candidate.chains);
+  OpBuilder after(loop->getContext());
+  after.setInsertionPointAfter(loop);
+  AsyncWaitOp::create(after, loc, 0);
+}
+
 struct Pipeline : public tilegpu::impl::TileGPUPipelineBase<Pipeline> {
   using TileGPUPipelineBase::TileGPUPipelineBase;
+
+  /// tl.range(..., num_stages=) sets a loop's own depth.
+  uint64_t getWantedStages(scf::ForOp loop) {
+    if (auto attr = loop->getAttrOfType<IntegerAttr>("tile.num_stages"))
+      return attr.getValue().getZExtValue();
+    return numStages;
+  }
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
     tile::ModuleAxisInfo axisInfo(module);
-    SmallVector<PipelinedDot> candidates;
+    std::vector<PipelinedDot> candidates;
+    std::vector<StagedLoads> stagedLoops;
     module.walk([&](scf::ForOp loop) {
       if (auto candidate = match(loop, axisInfo))
         candidates.push_back(*candidate);
+      else if (auto staged = matchStagedLoads(loop, axisInfo))
+        stagedLoops.push_back(*staged);
     });
     uint64_t limit = getTargetSharedMemoryLimit(module);
+    for (StagedLoads &candidate : stagedLoops) {
+      uint64_t fixed = candidate.registerBytes();
+      if (fixed >= limit)
+        continue;
+      unsigned stages = unsigned(std::min<uint64_t>(
+          getWantedStages(candidate.loop), (limit - fixed) /
+                                               candidate.stageBytes()));
+      if (stages >= 2)
+        pipelineStagedLoads(candidate, stages);
+    }
     for (PipelinedDot &candidate : candidates) {
       // Stages of A and B must fit; the deepest that does, up to numStages.
       uint64_t stageBytes = 0;
       for (tile::LoadOp load : candidate.loads)
         stageBytes +=
             cast<RankedTensorType>(load.getType()).getNumElements() * 2;
-      // tl.range(..., num_stages=) sets the loop's own depth.
-      uint64_t wanted = numStages;
-      if (auto attr =
-              candidate.loop->getAttrOfType<IntegerAttr>("tile.num_stages"))
-        wanted = attr.getValue().getZExtValue();
-      unsigned stages =
-          unsigned(std::min<uint64_t>(wanted, limit / stageBytes));
+      unsigned stages = unsigned(std::min<uint64_t>(
+          getWantedStages(candidate.loop), limit / stageBytes));
       if (stages >= 2)
         pipeline(candidate, stages);
     }
   }
 };
 } // namespace
+

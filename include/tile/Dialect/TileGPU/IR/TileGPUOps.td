@@ -75,6 +75,28 @@ def TileGPU_AsyncCopyOp : TileGPU_Op<"async_copy", [
   let hasVerifier = 1;
 }
 
+def TileGPU_LocalStoreOp : TileGPU_Op<"local_store", [
+    MemoryEffects<[MemWrite<TileGPU_SharedMemory>]>]> {
+  let summary = "Store a block held in registers into a stage, for wgmma";
+  let description = [{
+    Each thread stores its registers of `src` into stage `stage` of
+    `buffer`, as the swizzled tile wgmma reads (the block's last dimension
+    the contiguous one), then fence.proxy.async, so that wgmma's async
+    proxy sees the stores. A barrier (tilegpu-insert-barriers places it)
+    separates the stores of every thread from the wgmma that reads them.
+    tilegpu-pipeline stores a dot's A operand that is not a load this way:
+    once before the loop when the loop does not change it, else in each
+    iteration.
+  }];
+  let arguments = (ins Tile_Tensor:$src, TileGPU_MemDescType:$buffer,
+                       I32:$stage);
+  let assemblyFormat = [{
+    $src `,` $buffer `[` $stage `]` attr-dict `:` type($src) `->`
+    qualified(type($buffer))
+  }];
+  let hasVerifier = 1;
+}
+
 def TileGPU_AsyncCommitGroupOp : TileGPU_Op<"async_commit_group",
     [MemoryEffects<[MemRead<DefaultResource>, MemWrite<DefaultResource>]>]> {
   let summary = "Close this thread's group of async copies (cp.async.commit_group)";
@@ -101,17 +123,21 @@ def TileGPU_WarpGroupDotOp : TileGPU_Op<"warpgroup_dot", [
   let summary = "acc + A * B on tensor cores, operands in shared memory";
   let description = [{
     Starts wgmma.mma_async on stage `stage` of `a` (M x K) and of `b`
-    (K x N), accumulating into `acc` (M x N, #tilegpu.mma version 3), and
-    commits them as one wgmma group. The result is not valid until a
+    (K x N, or N x K with `b_k_major`: a transposed block, K contiguous, as
+    wgmma reads B without its transpose bit), accumulating into `acc`
+    (M x N, #tilegpu.mma version 3), and commits them as one wgmma group.
+    `a_stage`, where given, is A's stage instead (A's buffer may have
+    another number of stages than B's). The result is not valid until a
     warpgroup_dot_wait with fewer pending groups; until then the stages
     must not be overwritten.
   }];
   let arguments = (ins TileGPU_MemDescType:$a, TileGPU_MemDescType:$b,
-                       I32:$stage, Tile_Tensor:$acc);
+                       I32:$stage, Tile_Tensor:$acc, Optional<I32>:$a_stage,
+                       UnitAttr:$b_k_major);
   let results = (outs Tile_Tensor:$result);
   let assemblyFormat = [{
-    $a `,` $b `[` $stage `]` `,` $acc attr-dict `:` qualified(type($a)) `,`
-    qualified(type($b)) `,` type($acc)
+    $a (`[` $a_stage^ `]`)? `,` $b `[` $stage `]` `,` $acc attr-dict `:`
+    qualified(type($a)) `,` qualified(type($b)) `,` type($acc)
   }];
   let hasVerifier = 1;
 }
