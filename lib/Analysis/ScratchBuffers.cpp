@@ -117,14 +117,49 @@ ReduceGeometry mlir::tilegpu::getReduceGeometry(BlockedEncodingAttr layout,
   return g;
 }
 
+std::optional<ReduceGeometry>
+mlir::tilegpu::getMmaReduceGeometry(MmaEncodingAttr layout,
+                                    ArrayRef<int64_t> shape, unsigned axis) {
+  SmallVector<int64_t> tile = layout.getShapePerCTATile();
+  if (shape.size() != 2 || axis > 1 || shape[0] % tile[0] != 0 ||
+      shape[1] % tile[1] != 0)
+    return std::nullopt;
+  unsigned wm = layout.getWarpsPerCTA()[0], wn = layout.getWarpsPerCTA()[1];
+  ReduceGeometry g;
+  if (axis == 1) {
+    // Columns: the 4 lanes of a row's quad, the warps of a warp row.
+    g.distinctLanes = 4;
+    g.laneStride = 1;
+    g.distinctWarps = g.warpsAlong = wn;
+    g.warpStride = wm;
+  } else {
+    // Rows: 8 lanes 4 apart (each also holding the row 8 below), the warps
+    // of a warp column.
+    g.distinctLanes = 8;
+    g.laneStride = 4;
+    g.distinctWarps = g.warpsAlong = wm;
+    g.warpStride = 1;
+  }
+  g.outputElements = shape[1 - axis];
+  return g;
+}
+
+std::optional<ReduceGeometry> mlir::tilegpu::getReduceGeometry(
+    tile::ReduceOp op) {
+  auto srcType = cast<RankedTensorType>(op.getSrcs()[0].getType());
+  if (auto blocked = dyn_cast<BlockedEncodingAttr>(srcType.getEncoding()))
+    return getReduceGeometry(blocked, srcType.getShape(), op.getAxis());
+  if (auto mma = dyn_cast<MmaEncodingAttr>(srcType.getEncoding()))
+    return getMmaReduceGeometry(mma, srcType.getShape(), op.getAxis());
+  return std::nullopt;
+}
+
 ReduceScratchLayout mlir::tilegpu::getReduceScratchLayout(tile::ReduceOp op) {
   ReduceScratchLayout scratch;
-  auto srcType = cast<RankedTensorType>(op.getSrcs()[0].getType());
-  auto layout = dyn_cast<BlockedEncodingAttr>(srcType.getEncoding());
-  if (!layout)
+  std::optional<ReduceGeometry> geometry = getReduceGeometry(op);
+  if (!geometry)
     return scratch;
-  ReduceGeometry g =
-      getReduceGeometry(layout, srcType.getShape(), op.getAxis());
+  ReduceGeometry g = *geometry;
   if (g.distinctWarps == 1)
     return scratch;
   unsigned offset = 0;
@@ -216,8 +251,26 @@ unsigned mlir::tilegpu::getConvertLayoutRowPadding(ConvertLayoutOp op) {
   return std::max(1u, 16 / getSharedElementBytes(type.getElementType()));
 }
 
+bool mlir::tilegpu::isRegisterIdentityConversion(ConvertLayoutOp op) {
+  Attribute src = op.getSrc().getType().getEncoding(),
+            dst = op.getType().getEncoding();
+  if (src == dst)
+    return true;
+  auto srcSlice = dyn_cast<SliceEncodingAttr>(src);
+  auto dstSlice = dyn_cast<SliceEncodingAttr>(dst);
+  if (!srcSlice || !dstSlice || srcSlice.getDim() != 1 ||
+      dstSlice.getDim() != 1 || op.getType().getRank() != 1)
+    return false;
+  auto srcMma = dyn_cast<MmaEncodingAttr>(srcSlice.getParent());
+  auto dstMma = dyn_cast<MmaEncodingAttr>(dstSlice.getParent());
+  return srcMma && dstMma &&
+         srcMma.getVersionMajor() == dstMma.getVersionMajor() &&
+         srcMma.getWarpsPerCTA() == dstMma.getWarpsPerCTA() &&
+         op.getType().getDimSize(0) % srcMma.getShapePerCTATile()[0] == 0;
+}
+
 unsigned mlir::tilegpu::getConvertLayoutScratchBytes(ConvertLayoutOp op) {
-  if (op.getSrc().getType().getEncoding() == op.getType().getEncoding())
+  if (isRegisterIdentityConversion(op))
     return 0;
   auto type = op.getType();
   int64_t rows = type.getNumElements() / type.getShape().back();

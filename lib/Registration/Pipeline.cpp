@@ -40,6 +40,7 @@ void mlir::tile::buildTileToTileGPUPipeline(OpPassManager &pm,
   pm.addPass(createConvertTileToTileGPU(convert));
   pm.addPass(tilegpu::createTileGPUCoalesce());
   pm.addPass(tilegpu::createTileGPUAccelerateMatmul());
+  pm.addPass(tilegpu::createTileGPUPropagateAccumulatorLayout());
   pm.addPass(tilegpu::createTileGPURemoveLayoutConversions());
   pm.addPass(createCSEPass());
   // tilegpu-prefetch is not in the pipeline: on the H200 it made the wgmma

@@ -38,7 +38,7 @@ bool isUniformScalarLoad(tile::LoadOp op);
 /// barrier insertion (Membar.cpp) relies on that.
 unsigned getScratchBytes(Operation *op);
 
-/// How a blocked operand is reduced along one axis.
+/// How a blocked or mma operand is reduced along one axis.
 struct ReduceGeometry {
   /// Lanes (warps) holding different elements along the axis, and the lane
   /// (warp) id stride between them.
@@ -50,6 +50,16 @@ struct ReduceGeometry {
 };
 ReduceGeometry getReduceGeometry(BlockedEncodingAttr layout,
                                  ArrayRef<int64_t> shape, unsigned axis);
+/// The same for an mma accumulator layout (lane l of warp w holds rows
+/// l / 4 (+ 8) of warp row w % WM and column pairs l % 4 of warp column
+/// w / WM % WN); nullopt unless `shape` is a whole number of its tiles
+/// (replicated elements would count twice).
+std::optional<ReduceGeometry> getMmaReduceGeometry(MmaEncodingAttr layout,
+                                                   ArrayRef<int64_t> shape,
+                                                   unsigned axis);
+/// The geometry of a reduction's operand layout (blocked or mma); nullopt
+/// for layouts the reduction lowering does not take.
+std::optional<ReduceGeometry> getReduceGeometry(tile::ReduceOp op);
 
 /// The scratch of a reduction across warps: operand i's partials lie at
 /// byte `operandOffsets[i]`, `distinctWarps * outputElements` of them.
@@ -57,8 +67,8 @@ struct ReduceScratchLayout {
   SmallVector<unsigned> operandOffsets;
   unsigned totalBytes = 0;
 };
-/// Empty (no bytes) when the reduction stays within warps or its operand is
-/// not blocked.
+/// Empty (no bytes) when the reduction stays within warps or its operand's
+/// layout is neither blocked nor mma.
 ReduceScratchLayout getReduceScratchLayout(tile::ReduceOp op);
 
 /// The dot's scratch: A at 0 and B after it at this offset. The CUDA-core
@@ -115,6 +125,11 @@ unsigned getScanScratchBytes(tile::ScanOp op);
 unsigned getReduceScratchBytes(tile::ReduceOp op);
 unsigned getDotScratchBytes(tile::DotOp op);
 unsigned getConvertLayoutScratchBytes(ConvertLayoutOp op);
+/// Whether `op` leaves every element in the same register of the same
+/// thread: the same layout, or the row slices of two mma layouts that split
+/// rows alike (same version and warps; their n may differ), as attention's
+/// running statistics between its two dots. It lowers to nothing.
+bool isRegisterIdentityConversion(ConvertLayoutOp op);
 /// A layout conversion goes through a row-major copy of the tensor in its
 /// scratch, each row (innermost dimension) followed by this many unused
 /// elements. Converting out of an mma layout pads rows by 16 bytes: a warp

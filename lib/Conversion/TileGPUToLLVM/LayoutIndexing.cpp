@@ -28,6 +28,12 @@ mlir::tilegpu::getRegisterCoords(DistributedLayoutInterface layout,
     return coords;
   }
   if (auto mma = dyn_cast<MmaEncodingAttr>(layout)) {
+    // An axis of extent 1 has one register along it: the registers run
+    // over the other axis' (rm, h) or (rn, j, e).
+    if (shape[1] == 1)
+      return {reg, 0};
+    if (shape[0] == 1)
+      return {0, reg};
     // reg = ((rm * repsN + rn) * n/8 + j) * 4 + h * 2 + e; rows (rm, h),
     // columns (rn, j, e).
     unsigned colBlocks = mma.getInstrN() / 8;

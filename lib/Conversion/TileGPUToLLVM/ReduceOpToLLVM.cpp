@@ -1,7 +1,8 @@
 //===- ReduceOpToLLVM.cpp - tile.reduce on registers, lanes and warps -----===//
 //
-// A reduction along `axis` of a blocked operand runs in three steps, each
-// applying the op's combine region:
+// A reduction along `axis` of a blocked operand, or of an mma accumulator
+// (attention's row max and row sum, with no conversion), runs in three
+// steps, each applying the op's combine region:
 //   1. within a thread, over its registers that differ only along `axis`;
 //   2. within a warp, by butterfly shuffles over the lanes that hold
 //      different elements along `axis` (lanes holding replicas are skipped,
@@ -47,8 +48,9 @@ struct ReduceOpLowering : public ConvertOpToLLVMPattern<ReduceOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     auto srcType = cast<RankedTensorType>(op.getSrcs()[0].getType());
-    auto layout = dyn_cast<BlockedEncodingAttr>(srcType.getEncoding());
-    if (!layout)
+    auto layout = dyn_cast<DistributedLayoutInterface>(srcType.getEncoding());
+    std::optional<ReduceGeometry> geometry = getReduceGeometry(op);
+    if (!layout || !geometry)
       return op.emitOpError("reducing a tensor of layout ")
              << srcType.getEncoding() << " is not supported";
     unsigned axis = op.getAxis();
@@ -67,7 +69,8 @@ struct ReduceOpLowering : public ConvertOpToLLVMPattern<ReduceOp> {
     for (unsigned r = 0; r < numRegs; ++r) {
       SmallVector<unsigned> coords = getRegisterCoords(layout, shape, r);
       // A thread holding more than the axis has repeats its elements.
-      if (shape[axis] < int64_t(elems[axis]) && coords[axis] >= shape[axis])
+      if (isa<BlockedEncodingAttr>(layout) && shape[axis] < int64_t(elems[axis]) &&
+          coords[axis] >= shape[axis])
         continue;
       coords.erase(coords.begin() + axis);
       auto [it, inserted] = groupOf.try_emplace(coords, groups.size());
@@ -92,7 +95,7 @@ struct ReduceOpLowering : public ConvertOpToLLVMPattern<ReduceOp> {
     }
 
     // 2. Across the lanes of a warp.
-    ReduceGeometry g = getReduceGeometry(layout, shape, axis);
+    ReduceGeometry g = *geometry;
     for (unsigned k = 1; k < g.distinctLanes; k *= 2)
       for (auto &value : acc) {
         SmallVector<Value> other;

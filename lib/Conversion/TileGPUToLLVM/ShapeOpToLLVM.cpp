@@ -27,39 +27,34 @@
 #include "mlir/Conversion/LLVMCommon/Pattern.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 
+#include <map>
+
 using namespace mlir;
 using namespace mlir::tile;
 using namespace mlir::tilegpu;
 
 namespace {
-/// Register number of per-axis register coordinates `coords` (the inverse of
-/// getRegisterCoords for a blocked layout).
-unsigned linearizeRegister(BlockedEncodingAttr layout, ArrayRef<int64_t> shape,
-                           ArrayRef<unsigned> coords) {
-  SmallVector<unsigned> elems = layout.getElemsPerThread(shape);
-  unsigned reg = 0, stride = 1;
-  for (unsigned axis : layout.getOrder()) {
-    reg += coords[axis] * stride;
-    stride *= elems[axis];
-  }
-  return reg;
-}
-
 struct BroadcastOpLowering : public ConvertOpToLLVMPattern<BroadcastOp> {
   using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
   LogicalResult
   matchAndRewrite(BroadcastOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     auto srcType = op.getSrc().getType();
-    auto layout = dyn_cast<BlockedEncodingAttr>(srcType.getEncoding());
-    if (!layout || layout != op.getType().getEncoding())
-      return op.emitOpError("broadcast needs one blocked layout, got ")
+    auto layout = dyn_cast<DistributedLayoutInterface>(srcType.getEncoding());
+    if (!layout || !isa<BlockedEncodingAttr, MmaEncodingAttr>(layout) ||
+        layout != op.getType().getEncoding())
+      return op.emitOpError("broadcast needs one blocked or mma layout, got ")
              << srcType << " to " << op.getType();
     Location loc = op.getLoc();
     SmallVector<Value> src = unpackStruct(rewriter, loc, adaptor.getSrc());
     ArrayRef<int64_t> shape = op.getType().getShape();
     SmallVector<unsigned> srcElems =
         layout.getElemsPerThread(srcType.getShape());
+    // The operand's registers by their per-axis register coordinates.
+    std::map<SmallVector<unsigned>, unsigned> srcRegister;
+    for (unsigned r = 0; r < src.size(); ++r)
+      srcRegister.try_emplace(
+          getRegisterCoords(layout, srcType.getShape(), r), r);
     SmallVector<Value> values;
     unsigned count = layout.getTotalElemsPerThread(shape);
     for (unsigned r = 0; r < count; ++r) {
@@ -67,8 +62,11 @@ struct BroadcastOpLowering : public ConvertOpToLLVMPattern<BroadcastOp> {
       for (unsigned d = 0; d < coords.size(); ++d)
         if (srcType.getDimSize(d) == 1 || coords[d] >= srcElems[d])
           coords[d] %= srcElems[d];
-      values.push_back(
-          src[linearizeRegister(layout, srcType.getShape(), coords)]);
+      auto it = srcRegister.find(coords);
+      if (it == srcRegister.end())
+        return op.emitOpError("internal error: no operand register for a "
+                              "broadcast register");
+      values.push_back(src[it->second]);
     }
     rewriter.replaceOp(
         op, packStruct(rewriter, loc,
@@ -176,8 +174,9 @@ struct ConvertLayoutOpLowering
     Location loc = op.getLoc();
     auto srcType = op.getSrc().getType();
     auto dstType = op.getType();
-    // The same layout keeps every element in the same register.
-    if (srcType.getEncoding() == dstType.getEncoding()) {
+    // The same layout (or one that places every element alike) keeps every
+    // element in the same register.
+    if (isRegisterIdentityConversion(op)) {
       rewriter.replaceOp(op, adaptor.getSrc());
       return success();
     }

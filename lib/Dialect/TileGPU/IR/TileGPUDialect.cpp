@@ -173,8 +173,11 @@ SmallVector<int64_t> MmaEncodingAttr::getReps(ArrayRef<int64_t> shape) const {
 
 SmallVector<unsigned>
 MmaEncodingAttr::getElemsPerThread(ArrayRef<int64_t> shape) const {
+  // An axis of extent 1 (a row or column reduction expanded back) holds one
+  // register per element of the other axis: no copies within a thread.
   SmallVector<int64_t> reps = getReps(shape);
-  return {unsigned(reps[0] * 2), unsigned(reps[1] * (getInstrN() / 8) * 2)};
+  return {shape[0] == 1 ? 1u : unsigned(reps[0] * 2),
+          shape[1] == 1 ? 1u : unsigned(reps[1] * (getInstrN() / 8) * 2)};
 }
 
 unsigned

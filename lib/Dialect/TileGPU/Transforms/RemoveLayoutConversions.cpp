@@ -10,13 +10,14 @@
 //     conversion travels to stores and reductions, which take a blocked
 //     source's layout and absorb it (an mma source stays converted: its
 //     stores would not coalesce);
-//   - through loops: a tensor an scf.for carries takes the blocked layout
-//     its yielded value is converted from, so the conversion leaves the
-//     loop body.
+//   - through loops: a tensor an scf.for carries takes the layout its
+//     yielded value is converted from, so the conversion leaves the loop
+//     body.
 // Ops left without users are erased.
 //
 //===----------------------------------------------------------------------===//
 
+#include "tile/Analysis/ScratchBuffers.h"
 #include "tile/Dialect/TileGPU/IR/TileGPUDialect.h"
 #include "tile/Dialect/TileGPU/Transforms/Passes.h"
 
@@ -59,7 +60,8 @@ Attribute operandLayoutFor(Operation *op, Attribute resultLayout) {
       return {};
     return SliceEncodingAttr::get(op->getContext(), expand.getAxis(), parent);
   }
-  if (isa<tile::BroadcastOp>(op) && !isa<BlockedEncodingAttr>(resultLayout))
+  if (isa<tile::BroadcastOp>(op) &&
+      !isa<BlockedEncodingAttr, MmaEncodingAttr>(resultLayout))
     return {};
   return resultLayout;
 }
@@ -166,6 +168,35 @@ struct PushConversionForward : public OpRewritePattern<ConvertLayoutOp> {
   }
 };
 
+/// convert(broadcast(expand_dims(x))) -> broadcast(expand_dims(convert(x))):
+/// the conversion moves to the smaller tensor (a row's statistic rather than
+/// the whole block), whatever computed x.
+struct ConversionOfBroadcast : public OpRewritePattern<ConvertLayoutOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(ConvertLayoutOp convert,
+                                PatternRewriter &rewriter) const override {
+    auto broadcast = convert.getSrc().getDefiningOp<tile::BroadcastOp>();
+    if (!broadcast)
+      return failure();
+    auto expand = broadcast.getSrc().getDefiningOp<tile::ExpandDimsOp>();
+    auto target =
+        dyn_cast<DistributedLayoutInterface>(convert.getType().getEncoding());
+    if (!expand || !target || !operandLayoutFor(broadcast, target))
+      return failure();
+    Location loc = convert.getLoc();
+    auto slice =
+        SliceEncodingAttr::get(getContext(), expand.getAxis(), target);
+    Value row = convertToLayout(rewriter, loc, expand.getSrc(), slice);
+    Value expanded = tile::ExpandDimsOp::create(
+        rewriter, loc, withLayout(expand.getType(), target), row,
+        expand.getAxis());
+    rewriter.replaceOpWithNewOp<tile::BroadcastOp>(convert, convert.getType(),
+                                                   expanded);
+    return success();
+  }
+};
+
 /// Puts every tensor operand of `op` in `layout`: the source of its own
 /// conversion where that has the layout, a new conversion otherwise.
 void moveOperandsToLayout(PatternRewriter &rewriter, Operation *op,
@@ -252,11 +283,20 @@ struct ReduceOfConversion : public OpRewritePattern<tile::ReduceOp> {
   LogicalResult matchAndRewrite(tile::ReduceOp reduce,
                                 PatternRewriter &rewriter) const override {
     auto first = reduce.getSrcs()[0].getDefiningOp<ConvertLayoutOp>();
-    if (!first || !isa<BlockedEncodingAttr>(layoutOf(first.getSrc())))
+    if (!first)
       return failure();
-    auto layout = cast<BlockedEncodingAttr>(layoutOf(first.getSrc()));
+    Attribute layout = layoutOf(first.getSrc());
+    // An mma accumulator is reduced in place where the lowering can (a whole
+    // number of its tiles): softmax rows of attention stay in registers.
+    auto mma = dyn_cast<MmaEncodingAttr>(layout);
+    if (!isa<BlockedEncodingAttr>(layout) &&
+        !(mma && getMmaReduceGeometry(
+                     mma, cast<RankedTensorType>(first.getType()).getShape(),
+                     reduce.getAxis())))
+      return failure();
     moveOperandsToLayout(rewriter, reduce, layout);
-    auto slice = SliceEncodingAttr::get(getContext(), reduce.getAxis(), layout);
+    auto slice = SliceEncodingAttr::get(
+        getContext(), reduce.getAxis(), cast<DistributedLayoutInterface>(layout));
     rewriter.setInsertionPointAfter(reduce);
     for (Value result : reduce.getResults()) {
       auto oldType = dyn_cast<RankedTensorType>(result.getType());
@@ -273,7 +313,8 @@ struct ReduceOfConversion : public OpRewritePattern<tile::ReduceOp> {
 };
 
 /// A loop-carried tensor whose yielded value is a conversion from a blocked
-/// layout is carried in that layout instead: the conversion at the end of
+/// or mma layout (or a slice of one: attention's row maxima and sums) is
+/// carried in that layout instead: the conversion at the end of
 /// every iteration becomes one on the way in (folded where the initial value
 /// has the layout already) and conversions of the block argument and the
 /// loop result, which the patterns above push on to the users.
@@ -284,7 +325,9 @@ struct ForIterArgOfConversion : public OpRewritePattern<scf::ForOp> {
     auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
     for (auto [i, arg] : llvm::enumerate(loop.getRegionIterArgs())) {
       auto convert = yield.getOperand(i).getDefiningOp<ConvertLayoutOp>();
-      if (!convert || !isa<BlockedEncodingAttr>(layoutOf(convert.getSrc())) ||
+      if (!convert ||
+          !isa<BlockedEncodingAttr, MmaEncodingAttr, SliceEncodingAttr>(
+              layoutOf(convert.getSrc())) ||
           layoutOf(convert.getSrc()) == layoutOf(arg))
         continue;
       auto oldType = cast<RankedTensorType>(arg.getType());
@@ -321,6 +364,7 @@ struct RemoveLayoutConversions
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
     patterns.add<RematerializeSource, PushConversionForward, ReduceOfConversion,
+                 ConversionOfBroadcast,
                  DotOfConversion, StoreOfConversion, ForIterArgOfConversion>(
         &getContext());
     // Every pattern leaves valid IR (it moves, merges or drops conversions),

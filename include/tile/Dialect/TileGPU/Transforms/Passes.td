@@ -18,6 +18,19 @@ def TileGPUCoalesce : Pass<"tilegpu-coalesce", "mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::tilegpu::TileGPUDialect"];
 }
 
+def TileGPUPropagateAccumulatorLayout
+    : Pass<"tilegpu-propagate-accumulator-layout", "mlir::ModuleOp"> {
+  let summary = "Keep what a loop computes from its dots in the mma layout";
+  let description = [{
+    In a loop that reduces values computed from its tensor-core results
+    (attention's softmax), those values, their row reductions and the
+    iter_args they feed take the accumulator's #tilegpu.mma layout (or its
+    slice) instead of moving through shared memory to a blocked one and
+    back; conversions go where other users need the old layouts.
+  }];
+  let dependentDialects = ["::mlir::tilegpu::TileGPUDialect"];
+}
+
 def TileGPURemoveLayoutConversions
     : Pass<"tilegpu-remove-layout-conversions", "mlir::ModuleOp"> {
   let summary = "Remove layout conversions by rematerializing cheap values";
