@@ -3,7 +3,7 @@
 09's matmul_kernel_descriptor_persistent, its text taken from
 kernels/matmul_descriptor_persistent.tile (the autotune decorator dropped,
 the launch's fixed configuration passed instead: 128x128x64, GROUP_SIZE_M 8,
-8 warps, 3 stages, EPILOGUE_SUBTILE False), fp16 S^3 with B given as N x K,
+8 warps, 3 stages, EPILOGUE_SUBTILE False, FLATTEN True), fp16 S^3 with B given as N x K,
 checked against torch.matmul and timed with triton.testing.do_bench
 (median ms, TFLOP/s).
 
@@ -47,7 +47,7 @@ for s in [int(v) for v in sys.argv[1:]] or [4096]:
     def run():
         kernel[grid](a, b, c, s, s, s, BLOCK_SIZE_M=128, BLOCK_SIZE_N=128,
                      BLOCK_SIZE_K=64, GROUP_SIZE_M=8, EPILOGUE_SUBTILE=False,
-                     NUM_SMS=sms, WARP_SPECIALIZE=False, num_warps=8,
+                     NUM_SMS=sms, WARP_SPECIALIZE=False, FLATTEN=True, num_warps=8,
                      num_stages=3)
 
     run()

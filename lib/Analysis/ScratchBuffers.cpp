@@ -221,7 +221,8 @@ void mlir::tilegpu::getExplicitBufferAccesses(Operation *op,
     return;
   }
   if (auto dot = dyn_cast<WarpGroupDotOp>(op)) {
-    reads.push_back(dot.getA());
+    if (isa<MemDescType>(dot.getA().getType())) // not A in registers
+      reads.push_back(dot.getA());
     reads.push_back(dot.getB());
   }
   if (auto dot = dyn_cast<SharedDotOp>(op)) {

@@ -203,10 +203,17 @@ bool Parser::parseParameters(std::vector<Param> &params) {
   llvm::StringSet<> seen;
   bool sawDefault = false;
   while (!is(TokenKind::RParen)) {
+    // `*args`, `**kwargs` and the keyword-only marker `*` parse (host
+    // functions of a kernel file have them); kernels reject the first two.
+    Param::Kind kind = Param::Kind::Plain;
+    Location starLoc = tok().loc;
     if (is(TokenKind::Star) || is(TokenKind::DoubleStar)) {
-      errorHere("'*args', '**kwargs' and keyword-only parameters are not "
-                "supported");
-      return false;
+      kind = is(TokenKind::Star) ? Param::Kind::VarArgs : Param::Kind::KwArgs;
+      consume();
+      if (kind == Param::Kind::VarArgs && is(TokenKind::Comma)) {
+        consume(); // the keyword-only marker
+        continue;
+      }
     }
     if (is(TokenKind::Slash)) {
       errorHere("the positional-only marker '/' is not supported");
@@ -218,6 +225,9 @@ bool Parser::parseParameters(std::vector<Param> &params) {
     if (!name)
       return false;
     param.name = std::move(*name);
+    param.kind = kind;
+    if (kind != Param::Kind::Plain)
+      param.loc = starLoc;
     if (!seen.insert(param.name).second) {
       error(param.loc,
             "duplicate parameter '" + param.name + "' in function definition");
@@ -233,7 +243,7 @@ bool Parser::parseParameters(std::vector<Param> &params) {
       if (!param.defaultValue)
         return false;
       sawDefault = true;
-    } else if (sawDefault) {
+    } else if (sawDefault && kind == Param::Kind::Plain) {
       error(param.loc, "parameter '" + param.name +
                            "' without a default follows a parameter with "
                            "a default");

@@ -584,6 +584,9 @@ private:
 struct Param {
   Location loc;
   std::string name;
+  /// `*args` or `**kwargs`: host functions may have them (a tutorial's
+  /// config pruners), @triton.jit functions may not.
+  enum class Kind { Plain, VarArgs, KwArgs } kind = Kind::Plain;
   /// `x: tl.constexpr`; null when absent.
   ExprPtr annotation;
   /// `x=4`; null when absent.

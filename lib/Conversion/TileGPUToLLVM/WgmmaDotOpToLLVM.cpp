@@ -84,37 +84,50 @@ int64_t getWgmmaK(StringRef inputType) { return inputType == "tf32" ? 8 : 16; }
 /// operands (both K-major). Operands number outputs, then inputs (the tied
 /// accumulators first).
 SmallVector<Value> emitWgmma(OpBuilder &b, Location loc, ValueRange acc,
-                             Value descA, Value descB, unsigned n,
+                             ValueRange a, Value descB, unsigned n,
                              StringRef inputType, bool bKMajor) {
   unsigned count = acc.size();
+  // A: one descriptor (shared memory, with its transpose operand), or four
+  // b32 registers of 16-bit pairs (which take none).
+  bool aInRegisters = a.size() == 4;
+  unsigned aFirst = 2 * count, bIndex = aFirst + a.size();
+  std::string aText = aInRegisters ? registerList(aFirst, 4)
+                                   : "$" + std::to_string(aFirst);
+  std::string transpose = inputType == "tf32" ? ""
+                          : aInRegisters      ? (bKMajor ? ", 0" : ", 1")
+                          : bKMajor           ? ", 0, 0"
+                                              : ", 0, 1";
   std::string text = llvm::formatv(
       "{ .reg .pred p; setp.ne.b32 p, ${0}, 0; "
-      "wgmma.mma_async.sync.aligned.m64n{1}k{6}.f32.{2}.{2} {3}, ${4}, ${5}, "
+      "wgmma.mma_async.sync.aligned.m64n{1}k{6}.f32.{2}.{2} {3}, {4}, ${5}, "
       "p, 1, 1{7}; }",
-      2 * count + 2, n, inputType, registerList(0, count), 2 * count,
-      2 * count + 1, getWgmmaK(inputType),
-      inputType == "tf32" ? ""
-      : bKMajor           ? ", 0, 0"
-                          : ", 0, 1");
-  std::string constraints = tiedF32Constraints(count) + ",l,l,r";
+      bIndex + 1, n, inputType, registerList(0, count), aText, bIndex,
+      getWgmmaK(inputType), transpose);
+  std::string constraints = tiedF32Constraints(count) +
+                            (aInRegisters ? ",r,r,r,r" : ",l") + ",l,r";
   SmallVector<Value> operands(acc.begin(), acc.end());
-  operands.push_back(descA);
+  operands.append(a.begin(), a.end());
   operands.push_back(descB);
   operands.push_back(i32Constant(b, loc, 1)); // scale-d: D = A*B + D
   return emitPtx(b, loc, text, constraints, operands, count);
 }
 
+/// For A in registers: the four b32 registers of rows repetition `rm` and
+/// K step `k`.
+using ARegisters = function_ref<SmallVector<Value>(int64_t rm, int64_t k)>;
+
 /// wgmma.fence, then one wgmma per K step and repetition of the mma tile
 /// on this warpgroup's accumulators `acc`, A and B read from the swizzled
-/// tiles at shared addresses `aAddr` and `bAddr` (i32), then
-/// wgmma.commit_group. Returns the accumulators, valid only after a
-/// wgmma.wait_group that covers the group.
+/// tiles at shared addresses `aAddr` and `bAddr` (i32) or A from
+/// `aRegisters` where given, then wgmma.commit_group. Returns the
+/// accumulators, valid only after a wgmma.wait_group that covers the group.
 SmallVector<Value> emitWgmmaGroup(OpBuilder &b, Location loc,
                                   MmaEncodingAttr mma, ArrayRef<int64_t> dShape,
                                   int64_t K, StringRef inputType,
                                   const WgmmaOperandTile &aTile,
                                   const WgmmaOperandTile &bTile, Value aAddr,
-                                  Value bAddr, SmallVector<Value> acc) {
+                                  Value bAddr, SmallVector<Value> acc,
+                                  ARegisters aRegisters = nullptr) {
   emitPtx(b, loc, "wgmma.fence.sync.aligned;", "", {}, 0);
 
   // This warpgroup's rows of A and columns of B within the mma tile.
@@ -141,10 +154,12 @@ SmallVector<Value> emitWgmmaGroup(OpBuilder &b, Location loc,
   // The warpgroup's part of each tile: rows of A (s bytes apart), and
   // columns of B: rows too when B is K-major, else whole inner blocks (as
   // the pass chose n to make them).
-  Value aBase = LLVM::AddOp::create(
-      b, loc, aAddr,
-      LLVM::MulOp::create(b, loc, groupRow,
-                          i32Constant(b, loc, aTile.swizzleBytes())));
+  Value aBase;
+  if (!aRegisters)
+    aBase = LLVM::AddOp::create(
+        b, loc, aAddr,
+        LLVM::MulOp::create(b, loc, groupRow,
+                            i32Constant(b, loc, aTile.swizzleBytes())));
   int64_t bytesPerColumn =
       bTile.innerIsK ? bTile.swizzleBytes() : bTile.elementBytes * K;
   Value bBase = LLVM::AddOp::create(
@@ -156,12 +171,16 @@ SmallVector<Value> emitWgmmaGroup(OpBuilder &b, Location loc,
   unsigned perInstr = n / 2;
   // Each instruction's descriptors are the warpgroup's tiles' plus a
   // constant, as Triton does: one 64-bit add each.
-  Value aDescriptor = aTile.emitDescriptor(b, loc, aBase);
+  Value aDescriptor =
+      aRegisters ? Value() : aTile.emitDescriptor(b, loc, aBase);
   Value bDescriptor = bTile.emitDescriptor(b, loc, bBase);
   for (int64_t k = 0; k < K; k += getWgmmaK(inputType)) {
     for (int64_t rm = 0; rm < reps[0]; ++rm) {
-      Value descA = WgmmaOperandTile::offsetDescriptor(
-          b, loc, aDescriptor, aTile.linearOffset(rm * tileShape[0], k));
+      SmallVector<Value> a =
+          aRegisters ? aRegisters(rm, k)
+                     : SmallVector<Value>{WgmmaOperandTile::offsetDescriptor(
+                           b, loc, aDescriptor,
+                           aTile.linearOffset(rm * tileShape[0], k))};
       for (int64_t rn = 0; rn < reps[1]; ++rn) {
         int64_t column = rn * tileShape[1];
         Value descB = WgmmaOperandTile::offsetDescriptor(
@@ -170,7 +189,7 @@ SmallVector<Value> emitWgmmaGroup(OpBuilder &b, Location loc,
                            : bTile.linearOffset(k, column));
         unsigned first = unsigned((rm * reps[1] + rn) * perInstr);
         SmallVector<Value> next =
-            emitWgmma(b, loc, ValueRange(acc).slice(first, perInstr), descA,
+            emitWgmma(b, loc, ValueRange(acc).slice(first, perInstr), a,
                       descB, n, inputType, bTile.innerIsK);
         std::copy(next.begin(), next.end(), acc.begin() + first);
       }
@@ -282,6 +301,17 @@ struct DotOpWgmmaLowering : public ConvertOpToLLVMPattern<DotOp> {
     return success();
   }
 };
+/// The b32 register of two 16-bit values.
+Value packPair(OpBuilder &b, Location loc, Value low, Value high) {
+  auto pair = VectorType::get({2}, low.getType());
+  Value vector = LLVM::UndefOp::create(b, loc, pair);
+  vector = LLVM::InsertElementOp::create(b, loc, vector, low,
+                                         i32Constant(b, loc, 0));
+  vector = LLVM::InsertElementOp::create(b, loc, vector, high,
+                                         i32Constant(b, loc, 1));
+  return LLVM::BitcastOp::create(b, loc, b.getI32Type(), vector);
+}
+
 /// warpgroup_dot: the wgmma group on one stage of each operand buffer; the
 /// copies that filled them were waited for (async_wait) and a barrier
 /// placed before this op (tilegpu-insert-barriers).
@@ -292,6 +322,8 @@ struct WarpGroupDotOpLowering : public ConvertOpToLLVMPattern<WarpGroupDotOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     auto mma = cast<MmaEncodingAttr>(op.getType().getEncoding());
+    if (auto aType = dyn_cast<RankedTensorType>(op.getA().getType()))
+      return lowerRegisterA(op, adaptor, rewriter, aType, mma);
     FailureOr<StagedOperands> staged =
         getStagedOperands(rewriter, op, mma, op.getA(), op.getB(),
                           adaptor.getA(), adaptor.getB(), adaptor.getStage(),
@@ -304,6 +336,60 @@ struct WarpGroupDotOpLowering : public ConvertOpToLLVMPattern<WarpGroupDotOp> {
             cast<MemDescType>(op.getA().getType()).getElementType()),
         staged->a, staged->b, staged->aBase, staged->bBase,
         unpackStruct(rewriter, loc, adaptor.getAcc()));
+    rewriter.replaceOp(
+        op, packStruct(rewriter, loc,
+                       getTypeConverter()->convertType(op.getType()), acc));
+    return success();
+  }
+
+  /// A in registers (an earlier dot's mma layout, whose fragment for a K
+  /// step is wgmma's A fragment: rows l/4 and l/4 + 8 of the warp's 16,
+  /// column pairs 2 (l % 4) and 2 (l % 4) + 8 of the step's 16), B from
+  /// its stage.
+  LogicalResult lowerRegisterA(WarpGroupDotOp op, OpAdaptor adaptor,
+                               ConversionPatternRewriter &rewriter,
+                               RankedTensorType aType,
+                               MmaEncodingAttr mma) const {
+    Location loc = op.getLoc();
+    auto aMma = cast<MmaEncodingAttr>(aType.getEncoding());
+    auto bType = cast<MemDescType>(op.getB().getType());
+    int64_t K = aType.getDimSize(1), N = op.getType().getDimSize(1);
+    SmallVector<int64_t> tile = mma.getShapePerCTATile();
+    if (op.getType().getDimSize(0) % tile[0] != 0 || N % tile[1] != 0 ||
+        K % 16 != 0 || K % aMma.getInstrN() != 0)
+      return op.emitOpError("needs a result that is a whole number of mma "
+                            "tiles and K a multiple of 16 and of A's n");
+    unsigned elementBytes = bType.getElementType().getIntOrFloatBitWidth() / 8;
+    WgmmaOperandTile bTile =
+        op.getBKMajor()
+            ? WgmmaOperandTile{N, K, elementBytes, /*innerIsK=*/true}
+            : WgmmaOperandTile{K, N, elementBytes, /*innerIsK=*/false};
+    Value bBase = emitStageAddress(rewriter, loc, adaptor.getB(),
+                                   adaptor.getStage(), bType.getStageBytes());
+    SmallVector<Value> aValues = unpackStruct(rewriter, loc, adaptor.getA());
+    // A's register of row half h and column c (of the rows repetition rm):
+    // reg = ((rm * repsN + rn) * n/8 + j) * 4 + h * 2 + e.
+    unsigned aBlocks = aMma.getInstrN() / 8;
+    int64_t aRepsN = aMma.getReps(aType.getShape())[1];
+    auto aRegister = [&](int64_t rm, int64_t h, int64_t column) {
+      int64_t rn = column / aMma.getInstrN(),
+              j = (column % aMma.getInstrN()) / 8, e = column % 2;
+      return aValues[((rm * aRepsN + rn) * aBlocks + j) * 4 + h * 2 + e];
+    };
+    auto aRegisters = [&](int64_t rm, int64_t k) {
+      SmallVector<Value> regs;
+      for (int64_t half : {0, 8})
+        for (int64_t h : {0, 1})
+          regs.push_back(packPair(rewriter, loc,
+                                  aRegister(rm, h, k + half),
+                                  aRegister(rm, h, k + half + 1)));
+      return regs;
+    };
+    SmallVector<Value> acc = emitWgmmaGroup(
+        rewriter, loc, mma, op.getType().getShape(), K,
+        getMmaInputType(bType.getElementType()), WgmmaOperandTile{}, bTile,
+        Value(), bBase, unpackStruct(rewriter, loc, adaptor.getAcc()),
+        aRegisters);
     rewriter.replaceOp(
         op, packStruct(rewriter, loc,
                        getTypeConverter()->convertType(op.getType()), acc));

@@ -29,6 +29,8 @@ KernelEmitter::Result KernelEmitter::callFunction(
                           "); @triton.jit helpers are inlined, so they "
                           "cannot recurse");
   }
+  if (mlir::failed(checkPlainParams(function)))
+    return std::nullopt;
   constexpr size_t kMaxCallDepth = 64;
   if (callStack.size() >= kMaxCallDepth)
     return error(loc, "helper calls are nested more than " +

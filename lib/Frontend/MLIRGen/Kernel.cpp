@@ -14,6 +14,8 @@ namespace tile::frontend::mlirgen {
 
 mlir::LogicalResult
 KernelEmitter::checkDecorators(const ast::FunctionDef &kernel) {
+  if (mlir::failed(checkPlainParams(kernel)))
+    return mlir::failure();
   for (const ast::ExprPtr &decorator : kernel.getDecorators()) {
     // @triton.autotune and @triton.heuristics choose constexpr values; the
     // specialization already carries them.
@@ -23,6 +25,21 @@ KernelEmitter::checkDecorators(const ast::FunctionDef &kernel) {
                       "'; kernels accept @triton.jit, @triton.autotune and "
                       "@triton.heuristics");
   }
+  return mlir::success();
+}
+
+mlir::LogicalResult
+KernelEmitter::checkPlainParams(const ast::FunctionDef &function) {
+  for (const ast::Param &param : function.getParams())
+    if (param.kind != ast::Param::Kind::Plain)
+      return fail(param.loc, "'" +
+                                 llvm::Twine(param.kind ==
+                                                     ast::Param::Kind::VarArgs
+                                                 ? "*"
+                                                 : "**") +
+                                 param.name +
+                                 "' parameters are not supported in "
+                                 "@triton.jit functions");
   return mlir::success();
 }
 

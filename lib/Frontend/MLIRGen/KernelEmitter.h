@@ -99,6 +99,9 @@ public:
   //===--------------------------------------------------------------------===//
 
   mlir::LogicalResult checkDecorators(const ast::FunctionDef &kernel);
+  /// Fails at the first `*args` or `**kwargs` parameter of a @triton.jit
+  /// function.
+  mlir::LogicalResult checkPlainParams(const ast::FunctionDef &function);
   std::optional<mlir::Type> parseSpecType(llvm::StringRef type,
                                           const ast::Param &param);
   /// The block of a "tensordesc<fp16[64, 64]>" specialization type.

@@ -151,6 +151,17 @@ tile::frontend::getKernelParams(const ast::Module &module,
   ImportAliases aliases = collectImportAliases(module);
   std::vector<KernelParam> params;
   for (const ast::Param &param : kernel->getParams()) {
+    if (param.kind != ast::Param::Kind::Plain) {
+      diag.error(param.loc,
+                 "'" +
+                     std::string(param.kind == ast::Param::Kind::VarArgs
+                                     ? "*"
+                                     : "**") +
+                     param.name +
+                     "' parameters are not supported in @triton.jit "
+                     "functions");
+      return std::nullopt;
+    }
     KernelParam result;
     result.name = param.name;
     result.isConstexpr = isConstexprAnnotation(param.annotation.get(), aliases);

@@ -106,3 +106,14 @@ func.func @k_major_b_shape(%acc: tensor<64x64xf32, #mma>, %s: i32) -> tensor<64x
   %d = tilegpu.warpgroup_dot %a, %b[%s], %acc {b_k_major} : !tilegpu.memdesc<2x64x32xf16>, !tilegpu.memdesc<2x32x64xf16>, tensor<64x64xf32, #mma>
   return %d : tensor<64x64xf32, #mma>
 }
+
+// -----
+
+#p = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #tilegpu.mma<{version = 3, warpsPerCTA = [4, 1], instrShape = [16, 64]}>
+func.func @register_a_layout(%a: tensor<64x32xf16, #p>, %acc: tensor<64x64xf32, #mma>, %s: i32) -> tensor<64x64xf32, #mma> {
+  %b = tilegpu.local_alloc : !tilegpu.memdesc<2x32x64xf16>
+  // expected-error @below {{takes A from registers only in an mma version 3 layout}}
+  %d = tilegpu.warpgroup_dot %a, %b[%s], %acc : tensor<64x32xf16, #p>, !tilegpu.memdesc<2x32x64xf16>, tensor<64x64xf32, #mma>
+  return %d : tensor<64x64xf32, #mma>
+}

@@ -67,3 +67,14 @@ func.func @stored_operand(%x: tensor<64x32xf16, #p>, %acc: tensor<64x64xf32, #mm
   %d = tilegpu.warpgroup_dot %a[%c0], %b[%s], %acc {b_k_major} : !tilegpu.memdesc<1x64x32xf16>, !tilegpu.memdesc<3x64x32xf16>, tensor<64x64xf32, #mma>
   return %d : tensor<64x64xf32, #mma>
 }
+
+// A warpgroup_dot whose A is an earlier dot's mma block in registers.
+// CHECK-LABEL: func.func @register_operand
+// CHECK: tilegpu.warpgroup_dot %{{.*}}, %{{.*}}[%{{.*}}], %{{.*}} : tensor<64x64xf16, #{{.*}}>, !tilegpu.memdesc<3x64x32xf16>, tensor<64x32xf32, #{{.*}}>
+#mma64 = #tilegpu.mma<{version = 3, warpsPerCTA = [4, 1], instrShape = [16, 64]}>
+#mma32 = #tilegpu.mma<{version = 3, warpsPerCTA = [4, 1], instrShape = [16, 32]}>
+func.func @register_operand(%p: tensor<64x64xf16, #mma64>, %acc: tensor<64x32xf32, #mma32>, %s: i32) -> tensor<64x32xf32, #mma32> {
+  %b = tilegpu.local_alloc : !tilegpu.memdesc<3x64x32xf16>
+  %d = tilegpu.warpgroup_dot %p, %b[%s], %acc : tensor<64x64xf16, #mma64>, !tilegpu.memdesc<3x64x32xf16>, tensor<64x32xf32, #mma32>
+  return %d : tensor<64x32xf32, #mma32>
+}

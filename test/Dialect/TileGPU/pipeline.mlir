@@ -285,20 +285,22 @@ func.func @matmul_b_transposed(%a: !tile.ptr<f16> {tile.divisibility = 16 : i32}
 // Attention's loop: S = q k^T with q from before the loop and k loaded N x K,
 // then the rescaled accumulator plus p v, p computed in the loop. The loads
 // of k and v get three stages each; q is stored once, before the loop, into
-// a buffer of one stage, p in every iteration; each dot completes in its
-// iteration (what follows needs its result).
+// a buffer of one stage; p, computed in the first dot's mma layout, goes to
+// the second wgmma from its registers. Each dot completes in its iteration
+// (what follows needs its result).
 // CHECK-LABEL: func.func @attention_like
 // CHECK: %[[Q:.*]] = tilegpu.local_alloc : !tilegpu.memdesc<1x64x32xf16>
 // CHECK-NEXT: tilegpu.local_store %{{.*}}, %[[Q]][%{{.*}}]
-// CHECK-NEXT: %[[P:.*]] = tilegpu.local_alloc : !tilegpu.memdesc<1x64x64xf16>
 // CHECK: %[[K:.*]] = tilegpu.local_alloc : !tilegpu.memdesc<3x64x32xf16>
 // CHECK: %[[V:.*]] = tilegpu.local_alloc : !tilegpu.memdesc<3x64x32xf16>
+// CHECK-NOT: tilegpu.local_alloc
 // CHECK: scf.for
 // CHECK-NEXT: tilegpu.async_wait {pending = 1 : i32}
 // CHECK-NEXT: %[[S:.*]] = tilegpu.warpgroup_dot %[[Q]][%{{.*}}], %[[K]][%[[READ:.*]]], %{{.*}} {b_k_major}
 // CHECK-NEXT: tilegpu.warpgroup_dot_wait %[[S]] {pending = 0 : i32}
-// CHECK: tilegpu.local_store %{{.*}}, %[[P]]
-// CHECK-NEXT: %[[O:.*]] = tilegpu.warpgroup_dot %[[P]][%{{.*}}], %[[V]][%[[READ]]], %{{.*}} :
+// CHECK: %[[P16:.*]] = arith.truncf %{{.*}} to tensor<64x64xf16, #[[MMA:mma[0-9]*]]>
+// CHECK-NOT: local_store
+// CHECK: %[[O:.*]] = tilegpu.warpgroup_dot %[[P16]], %[[V]][%[[READ]]], %{{.*}} : tensor<64x64xf16, #[[MMA]]>, !tilegpu.memdesc<3x64x32xf16>
 // CHECK-NEXT: tilegpu.warpgroup_dot_wait %[[O]] {pending = 0 : i32}
 // CHECK: tilegpu.async_copy %{{.*}}, %[[K]]
 // CHECK: tilegpu.async_copy %{{.*}}, %[[V]]

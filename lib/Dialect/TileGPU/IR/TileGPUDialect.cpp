@@ -475,6 +475,29 @@ static LogicalResult verifyStagedDot(Operation *op, Value aValue, Value bValue,
 }
 
 LogicalResult WarpGroupDotOp::verify() {
+  if (auto a = dyn_cast<RankedTensorType>(getA().getType())) {
+    // A from registers: an mma version 3 block tiled along M as the result.
+    auto b = cast<MemDescType>(getB().getType());
+    auto acc = cast<RankedTensorType>(getAcc().getType());
+    auto aMma = dyn_cast<MmaEncodingAttr>(a.getEncoding());
+    auto accMma = dyn_cast<MmaEncodingAttr>(acc.getEncoding());
+    if (!aMma || !accMma || aMma.getVersionMajor() != 3 ||
+        accMma.getVersionMajor() != 3 || aMma.getWarpsPerCTA()[1] != 1 ||
+        aMma.getWarpsPerCTA() != accMma.getWarpsPerCTA() || getAStage())
+      return emitOpError("takes A from registers only in an mma version 3 "
+                         "layout with the result's warps, all along M, and "
+                         "no A stage; got ")
+             << a << " for " << acc;
+    int64_t bK = b.getShape()[getBKMajor() ? 2 : 1],
+            bN = b.getShape()[getBKMajor() ? 1 : 2];
+    if (a.getRank() != 2 || a.getDimSize(0) != acc.getDimSize(0) ||
+        a.getDimSize(1) != bK || bN != acc.getDimSize(1) ||
+        a.getElementType() != b.getElementType() ||
+        !acc.getElementType().isF32())
+      return emitOpError("operands ")
+             << a << " and " << b << " do not multiply into " << acc;
+    return success();
+  }
   return verifyStagedDot(*this, getA(), getB(), getAcc(), 3, getBKMajor(),
                          bool(getAStage()));
 }

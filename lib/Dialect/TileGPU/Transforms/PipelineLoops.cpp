@@ -411,7 +411,24 @@ struct StagedDot {
   int aLoad = -1, bLoad; // indices into StagedLoads::loads; -1: registers
   bool bKMajor = false;
   Value registerA; // A before its layout conversions, where not a load
+  /// registerA is an earlier dot's accumulator layout that wgmma reads from
+  /// registers as it is (attention's P): no buffer.
+  bool aFromRegisters = false;
 };
+
+/// Whether wgmma can read `a` (an operand of `dot`) from the registers it
+/// is in: an mma version 3 layout with the dot's warps, all along M, whose
+/// tiles split K into whole instructions.
+bool isRegisterOperand(Value a, tile::DotOp dot) {
+  auto type = cast<RankedTensorType>(a.getType());
+  auto aMma = dyn_cast<MmaEncodingAttr>(type.getEncoding());
+  auto dMma = cast<MmaEncodingAttr>(dot.getType().getEncoding());
+  return aMma && aMma.getVersionMajor() == 3 &&
+         aMma.getWarpsPerCTA() == dMma.getWarpsPerCTA() &&
+         aMma.getWarpsPerCTA()[1] == 1 &&
+         type.getDimSize(1) % aMma.getInstrN() == 0 &&
+         (type.getElementType().isF16() || type.getElementType().isBF16());
+}
 
 struct StagedLoads {
   scf::ForOp loop;
@@ -430,7 +447,7 @@ struct StagedLoads {
   uint64_t registerBytes() const {
     uint64_t bytes = 0;
     for (const StagedDot &dot : dots)
-      if (dot.aLoad < 0)
+      if (dot.aLoad < 0 && !dot.aFromRegisters)
         bytes += cast<RankedTensorType>(dot.registerA.getType())
                      .getNumElements() *
                  2;
@@ -489,7 +506,9 @@ std::optional<StagedLoads> matchStagedLoads(scf::ForOp loop,
       while (auto convert = a.getDefiningOp<ConvertLayoutOp>())
         a = convert.getSrc();
       auto type = cast<RankedTensorType>(a.getType());
-      if (!getDistributedLayout(type) || type.getDimSize(1) * 2 < 32)
+      staged.aFromRegisters = isRegisterOperand(a, dot);
+      if (!staged.aFromRegisters &&
+          (!getDistributedLayout(type) || type.getDimSize(1) * 2 < 32))
         continue;
       staged.registerA = a;
     }
@@ -527,7 +546,7 @@ void pipelineStagedLoads(StagedLoads candidate, unsigned stages) {
   Value zero = constantOf(b, loc, b.getI32Type(), 0);
   SmallVector<Value> aBuffers;
   for (StagedDot &dot : candidate.dots) {
-    if (dot.aLoad >= 0) {
+    if (dot.aLoad >= 0 || dot.aFromRegisters) {
       aBuffers.push_back({});
       continue;
     }
@@ -560,6 +579,9 @@ void pipelineStagedLoads(StagedLoads candidate, unsigned stages) {
     Value a = aBuffer, aStage = zero;
     if (dot.aLoad >= 0) {
       a = staged->buffers[dot.aLoad];
+      aStage = Value();
+    } else if (dot.aFromRegisters) {
+      a = dot.registerA;
       aStage = Value();
     } else if (loop->isAncestor(dot.registerA.getParentBlock()->getParentOp())) {
       LocalStoreOp::create(body, dotLoc, dot.registerA, aBuffer, zero);

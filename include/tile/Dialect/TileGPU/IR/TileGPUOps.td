@@ -127,11 +127,15 @@ def TileGPU_WarpGroupDotOp : TileGPU_Op<"warpgroup_dot", [
     wgmma reads B without its transpose bit), accumulating into `acc`
     (M x N, #tilegpu.mma version 3), and commits them as one wgmma group.
     `a_stage`, where given, is A's stage instead (A's buffer may have
-    another number of stages than B's). The result is not valid until a
-    warpgroup_dot_wait with fewer pending groups; until then the stages
-    must not be overwritten.
+    another number of stages than B's). `a` may also be a block in
+    registers with the #tilegpu.mma version 3 layout of an earlier dot (its
+    warps along M only, as the result's): wgmma then reads A from those
+    registers, as FlashAttention-3 feeds P to its second GEMM. The result is
+    not valid until a warpgroup_dot_wait with fewer pending groups; until
+    then the stages (and A's registers) must not be overwritten.
   }];
-  let arguments = (ins TileGPU_MemDescType:$a, TileGPU_MemDescType:$b,
+  let arguments = (ins AnyTypeOf<[TileGPU_MemDescType, Tile_Tensor]>:$a,
+                       TileGPU_MemDescType:$b,
                        I32:$stage, Tile_Tensor:$acc, Optional<I32>:$a_stage,
                        UnitAttr:$b_k_major);
   let results = (outs Tile_Tensor:$result);
