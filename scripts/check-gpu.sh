@@ -300,6 +300,15 @@ sec_tutorials() {
   check "matmul_kernel_descriptor_persistent EPILOGUE_SUBTILE" kernels/matmul_descriptor_persistent.tile --set EPILOGUE_SUBTILE=True
   check "matmul_kernel_descriptor_persistent 2048^3" kernels/matmul_descriptor_persistent.tile $(dims 2048 2048 2048)
   compare "matmul_kernel_descriptor_persistent 300x200x104" kernels/matmul_descriptor_persistent.tile $(dims 300 200 104)
+  # Tensor descriptors made on the host.
+  check "matmul_kernel_tma_persistent (tutorial 09) 1100x904x712" kernels/matmul_tma_persistent.tile
+  check "matmul_kernel_tma_persistent 2048^3 EPILOGUE_SUBTILE" kernels/matmul_tma_persistent.tile $(dims 2048 2048 2048) --set EPILOGUE_SUBTILE=True
+  # Tutorial 06's forward as Triton 3.6 writes it: D 64 and 128, causal and not.
+  local c
+  for c in False True; do
+    check "attention forward (tutorial 06) D=64 causal=$c" kernels/attn_fwd_descriptor.tile --set Z=1 --set H=2 --set N_CTX=1024 --set CAUSAL=$c
+    check "attention forward D=128 causal=$c, 8 warps" kernels/attn_fwd_descriptor.tile --set Z=1 --set H=2 --set N_CTX=1024 --set HEAD_DIM=128 --set BLOCK_N=128 --set num_warps=8 --set CAUSAL=$c
+  done
   local out rc word
   if python3 -c 'import torch, numpy' 2>/dev/null; then
     out=$(python3 scripts/check-attention-bwd.py --tile-run "$(command -v tile-run)" 2>&1); rc=$?
