@@ -565,16 +565,19 @@ void pipelineStagedLoads(StagedLoads candidate, unsigned stages) {
     return;
   scf::ForOp loop = staged->loop;
 
-  // The body: wait for this iteration's stages before its first dot; each
-  // dot a warpgroup_dot that completes at once (what follows it needs its
-  // result); at the end, iteration i+S-1's copies into the stage the
-  // previous iteration read.
+  // The body: first iteration i+S-1's copies into the stage the previous
+  // iteration read, so that they are in flight during all of this one's
+  // work; then the wait for this iteration's stages (S-1 groups left
+  // pending) before its first dot; each dot a warpgroup_dot that completes
+  // at once (what follows it needs its result).
+  OpBuilder start(loop.getBody(), loop.getBody()->begin());
+  emitAheadCopies(start, *staged, candidate.loads, stages);
   bool waited = false;
   for (auto [dot, aBuffer] : llvm::zip_equal(candidate.dots, aBuffers)) {
     OpBuilder body(dot.dot);
     Location dotLoc = dot.dot.getLoc();
     if (!waited)
-      AsyncWaitOp::create(body, dotLoc, stages - 2);
+      AsyncWaitOp::create(body, dotLoc, stages - 1);
     waited = true;
     Value a = aBuffer, aStage = zero;
     if (dot.aLoad >= 0) {
@@ -594,8 +597,6 @@ void pipelineStagedLoads(StagedLoads candidate, unsigned stages) {
     dot.dot.getResult().replaceAllUsesWith(result);
     dot.dot->erase();
   }
-  OpBuilder end(loop.getBody()->getTerminator());
-  emitAheadCopies(end, *staged, candidate.loads, stages);
   eraseReplacedLoads(loop, candidate.chains);
   OpBuilder after(loop->getContext());
   after.setInsertionPointAfter(loop);
