@@ -144,8 +144,8 @@ mlir::tilegpu::getMmaReduceGeometry(MmaEncodingAttr layout,
   return g;
 }
 
-std::optional<ReduceGeometry> mlir::tilegpu::getReduceGeometry(
-    tile::ReduceOp op) {
+std::optional<ReduceGeometry>
+mlir::tilegpu::getReduceGeometry(tile::ReduceOp op) {
   auto srcType = cast<RankedTensorType>(op.getSrcs()[0].getType());
   if (auto blocked = dyn_cast<BlockedEncodingAttr>(srcType.getEncoding()))
     return getReduceGeometry(blocked, srcType.getShape(), op.getAxis());

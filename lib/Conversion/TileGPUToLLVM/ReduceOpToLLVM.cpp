@@ -69,8 +69,8 @@ struct ReduceOpLowering : public ConvertOpToLLVMPattern<ReduceOp> {
     for (unsigned r = 0; r < numRegs; ++r) {
       SmallVector<unsigned> coords = getRegisterCoords(layout, shape, r);
       // A thread holding more than the axis has repeats its elements.
-      if (isa<BlockedEncodingAttr>(layout) && shape[axis] < int64_t(elems[axis]) &&
-          coords[axis] >= shape[axis])
+      if (isa<BlockedEncodingAttr>(layout) &&
+          shape[axis] < int64_t(elems[axis]) && coords[axis] >= shape[axis])
         continue;
       coords.erase(coords.begin() + axis);
       auto [it, inserted] = groupOf.try_emplace(coords, groups.size());

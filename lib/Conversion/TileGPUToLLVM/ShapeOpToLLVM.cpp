@@ -53,8 +53,8 @@ struct BroadcastOpLowering : public ConvertOpToLLVMPattern<BroadcastOp> {
     // The operand's registers by their per-axis register coordinates.
     std::map<SmallVector<unsigned>, unsigned> srcRegister;
     for (unsigned r = 0; r < src.size(); ++r)
-      srcRegister.try_emplace(
-          getRegisterCoords(layout, srcType.getShape(), r), r);
+      srcRegister.try_emplace(getRegisterCoords(layout, srcType.getShape(), r),
+                              r);
     SmallVector<Value> values;
     unsigned count = layout.getTotalElemsPerThread(shape);
     for (unsigned r = 0; r < count; ++r) {

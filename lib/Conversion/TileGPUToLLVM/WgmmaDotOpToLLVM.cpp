@@ -91,8 +91,8 @@ SmallVector<Value> emitWgmma(OpBuilder &b, Location loc, ValueRange acc,
   // b32 registers of 16-bit pairs (which take none).
   bool aInRegisters = a.size() == 4;
   unsigned aFirst = 2 * count, bIndex = aFirst + a.size();
-  std::string aText = aInRegisters ? registerList(aFirst, 4)
-                                   : "$" + std::to_string(aFirst);
+  std::string aText =
+      aInRegisters ? registerList(aFirst, 4) : "$" + std::to_string(aFirst);
   std::string transpose = inputType == "tf32" ? ""
                           : aInRegisters      ? (bKMajor ? ", 0" : ", 1")
                           : bKMajor           ? ", 0, 0"
@@ -103,8 +103,8 @@ SmallVector<Value> emitWgmma(OpBuilder &b, Location loc, ValueRange acc,
       "p, 1, 1{7}; }",
       bIndex + 1, n, inputType, registerList(0, count), aText, bIndex,
       getWgmmaK(inputType), transpose);
-  std::string constraints = tiedF32Constraints(count) +
-                            (aInRegisters ? ",r,r,r,r" : ",l") + ",l,r";
+  std::string constraints =
+      tiedF32Constraints(count) + (aInRegisters ? ",r,r,r,r" : ",l") + ",l,r";
   SmallVector<Value> operands(acc.begin(), acc.end());
   operands.append(a.begin(), a.end());
   operands.push_back(descB);
@@ -189,8 +189,8 @@ SmallVector<Value> emitWgmmaGroup(OpBuilder &b, Location loc,
                            : bTile.linearOffset(k, column));
         unsigned first = unsigned((rm * reps[1] + rn) * perInstr);
         SmallVector<Value> next =
-            emitWgmma(b, loc, ValueRange(acc).slice(first, perInstr), a,
-                      descB, n, inputType, bTile.innerIsK);
+            emitWgmma(b, loc, ValueRange(acc).slice(first, perInstr), a, descB,
+                      n, inputType, bTile.innerIsK);
         std::copy(next.begin(), next.end(), acc.begin() + first);
       }
     }
@@ -275,9 +275,8 @@ struct DotOpWgmmaLowering : public ConvertOpToLLVMPattern<DotOp> {
       return [&, tileOffset](Value offset) {
         return getScratchPointer(
             rewriter, loc, *bufferOffset,
-            LLVM::AddOp::create(rewriter, loc,
-                                i32Constant(rewriter, loc, tileOffset),
-                                offset));
+            LLVM::AddOp::create(
+                rewriter, loc, i32Constant(rewriter, loc, tileOffset), offset));
       };
     };
     storeTile(rewriter, loc, aType, adaptor.getA(), aTile, scratchAt(0));
@@ -324,10 +323,9 @@ struct WarpGroupDotOpLowering : public ConvertOpToLLVMPattern<WarpGroupDotOp> {
     auto mma = cast<MmaEncodingAttr>(op.getType().getEncoding());
     if (auto aType = dyn_cast<RankedTensorType>(op.getA().getType()))
       return lowerRegisterA(op, adaptor, rewriter, aType, mma);
-    FailureOr<StagedOperands> staged =
-        getStagedOperands(rewriter, op, mma, op.getA(), op.getB(),
-                          adaptor.getA(), adaptor.getB(), adaptor.getStage(),
-                          op.getBKMajor(), adaptor.getAStage());
+    FailureOr<StagedOperands> staged = getStagedOperands(
+        rewriter, op, mma, op.getA(), op.getB(), adaptor.getA(), adaptor.getB(),
+        adaptor.getStage(), op.getBKMajor(), adaptor.getAStage());
     if (failed(staged))
       return failure();
     SmallVector<Value> acc = emitWgmmaGroup(
@@ -380,8 +378,7 @@ struct WarpGroupDotOpLowering : public ConvertOpToLLVMPattern<WarpGroupDotOp> {
       SmallVector<Value> regs;
       for (int64_t half : {0, 8})
         for (int64_t h : {0, 1})
-          regs.push_back(packPair(rewriter, loc,
-                                  aRegister(rm, h, k + half),
+          regs.push_back(packPair(rewriter, loc, aRegister(rm, h, k + half),
                                   aRegister(rm, h, k + half + 1)));
       return regs;
     };
@@ -411,12 +408,12 @@ struct LocalStoreOpLowering : public ConvertOpToLLVMPattern<LocalStoreOp> {
     if (!getDistributedLayout(type))
       return op.emitOpError("needs a block with a distributed layout");
     unsigned elementBytes = buffer.getElementType().getIntOrFloatBitWidth() / 8;
-    WgmmaOperandTile tile{type.getDimSize(0), type.getDimSize(1),
-                          elementBytes, /*innerIsK=*/true};
+    WgmmaOperandTile tile{type.getDimSize(0), type.getDimSize(1), elementBytes,
+                          /*innerIsK=*/true};
     // Byte offsets from the buffer's shared pointer (local_alloc's).
-    Value stageOffset = LLVM::MulOp::create(
-        rewriter, loc, adaptor.getStage(),
-        i32Constant(rewriter, loc, buffer.getStageBytes()));
+    Value stageOffset =
+        LLVM::MulOp::create(rewriter, loc, adaptor.getStage(),
+                            i32Constant(rewriter, loc, buffer.getStageBytes()));
     Value bufferPtr = adaptor.getBuffer();
     storeTile(rewriter, loc, type, adaptor.getSrc(), tile, [&](Value offset) {
       return LLVM::GEPOp::create(

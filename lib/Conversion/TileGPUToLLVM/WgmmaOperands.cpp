@@ -100,11 +100,9 @@ Value mlir::tilegpu::emitStageAddress(OpBuilder &b, Location loc, Value buffer,
                               b, loc, i32, b.getI32IntegerAttr(stageBytes))));
 }
 
-FailureOr<StagedOperands>
-mlir::tilegpu::getStagedOperands(OpBuilder &b, Operation *op, Attribute mma,
-                                 Value a, Value bValue, Value aBuffer,
-                                 Value bBuffer, Value stage, bool bKMajor,
-                                 Value aStage) {
+FailureOr<StagedOperands> mlir::tilegpu::getStagedOperands(
+    OpBuilder &b, Operation *op, Attribute mma, Value a, Value bValue,
+    Value aBuffer, Value bBuffer, Value stage, bool bKMajor, Value aStage) {
   auto aType = cast<MemDescType>(a.getType());
   auto bType = cast<MemDescType>(bValue.getType());
   int64_t M = aType.getShape()[1], K = aType.getShape()[2],

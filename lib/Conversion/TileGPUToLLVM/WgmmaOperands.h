@@ -71,8 +71,9 @@ struct StagedOperands {
 };
 /// The operands of warpgroup_dot and shared_dot (`op`, with memdesc
 /// operands `a` and `b` lowered to `aBuffer` and `bBuffer`) at `stage` (A
-/// at `aStage` where given), B K-major when `bKMajor`; fails with an error on `op` unless the
-/// accumulator `mma` tiles the result and K is a multiple of 16.
+/// at `aStage` where given), B K-major when `bKMajor`; fails with an error on
+/// `op` unless the accumulator `mma` tiles the result and K is a multiple
+/// of 16.
 FailureOr<StagedOperands>
 getStagedOperands(OpBuilder &b, Operation *op, Attribute mma, Value a,
                   Value bValue, Value aBuffer, Value bBuffer, Value stage,

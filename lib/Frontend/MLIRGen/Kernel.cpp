@@ -32,14 +32,14 @@ mlir::LogicalResult
 KernelEmitter::checkPlainParams(const ast::FunctionDef &function) {
   for (const ast::Param &param : function.getParams())
     if (param.kind != ast::Param::Kind::Plain)
-      return fail(param.loc, "'" +
-                                 llvm::Twine(param.kind ==
-                                                     ast::Param::Kind::VarArgs
-                                                 ? "*"
-                                                 : "**") +
-                                 param.name +
-                                 "' parameters are not supported in "
-                                 "@triton.jit functions");
+      return fail(param.loc,
+                  "'" +
+                      llvm::Twine(param.kind == ast::Param::Kind::VarArgs
+                                      ? "*"
+                                      : "**") +
+                      param.name +
+                      "' parameters are not supported in "
+                      "@triton.jit functions");
   return mlir::success();
 }
 
@@ -220,8 +220,12 @@ KernelEmitter::emit(const ast::FunctionDef &kernel,
       for (int64_t d = 0; d < block->getRank(); ++d) {
         bool divisible = size_t(d) < paramSpec->shapeDivisibleBy16.size() &&
                          paramSpec->shapeDivisibleBy16[d];
-        arguments.push_back(
-            {&param, builder.getI32Type(), divisible ? 16 : 0, false, {}, true});
+        arguments.push_back({&param,
+                             builder.getI32Type(),
+                             divisible ? 16 : 0,
+                             false,
+                             {},
+                             true});
       }
       for (int64_t d = 0; d + 1 < block->getRank(); ++d)
         arguments.push_back({&param,

@@ -279,8 +279,7 @@ public:
   Result emitDescriptorAttribute(const PyValue &descriptor,
                                  const ast::AttributeExpr &attribute);
   /// tl.load and tl.store through a block pointer (BlockPointers.cpp).
-  Result emitBlockPointerLoad(const ast::CallExpr &call,
-                              const PyValue &pointer,
+  Result emitBlockPointerLoad(const ast::CallExpr &call, const PyValue &pointer,
                               llvm::ArrayRef<const ast::Expr *> maskAndOther,
                               const MemoryHints &hints,
                               llvm::StringRef displayName);

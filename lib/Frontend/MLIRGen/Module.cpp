@@ -154,9 +154,8 @@ tile::frontend::getKernelParams(const ast::Module &module,
     if (param.kind != ast::Param::Kind::Plain) {
       diag.error(param.loc,
                  "'" +
-                     std::string(param.kind == ast::Param::Kind::VarArgs
-                                     ? "*"
-                                     : "**") +
+                     std::string(
+                         param.kind == ast::Param::Kind::VarArgs ? "*" : "**") +
                      param.name +
                      "' parameters are not supported in @triton.jit "
                      "functions");

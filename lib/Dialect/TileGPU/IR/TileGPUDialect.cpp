@@ -464,8 +464,8 @@ static LogicalResult verifyStagedDot(Operation *op, Value aValue, Value bValue,
   int64_t bK = b.getShape()[bKMajor ? 2 : 1],
           bN = b.getShape()[bKMajor ? 1 : 2];
   if ((!ownAStage && a.getShape()[0] != b.getShape()[0]) ||
-      a.getShape()[2] != bK ||
-      a.getShape()[1] != acc.getDimSize(0) || bN != acc.getDimSize(1))
+      a.getShape()[2] != bK || a.getShape()[1] != acc.getDimSize(0) ||
+      bN != acc.getDimSize(1))
     return op->emitOpError("operand stages ")
            << a << " and " << b << " do not multiply into " << acc;
   if (a.getElementType() != b.getElementType() || !acc.getElementType().isF32())

@@ -183,9 +183,8 @@ std::optional<PipelinedDot> match(scf::ForOp loop,
 
   // wgmma reads a K-major B (a transposed block) from shared memory as it
   // is; mma.sync's ldmatrix path takes K x N stages only.
-  bool wgmma =
-      cast<MmaEncodingAttr>(result.dot.getType().getEncoding())
-          .getVersionMajor() == 3;
+  bool wgmma = cast<MmaEncodingAttr>(result.dot.getType().getEncoding())
+                   .getVersionMajor() == 3;
   result.loads[0] = getOperandLoad(result.dot.getA(), result.chains[0]);
   result.loads[1] = getOperandLoad(result.dot.getB(), result.chains[1],
                                    wgmma ? &result.bKMajor : nullptr);
@@ -379,9 +378,9 @@ void pipeline(PipelinedDot candidate, unsigned stages) {
     // are done by the barrier after the wait; membar allows it), but on the
     // H100 it made 128x256x64 with 8 warps 10% slower (its ldmatrix reads
     // then queue behind the copies) for 4% on 64x256x32 with 4.
-    waited = SharedDotOp::create(b, dot.getLoc(), dot.getType(),
-                                 staged->buffers[0], staged->buffers[1],
-                                 staged->readStage, dot.getC());
+    waited =
+        SharedDotOp::create(b, dot.getLoc(), dot.getType(), staged->buffers[0],
+                            staged->buffers[1], staged->readStage, dot.getC());
   }
   emitAheadCopies(b, *staged, candidate.loads, stages);
   dot.getResult().replaceAllUsesWith(waited);
@@ -448,9 +447,9 @@ struct StagedLoads {
     uint64_t bytes = 0;
     for (const StagedDot &dot : dots)
       if (dot.aLoad < 0 && !dot.aFromRegisters)
-        bytes += cast<RankedTensorType>(dot.registerA.getType())
-                     .getNumElements() *
-                 2;
+        bytes +=
+            cast<RankedTensorType>(dot.registerA.getType()).getNumElements() *
+            2;
     return bytes;
   }
 };
@@ -469,9 +468,8 @@ std::optional<StagedLoads> matchStagedLoads(scf::ForOp loop,
   if (!ivType.isInteger(32) && !ivType.isIndex())
     return std::nullopt;
   bool nestedDot = false;
-  loop.getBody()->walk([&](tile::DotOp dot) {
-    nestedDot |= dot->getBlock() != loop.getBody();
-  });
+  loop.getBody()->walk(
+      [&](tile::DotOp dot) { nestedDot |= dot->getBlock() != loop.getBody(); });
   if (nestedDot)
     return std::nullopt;
   StagedLoads result;
@@ -551,16 +549,17 @@ void pipelineStagedLoads(StagedLoads candidate, unsigned stages) {
       continue;
     }
     auto type = cast<RankedTensorType>(dot.registerA.getType());
-    auto memdesc = MemDescType::get(
-        b.getContext(), {1, type.getDimSize(0), type.getDimSize(1)},
-        type.getElementType());
+    auto memdesc = MemDescType::get(b.getContext(),
+                                    {1, type.getDimSize(0), type.getDimSize(1)},
+                                    type.getElementType());
     aBuffers.push_back(LocalAllocOp::create(b, loc, memdesc));
-    if (!candidate.loop->isAncestor(dot.registerA.getParentBlock()->getParentOp()))
+    if (!candidate.loop->isAncestor(
+            dot.registerA.getParentBlock()->getParentOp()))
       LocalStoreOp::create(b, loc, dot.registerA, aBuffers.back(), zero);
   }
 
-  std::optional<StagedLoop> staged = setUpStages(
-      candidate.loop, candidate.loads, candidate.aheadArgs, stages);
+  std::optional<StagedLoop> staged =
+      setUpStages(candidate.loop, candidate.loads, candidate.aheadArgs, stages);
   if (!staged)
     return;
   scf::ForOp loop = staged->loop;
@@ -586,7 +585,8 @@ void pipelineStagedLoads(StagedLoads candidate, unsigned stages) {
     } else if (dot.aFromRegisters) {
       a = dot.registerA;
       aStage = Value();
-    } else if (loop->isAncestor(dot.registerA.getParentBlock()->getParentOp())) {
+    } else if (loop->isAncestor(
+                   dot.registerA.getParentBlock()->getParentOp())) {
       LocalStoreOp::create(body, dotLoc, dot.registerA, aBuffer, zero);
     }
     Value started = WarpGroupDotOp::create(
@@ -629,9 +629,9 @@ struct Pipeline : public tilegpu::impl::TileGPUPipelineBase<Pipeline> {
       uint64_t fixed = candidate.registerBytes();
       if (fixed >= limit)
         continue;
-      unsigned stages = unsigned(std::min<uint64_t>(
-          getWantedStages(candidate.loop), (limit - fixed) /
-                                               candidate.stageBytes()));
+      unsigned stages = unsigned(
+          std::min<uint64_t>(getWantedStages(candidate.loop),
+                             (limit - fixed) / candidate.stageBytes()));
       if (stages >= 2)
         pipelineStagedLoads(candidate, stages);
     }
@@ -649,4 +649,3 @@ struct Pipeline : public tilegpu::impl::TileGPUPipelineBase<Pipeline> {
   }
 };
 } // namespace
-

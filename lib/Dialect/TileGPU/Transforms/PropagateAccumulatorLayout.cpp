@@ -1,4 +1,5 @@
-//===- PropagateAccumulatorLayout.cpp - keep loop math in mma layout -------===//
+//===- PropagateAccumulatorLayout.cpp - keep loop math in mma layout
+//-------===//
 //
 // tilegpu-propagate-accumulator-layout gives the values a loop computes from
 // its tensor-core results the accumulator's own #tilegpu.mma layout, as
@@ -135,7 +136,8 @@ Attribute operandLayoutFor(Operation *op, Attribute resultLayout) {
   return resultLayout;
 }
 
-void rewrite(scf::ForOp loop, const llvm::MapVector<Value, Attribute> &layouts) {
+void rewrite(scf::ForOp loop,
+             const llvm::MapVector<Value, Attribute> &layouts) {
   OpBuilder b(loop);
   // Old types, and the new ones set.
   DenseMap<Value, Type> oldTypes;
@@ -150,7 +152,8 @@ void rewrite(scf::ForOp loop, const llvm::MapVector<Value, Attribute> &layouts) 
       continue;
     OpOperand &init = loop.getInitArgsMutable()[index];
     b.setInsertionPoint(loop);
-    init.set(convertToLayout(b, loop.getLoc(), init.get(), layouts.lookup(arg)));
+    init.set(
+        convertToLayout(b, loop.getLoc(), init.get(), layouts.lookup(arg)));
     Value result = loop.getResult(index);
     Type oldType = result.getType();
     result.setType(arg.getType());

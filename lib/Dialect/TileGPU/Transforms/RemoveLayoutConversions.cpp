@@ -185,8 +185,7 @@ struct ConversionOfBroadcast : public OpRewritePattern<ConvertLayoutOp> {
     if (!expand || !target || !operandLayoutFor(broadcast, target))
       return failure();
     Location loc = convert.getLoc();
-    auto slice =
-        SliceEncodingAttr::get(getContext(), expand.getAxis(), target);
+    auto slice = SliceEncodingAttr::get(getContext(), expand.getAxis(), target);
     Value row = convertToLayout(rewriter, loc, expand.getSrc(), slice);
     Value expanded = tile::ExpandDimsOp::create(
         rewriter, loc, withLayout(expand.getType(), target), row,
@@ -295,8 +294,9 @@ struct ReduceOfConversion : public OpRewritePattern<tile::ReduceOp> {
                      reduce.getAxis())))
       return failure();
     moveOperandsToLayout(rewriter, reduce, layout);
-    auto slice = SliceEncodingAttr::get(
-        getContext(), reduce.getAxis(), cast<DistributedLayoutInterface>(layout));
+    auto slice =
+        SliceEncodingAttr::get(getContext(), reduce.getAxis(),
+                               cast<DistributedLayoutInterface>(layout));
     rewriter.setInsertionPointAfter(reduce);
     for (Value result : reduce.getResults()) {
       auto oldType = dyn_cast<RankedTensorType>(result.getType());
@@ -364,9 +364,8 @@ struct RemoveLayoutConversions
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
     patterns.add<RematerializeSource, PushConversionForward, ReduceOfConversion,
-                 ConversionOfBroadcast,
-                 DotOfConversion, StoreOfConversion, ForIterArgOfConversion>(
-        &getContext());
+                 ConversionOfBroadcast, DotOfConversion, StoreOfConversion,
+                 ForIterArgOfConversion>(&getContext());
     // Every pattern leaves valid IR (it moves, merges or drops conversions),
     // so a rewrite that has not settled when the iterations run out is no
     // error: a loaded value feeding many elementwise chains needs more than
