@@ -74,10 +74,12 @@ struct AsyncCopyOpLowering : public ConvertOpToLLVMPattern<AsyncCopyOp> {
     VectorPlan plan =
         planVectors(axisInfo, op.getPtr(), op.getMask(), elementBytes * 8);
     unsigned bytes = plan.width * elementBytes;
-    if (!layout || layout.getLayoutOrder()[0] != 1 ||
+    // The axis the runs go along: the stage's contiguous one.
+    unsigned inner = op.getTransposed() ? 0 : 1, outer = 1 - inner;
+    if (!layout || layout.getLayoutOrder()[0] != inner ||
         (bytes != 4 && bytes != 8 && bytes != 16))
       return op.emitOpError("cp.async copies 4, 8 or 16 bytes along the "
-                            "contiguous last axis; this block allows ")
+                            "stage's contiguous axis; this block allows ")
              << bytes << " bytes";
 
     WgmmaOperandTile tile{buffer.getShape()[1], buffer.getShape()[2],
@@ -105,9 +107,9 @@ struct AsyncCopyOpLowering : public ConvertOpToLLVMPattern<AsyncCopyOp> {
       Value dst;
       int64_t immediate = 0;
       if (first && here && firstDst) {
-        int64_t delta = tile.linearOffset((*here)[0], (*here)[1]) -
-                        tile.linearOffset((*first)[0], (*first)[1]);
-        bool sameBlockPhase = ((*here)[1] - (*first)[1]) *
+        int64_t delta = tile.linearOffset((*here)[outer], (*here)[inner]) -
+                        tile.linearOffset((*first)[outer], (*first)[inner]);
+        bool sameBlockPhase = ((*here)[inner] - (*first)[inner]) *
                                   int64_t(elementBytes) % tile.swizzleBytes() ==
                               0;
         if (sameBlockPhase && delta % 1024 == 0) {
@@ -116,8 +118,8 @@ struct AsyncCopyOpLowering : public ConvertOpToLLVMPattern<AsyncCopyOp> {
         }
       }
       if (!dst) {
-        Value linear =
-            tile.emitLinearOffset(rewriter, loc, indices[r][0], indices[r][1]);
+        Value linear = tile.emitLinearOffset(rewriter, loc, indices[r][outer],
+                                             indices[r][inner]);
         dst = LLVM::AddOp::create(rewriter, loc, stageBase,
                                   tile.emitSwizzle(rewriter, loc, linear));
         if (r == 0)

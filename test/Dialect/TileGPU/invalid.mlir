@@ -117,3 +117,13 @@ func.func @register_a_layout(%a: tensor<64x32xf16, #p>, %acc: tensor<64x64xf32, 
   %d = tilegpu.warpgroup_dot %a, %b[%s], %acc : tensor<64x32xf16, #p>, !tilegpu.memdesc<2x32x64xf16>, tensor<64x64xf32, #mma>
   return %d : tensor<64x64xf32, #mma>
 }
+
+// -----
+
+#t = #tilegpu.blocked<{sizePerThread = [8, 1], threadsPerWarp = [4, 8], warpsPerCTA = [1, 4], order = [0, 1]}>
+func.func @transposed_copy_shape(%p: tensor<64x16x!tile.ptr<f16>, #t>, %s: i32) {
+  %b = tilegpu.local_alloc : !tilegpu.memdesc<2x64x16xf16>
+  // expected-error @below {{copies a}}
+  tilegpu.async_copy %p, %b[%s] {transposed} : tensor<64x16x!tile.ptr<f16>, #t> -> !tilegpu.memdesc<2x64x16xf16>
+  return
+}

@@ -422,7 +422,10 @@ int64_t MemDescType::getTotalBytes() const {
 LogicalResult AsyncCopyOp::verify() {
   auto ptrType = cast<RankedTensorType>(getPtr().getType());
   auto buffer = cast<MemDescType>(getBuffer().getType());
-  if (ptrType.getShape() != buffer.getShape().drop_front())
+  SmallVector<int64_t> stageShape(ptrType.getShape());
+  if (getTransposed())
+    std::reverse(stageShape.begin(), stageShape.end());
+  if (ArrayRef<int64_t>(stageShape) != buffer.getShape().drop_front())
     return emitOpError("copies a ")
            << ptrType << " block into stages of " << buffer;
   if (cast<tile::PointerType>(ptrType.getElementType()).getPointeeType() !=

@@ -102,8 +102,42 @@ tile::LoadOp getOperandLoad(Value operand, SmallVectorImpl<Operation *> &chain,
   }
 }
 
-/// Whether `load` can become an async copy into a swizzled wgmma tile.
-bool isCopyable(tile::LoadOp load, const tile::ModuleAxisInfo &axisInfo) {
+/// The load behind a dot operand through layout conversions and, where
+/// `transposed` is given, one 2-D tile.trans (which it then sets), whatever
+/// else uses them; `chain` collects those ops, the dot's side first.
+tile::LoadOp traceOperandLoad(Value operand,
+                              SmallVectorImpl<Operation *> &chain,
+                              bool *transposed) {
+  while (Operation *def = operand.getDefiningOp()) {
+    chain.push_back(def);
+    if (auto load = dyn_cast<tile::LoadOp>(def))
+      return load;
+    if (auto convert = dyn_cast<ConvertLayoutOp>(def)) {
+      operand = convert.getSrc();
+    } else if (auto trans = dyn_cast<tile::TransOp>(def);
+               trans && transposed && !*transposed &&
+               trans.getOrder() == ArrayRef<int32_t>{1, 0}) {
+      *transposed = true;
+      operand = trans.getSrc();
+    } else {
+      break;
+    }
+  }
+  return {};
+}
+
+/// Whether `load`'s block is contiguous along its first axis (pointers
+/// written base + rows[None, :] * stride + cols[:, None], a loaded q^T): its
+/// stage holds it transposed, contiguous along the stage's last axis.
+bool isTransposedLoad(tile::LoadOp load) {
+  auto layout = getDistributedLayout(cast<RankedTensorType>(load.getType()));
+  return layout && layout.getLayoutOrder()[0] == 0;
+}
+
+/// Whether `load` can become an async copy into a swizzled wgmma tile (also
+/// a transposed one where `allowTransposed`).
+bool isCopyable(tile::LoadOp load, const tile::ModuleAxisInfo &axisInfo,
+                bool allowTransposed = false) {
   auto type = dyn_cast<RankedTensorType>(load.getType());
   if (!type || type.getRank() != 2 || load.getIsVolatile() ||
       !(type.getElementType().isF16() || type.getElementType().isBF16()))
@@ -112,15 +146,18 @@ bool isCopyable(tile::LoadOp load, const tile::ModuleAxisInfo &axisInfo) {
     if (!matchPattern(other, m_AnyZeroFloat()))
       return false;
   auto layout = getDistributedLayout(type);
-  if (!layout || layout.getLayoutOrder()[0] != 1)
+  if (!layout)
     return false;
-  unsigned width = std::min(layout.getLayoutSizePerThread()[1],
-                            axisInfo.getPtrVectorWidth(load.getPtr(), 1));
+  unsigned inner = layout.getLayoutOrder()[0];
+  if (inner != 1 && !(allowTransposed && inner == 0))
+    return false;
+  unsigned width = std::min(layout.getLayoutSizePerThread()[inner],
+                            axisInfo.getPtrVectorWidth(load.getPtr(), inner));
   if (Value mask = load.getMask())
-    width = std::min(width, axisInfo.getMaskConstancy(mask, 1));
+    width = std::min(width, axisInfo.getMaskConstancy(mask, inner));
   unsigned bytes = width * 2;
   // The swizzled stage tiles need rows of at least 32 bytes.
-  if (type.getDimSize(1) * 2 < 32)
+  if (type.getDimSize(inner) * 2 < 32)
     return false;
   return bytes == 4 || bytes == 8 || bytes == 16;
 }
@@ -229,7 +266,8 @@ void emitCopy(OpBuilder &b, tile::LoadOp load, IterationValues &values,
       b, loc, tile::getI1SameShape(load.getPtr().getType()), inRange);
   if (load.getMask())
     mask = arith::AndIOp::create(b, loc, values.get(load.getMask()), mask);
-  AsyncCopyOp::create(b, loc, values.get(load.getPtr()), buffer, stage, mask);
+  AsyncCopyOp::create(b, loc, values.get(load.getPtr()), buffer, stage, mask,
+                      isTransposedLoad(load));
 }
 
 /// A loop with its loads' stages: the stage counters it carries (read:
@@ -285,10 +323,12 @@ std::optional<StagedLoop> setUpStages(scf::ForOp loop,
 
   for (tile::LoadOp load : loads) {
     auto type = cast<RankedTensorType>(load.getType());
-    auto memdesc = MemDescType::get(
-        b.getContext(),
-        {int64_t(stages), type.getDimSize(0), type.getDimSize(1)},
-        type.getElementType());
+    bool transposed = isTransposedLoad(load);
+    auto memdesc = MemDescType::get(b.getContext(),
+                                    {int64_t(stages),
+                                     type.getDimSize(transposed ? 1 : 0),
+                                     type.getDimSize(transposed ? 0 : 1)},
+                                    type.getElementType());
     staged.buffers.push_back(LocalAllocOp::create(b, loc, memdesc));
   }
 
@@ -339,9 +379,19 @@ void emitAheadCopies(OpBuilder &b, const StagedLoop &staged,
 /// dots, then what computed their operands.
 void eraseReplacedLoads(scf::ForOp loop,
                         ArrayRef<SmallVector<Operation *>> chains) {
+  // A load two dots read is in two chains: erase each op once, users first.
+  llvm::SetVector<Operation *> ops;
   for (ArrayRef<Operation *> chain : chains)
-    for (Operation *op : chain)
-      op->erase();
+    ops.insert(chain.begin(), chain.end());
+  for (bool erased = true; erased;) {
+    erased = false;
+    for (Operation *op : llvm::make_early_inc_range(ops))
+      if (op->use_empty()) {
+        ops.remove(op);
+        op->erase();
+        erased = true;
+      }
+  }
   for (Operation &op :
        llvm::make_early_inc_range(llvm::reverse(*loop.getBody())))
     if (isOpTriviallyDead(&op))
@@ -477,11 +527,23 @@ std::optional<StagedLoads> matchStagedLoads(scf::ForOp loop,
   auto stageable = [&](tile::LoadOp load) {
     llvm::SmallPtrSet<Value, 16> visited;
     return load && load->getBlock() == loop.getBody() &&
-           isCopyable(load, info) &&
+           isCopyable(load, info, /*allowTransposed=*/true) &&
            llvm::all_of(load->getOperands(), [&](Value operand) {
              return isRecomputable(loop, operand, visited);
            });
   };
+  // A load's index among the staged ones (a load two dots read, as the
+  // attention backward's dO and q^T, is staged once).
+  auto indexOf = [&](tile::LoadOp load, ArrayRef<Operation *> chain) {
+    result.chains.emplace_back(chain.begin(), chain.end());
+    auto *it = llvm::find(result.loads, load);
+    if (it != result.loads.end())
+      return int(it - result.loads.begin());
+    result.loads.push_back(load);
+    return int(result.loads.size() - 1);
+  };
+  // The (dot, operand number) uses the staged loads feed.
+  llvm::DenseSet<std::pair<Operation *, unsigned>> tracedUses;
   for (tile::DotOp dot : loop.getBody()->getOps<tile::DotOp>()) {
     auto mma = dyn_cast_or_null<MmaEncodingAttr>(dot.getType().getEncoding());
     if (!mma || mma.getVersionMajor() != 3)
@@ -489,14 +551,17 @@ std::optional<StagedLoads> matchStagedLoads(scf::ForOp loop,
     StagedDot staged;
     staged.dot = dot;
     SmallVector<Operation *> bChain, aChain;
-    tile::LoadOp bLoad = getOperandLoad(dot.getB(), bChain, &staged.bKMajor);
+    bool bTransposed = false;
+    tile::LoadOp bLoad = traceOperandLoad(dot.getB(), bChain, &bTransposed);
     if (!stageable(bLoad))
       continue; // this dot keeps its synchronous lowering
-    tile::LoadOp aLoad = getOperandLoad(dot.getA(), aChain);
-    if (stageable(aLoad)) {
-      staged.aLoad = result.loads.size();
-      result.loads.push_back(aLoad);
-      result.chains.push_back(aChain);
+    // B's stage is N x K (K-major) when the dot reads a transposed load, or
+    // a transposed view of one, but not both.
+    staged.bKMajor = bTransposed != isTransposedLoad(bLoad);
+    tile::LoadOp aLoad = traceOperandLoad(dot.getA(), aChain, nullptr);
+    if (stageable(aLoad) && !isTransposedLoad(aLoad)) {
+      staged.aLoad = indexOf(aLoad, aChain);
+      tracedUses.insert({dot, 0});
     } else {
       // A from registers: wgmma reads it from a one-stage buffer, stored
       // from its value before any layout conversion.
@@ -510,13 +575,22 @@ std::optional<StagedLoads> matchStagedLoads(scf::ForOp loop,
         continue;
       staged.registerA = a;
     }
-    staged.bLoad = result.loads.size();
-    result.loads.push_back(bLoad);
-    result.chains.push_back(bChain);
+    staged.bLoad = indexOf(bLoad, bChain);
+    tracedUses.insert({dot, 1});
     result.dots.push_back(staged);
   }
   if (result.dots.empty())
     return std::nullopt;
+  // The staged loads' values (and their conversions and transposes) may
+  // feed only the dot operands traced to them: the loads go.
+  llvm::SmallPtrSet<Operation *, 16> chainOps;
+  for (ArrayRef<Operation *> chain : result.chains)
+    chainOps.insert(chain.begin(), chain.end());
+  for (Operation *op : chainOps)
+    for (OpOperand &use : op->getUses())
+      if (!chainOps.contains(use.getOwner()) &&
+          !tracedUses.contains({use.getOwner(), use.getOperandNumber()}))
+        return std::nullopt;
 
   // The iter_args the loads need run ahead: nothing else may see them.
   llvm::SmallPtrSet<Operation *, 32> slice;

@@ -64,10 +64,15 @@ def TileGPU_AsyncCopyOp : TileGPU_Op<"async_copy", [
     hold (in runs of 4, 8 or 16 bytes, as the pointers' contiguity and the
     mask's constancy allow) into stage `stage` of `buffer`. Masked-off
     elements are written as zeros and read nothing. The copies belong to the
-    thread's next commit group and complete at an async_wait.
+    thread's next commit group and complete at an async_wait. With
+    `transposed`, the block's first axis is the contiguous one (pointers
+    written `base + rows[None, :] * stride + cols[:, None]`, a loaded q^T):
+    element (i, j) goes to (j, i) of the stage, so the stage is contiguous
+    along its last axis as always.
   }];
   let arguments = (ins Tile_PtrTensor:$ptr, TileGPU_MemDescType:$buffer,
-                       I32:$stage, Optional<RankedTensorOf<[I1]>>:$mask);
+                       I32:$stage, Optional<RankedTensorOf<[I1]>>:$mask,
+                       UnitAttr:$transposed);
   let assemblyFormat = [{
     $ptr `,` $buffer `[` $stage `]` (`,` $mask^)? attr-dict `:`
     type($ptr) `->` qualified(type($buffer)) (`,` type($mask)^)?
