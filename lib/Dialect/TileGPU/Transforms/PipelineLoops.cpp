@@ -324,11 +324,11 @@ std::optional<StagedLoop> setUpStages(scf::ForOp loop,
   for (tile::LoadOp load : loads) {
     auto type = cast<RankedTensorType>(load.getType());
     bool transposed = isTransposedLoad(load);
-    auto memdesc = MemDescType::get(b.getContext(),
-                                    {int64_t(stages),
-                                     type.getDimSize(transposed ? 1 : 0),
-                                     type.getDimSize(transposed ? 0 : 1)},
-                                    type.getElementType());
+    auto memdesc =
+        MemDescType::get(b.getContext(),
+                         {int64_t(stages), type.getDimSize(transposed ? 1 : 0),
+                          type.getDimSize(transposed ? 0 : 1)},
+                         type.getElementType());
     staged.buffers.push_back(LocalAllocOp::create(b, loc, memdesc));
   }
 
