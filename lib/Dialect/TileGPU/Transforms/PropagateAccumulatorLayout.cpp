@@ -56,7 +56,7 @@ bool isPlainElementwise(Operation *op) {
 Attribute resultLayoutFor(Operation *user, Attribute layout) {
   if (isa<ConvertLayoutOp>(user) || isPlainElementwise(user))
     return layout;
-  if (auto broadcast = dyn_cast<tile::BroadcastOp>(user))
+  if (isa<tile::BroadcastOp>(user))
     return isa<MmaEncodingAttr>(layout) ? layout : Attribute();
   if (auto expand = dyn_cast<tile::ExpandDimsOp>(user)) {
     auto slice = dyn_cast<SliceEncodingAttr>(layout);
@@ -119,7 +119,7 @@ llvm::MapVector<Value, Attribute> propagate(scf::ForOp loop) {
 /// signature this pass is for.
 bool reducesAccumulator(const llvm::MapVector<Value, Attribute> &layouts) {
   for (auto [value, layout] : layouts)
-    if (auto reduce = value.getDefiningOp<tile::ReduceOp>())
+    if (value.getDefiningOp<tile::ReduceOp>())
       if (isa<SliceEncodingAttr>(layout))
         return true;
   return false;
@@ -131,7 +131,7 @@ Attribute operandLayoutFor(Operation *op, Attribute resultLayout) {
     return SliceEncodingAttr::get(
         op->getContext(), cast<tile::ExpandDimsOp>(op).getAxis(),
         cast<DistributedLayoutInterface>(resultLayout));
-  if (auto reduce = dyn_cast<tile::ReduceOp>(op))
+  if (isa<tile::ReduceOp>(op))
     return cast<SliceEncodingAttr>(resultLayout).getParent();
   return resultLayout;
 }
@@ -174,7 +174,7 @@ void rewrite(scf::ForOp loop,
         wanted = layoutOf(loop.getRegionIterArgs()[operand.getOperandNumber()]);
       } else if (changed && !isa<ConvertLayoutOp>(op)) {
         wanted = operandLayoutFor(&op, layouts.lookup(op.getResult(0)));
-      } else if (auto convert = dyn_cast<ConvertLayoutOp>(op)) {
+      } else if (isa<ConvertLayoutOp>(op)) {
         continue; // takes any layout
       } else if (auto it = oldTypes.find(value); it != oldTypes.end()) {
         wanted = layoutOf(it->second);
