@@ -61,8 +61,8 @@ func.func @online_softmax(%q: tensor<64x32xf16>, %k: tensor<32x64x!tile.ptr<f16>
 
 // -----
 
-// A loop with a dot but no reduction of it (a matmul's K loop) is left to
-// tilegpu-remove-layout-conversions.
+// A loop with a dot but no reduction of it, feeding no other dot (a
+// matmul's K loop), is left to tilegpu-remove-layout-conversions.
 // CHECK-LABEL: func.func @no_reduction
 // CHECK: scf.for
 // CHECK: tile.dot
@@ -77,4 +77,33 @@ func.func @no_reduction(%a: tensor<64x32xf16>, %b: tensor<32x64x!tile.ptr<f16>>,
     scf.yield %d : tensor<64x64xf32>
   }
   return %res : tensor<64x64xf32>
+}
+
+// -----
+
+// The attention backward's loop: no reduction, but P^T = exp2(S^T - m)
+// feeds the next dot's A operand. It stays in the first dot's mma layout,
+// so that wgmma can read it from registers.
+// CHECK-LABEL: func.func @dot_of_dot
+// CHECK: %[[S:.*]] = tile.dot {{.*}} -> tensor<64x64xf32, #[[MMA:mma[0-9]*]]>
+// CHECK-NOT: tilegpu.convert_layout {{.*}}xf32
+// CHECK: %[[P:.*]] = math.exp2 %{{.*}} : tensor<64x64xf32, #[[MMA]]>
+// CHECK: %[[P16:.*]] = arith.truncf %[[P]] : tensor<64x64xf32, #[[MMA]]> to tensor<64x64xf16, #[[MMA]]>
+// CHECK: tile.dot %[[P16]]
+func.func @dot_of_dot(%k: tensor<64x32xf16>, %q: tensor<32x64x!tile.ptr<f16>>, %do: tensor<64x32x!tile.ptr<f16>>, %n: i32) -> tensor<64x32xf32> {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %zero = arith.constant dense<0.0> : tensor<64x32xf32>
+  %zeroS = arith.constant dense<0.0> : tensor<64x64xf32>
+  %res = scf.for %i = %c0 to %n step %c1 iter_args(%dv = %zero) -> (tensor<64x32xf32>) : i32 {
+    %qb = tile.load %q : tensor<32x64x!tile.ptr<f16>>
+    %s = tile.dot %k, %qb, %zeroS : tensor<64x32xf16> * tensor<32x64xf16> -> tensor<64x64xf32>
+    %p = math.exp2 %s : tensor<64x64xf32>
+    %p16 = arith.truncf %p : tensor<64x64xf32> to tensor<64x64xf16>
+    %dob = tile.load %do : tensor<64x32x!tile.ptr<f16>>
+    %d = tile.dot %p16, %dob, %zero : tensor<64x64xf16> * tensor<64x32xf16> -> tensor<64x32xf32>
+    %dvn = arith.addf %dv, %d : tensor<64x32xf32>
+    scf.yield %dvn : tensor<64x32xf32>
+  }
+  return %res : tensor<64x32xf32>
 }

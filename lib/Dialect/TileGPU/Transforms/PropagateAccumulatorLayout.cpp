@@ -16,7 +16,8 @@
 // place), and loop results convert back after the loop.
 //
 // Applies only to loops whose body reduces a value so derived (the softmax
-// signature); elsewhere the greedy patterns of
+// signature) or feeds one to a dot's A operand (the attention backward's
+// P^T and dS^T); elsewhere the greedy patterns of
 // tilegpu-remove-layout-conversions decide. Assumes tilegpu-accelerate-
 // matmul has run (dots have mma results).
 //
@@ -115,13 +116,23 @@ llvm::MapVector<Value, Attribute> propagate(scf::ForOp loop) {
   return layouts;
 }
 
-/// Whether the loop reduces a value the propagation reaches: the softmax
-/// signature this pass is for.
-bool reducesAccumulator(const llvm::MapVector<Value, Attribute> &layouts) {
+/// Whether the loop reduces a value the propagation reaches (the softmax
+/// signature), or feeds one to a dot's A operand (the attention backward's
+/// P^T and dS^T, which wgmma then reads from registers).
+bool reducesAccumulator(scf::ForOp loop,
+                        const llvm::MapVector<Value, Attribute> &layouts) {
   for (auto [value, layout] : layouts)
     if (value.getDefiningOp<tile::ReduceOp>())
       if (isa<SliceEncodingAttr>(layout))
         return true;
+  for (tile::DotOp dot : loop.getBody()->getOps<tile::DotOp>()) {
+    Value a = dot.getA();
+    while (auto convert = a.getDefiningOp<ConvertLayoutOp>())
+      a = convert.getSrc();
+    auto it = layouts.find(a);
+    if (it != layouts.end() && isa<MmaEncodingAttr>(it->second))
+      return true;
+  }
   return false;
 }
 
@@ -214,7 +225,7 @@ struct PropagateAccumulatorLayout
     getOperation().walk([&](scf::ForOp loop) { loops.push_back(loop); });
     for (scf::ForOp loop : loops) {
       llvm::MapVector<Value, Attribute> layouts = propagate(loop);
-      if (reducesAccumulator(layouts))
+      if (reducesAccumulator(loop, layouts))
         rewrite(loop, layouts);
     }
   }
