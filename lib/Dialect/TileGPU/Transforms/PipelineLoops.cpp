@@ -75,33 +75,6 @@ struct PipelinedDot {
   SmallVector<unsigned> aheadArgs;
 };
 
-/// The load behind a dot operand, through layout conversions and, where
-/// `transposed` is given, one 2-D tile.trans (which it then sets), each used
-/// once; `chain` collects those ops, the dot's side first.
-tile::LoadOp getOperandLoad(Value operand, SmallVectorImpl<Operation *> &chain,
-                            bool *transposed = nullptr) {
-  while (true) {
-    Operation *def = operand.getDefiningOp();
-    if (!def || !def->hasOneUse())
-      return {};
-    if (auto load = dyn_cast<tile::LoadOp>(def)) {
-      chain.push_back(def);
-      return load;
-    }
-    if (auto convert = dyn_cast<ConvertLayoutOp>(def)) {
-      operand = convert.getSrc();
-    } else if (auto trans = dyn_cast<tile::TransOp>(def);
-               trans && transposed && !*transposed &&
-               trans.getOrder() == ArrayRef<int32_t>{1, 0}) {
-      *transposed = true;
-      operand = trans.getSrc();
-    } else {
-      return {};
-    }
-    chain.push_back(def);
-  }
-}
-
 /// The load behind a dot operand through layout conversions and, where
 /// `transposed` is given, one 2-D tile.trans (which it then sets), whatever
 /// else uses them; `chain` collects those ops, the dot's side first.
@@ -124,6 +97,17 @@ tile::LoadOp traceOperandLoad(Value operand,
     }
   }
   return {};
+}
+
+/// The same, each op of the chain used once (the classic pipeline erases
+/// the chain with the dot).
+tile::LoadOp getOperandLoad(Value operand, SmallVectorImpl<Operation *> &chain,
+                            bool *transposed = nullptr) {
+  tile::LoadOp load = traceOperandLoad(operand, chain, transposed);
+  if (!load ||
+      !llvm::all_of(chain, [](Operation *op) { return op->hasOneUse(); }))
+    return {};
+  return load;
 }
 
 /// Whether `load`'s block is contiguous along its first axis (pointers
