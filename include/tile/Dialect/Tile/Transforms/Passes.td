@@ -45,4 +45,20 @@ def TileWidenOffsets : Pass<"tile-widen-offsets", "mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
+def TileLoopPointerBases : Pass<"tile-loop-pointer-bases", "mlir::ModuleOp"> {
+  let summary = "Pointer blocks a loop advances uniformly carried as one base";
+  let description = [{
+    An scf.for iter_arg that is a block of pointers, starting as
+    `tile.addptr(tile.splat(base), offsets)` and yielded as
+    `tile.addptr(arg, step)` where every element of `step` is one scalar (a
+    splat or a splat constant), is carried as the scalar pointer: the loop
+    yields `tile.addptr(base, scalar step)`, and the body and the code
+    after the loop use `tile.addptr(tile.splat(carried base), offsets)`.
+    The pointers keep their values; the loop carries one register pair
+    instead of one per element.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 #endif // TILE_DIALECT_TILE_TRANSFORMS_PASSES_TD
