@@ -172,35 +172,6 @@ tile::frontend::getKernelParams(const ast::Module &module,
 }
 
 namespace {
-/// A literal of a decorator argument: numbers (with a sign), bools and
-/// strings.
-std::optional<ConstexprValue> evaluateLiteral(const ast::Expr &expr) {
-  if (auto *constant = dyn_cast<ast::ConstantExpr>(&expr)) {
-    if (constant->isOversizedInt())
-      return std::nullopt;
-    if (constant->isInt())
-      return ConstexprValue(constant->getInt());
-    if (constant->isFloat())
-      return ConstexprValue(constant->getFloat());
-    if (constant->isBool())
-      return ConstexprValue(constant->getBool());
-    if (constant->isString() && !constant->isBytes())
-      return ConstexprValue(constant->getString().str());
-    return std::nullopt;
-  }
-  if (auto *unary = dyn_cast<ast::UnaryOpExpr>(&expr)) {
-    std::optional<ConstexprValue> operand =
-        evaluateLiteral(unary->getOperand());
-    if (!operand || unary->getOp() != ast::UnaryOp::Minus)
-      return std::nullopt;
-    if (auto *i = std::get_if<int64_t>(&*operand))
-      return ConstexprValue(-*i);
-    if (auto *d = std::get_if<double>(&*operand))
-      return ConstexprValue(-*d);
-  }
-  return std::nullopt;
-}
-
 const ast::ExprList *getSequenceElements(const ast::Expr &expr) {
   if (auto *list = dyn_cast<ast::ListExpr>(&expr))
     return &list->getElements();
@@ -209,76 +180,6 @@ const ast::ExprList *getSequenceElements(const ast::Expr &expr) {
   return nullptr;
 }
 
-std::optional<AutotuneConfig> parseConfig(const ast::Expr &expr,
-                                          const ImportAliases &aliases,
-                                          DiagEmitter &diag) {
-  auto *call = dyn_cast<ast::CallExpr>(&expr);
-  std::string callee =
-      call ? resolveImportedName(call->getCallee(), aliases) : "";
-  if (callee != "triton.Config" && callee != "triton.runtime.Config") {
-    diag.error(ast::getStartLoc(expr),
-               "each autotuning configuration must be written as "
-               "triton.Config({...}, num_warps=..., num_stages=...)");
-    return std::nullopt;
-  }
-  AutotuneConfig config;
-  config.loc = call->getLoc();
-  const ast::Expr *kwargs =
-      call->getArgs().empty() ? nullptr : call->getArgs().front().get();
-  for (const ast::Keyword &keyword : call->getKeywords()) {
-    if (keyword.name == "kwargs") {
-      kwargs = keyword.value.get();
-      continue;
-    }
-    int64_t *field = keyword.name == "num_warps"    ? &config.numWarps
-                     : keyword.name == "num_stages" ? &config.numStages
-                     : keyword.name == "num_ctas"   ? &config.numCtas
-                                                    : nullptr;
-    if (!field) {
-      // maxnreg, pre_hook, ...: tuning details Tile does not use.
-      continue;
-    }
-    std::optional<ConstexprValue> value = evaluateLiteral(*keyword.value);
-    auto *i = value ? std::get_if<int64_t>(&*value) : nullptr;
-    if (!i || *i <= 0) {
-      diag.error(ast::getStartLoc(*keyword.value),
-                 "triton.Config " + keyword.name +
-                     " must be a positive integer literal");
-      return std::nullopt;
-    }
-    *field = *i;
-  }
-  if (call->getArgs().size() > 1) {
-    diag.error(call->getArgs()[1]->getLoc(),
-               "triton.Config takes the parameter dict positionally and the "
-               "rest by keyword (num_warps=, num_stages=, num_ctas=)");
-    return std::nullopt;
-  }
-  auto *dict = kwargs ? dyn_cast<ast::DictExpr>(kwargs) : nullptr;
-  if (!dict) {
-    diag.error(kwargs ? ast::getStartLoc(*kwargs) : call->getLoc(),
-               "triton.Config needs a dict of parameter values, e.g. "
-               "{'BLOCK_SIZE': 128}");
-    return std::nullopt;
-  }
-  for (auto [key, value] : llvm::zip(dict->getKeys(), dict->getValues())) {
-    auto *name = dyn_cast<ast::ConstantExpr>(key.get());
-    if (!name || !name->isString()) {
-      diag.error(key->getLoc(), "triton.Config keys must be parameter names "
-                                "written as strings");
-      return std::nullopt;
-    }
-    std::optional<ConstexprValue> literal = evaluateLiteral(*value);
-    if (!literal) {
-      diag.error(ast::getStartLoc(*value),
-                 "the value of '" + name->getString() +
-                     "' must be a literal (number, bool or string)");
-      return std::nullopt;
-    }
-    config.kwargs.push_back({name->getString().str(), std::move(*literal)});
-  }
-  return config;
-}
 } // namespace
 
 llvm::FailureOr<std::optional<AutotuneInfo>>
@@ -307,20 +208,15 @@ tile::frontend::getAutotuneInfo(const ast::Module &module,
                          : decorator->findKeyword("key")
                              ? decorator->findKeyword("key")->value.get()
                              : nullptr;
-  const ast::ExprList *configList =
-      configs ? getSequenceElements(*configs) : nullptr;
-  if (!configList) {
-    diag.error(configs ? ast::getStartLoc(*configs) : decorator->getLoc(),
-               "@triton.autotune configs= must be a list of triton.Config "
-               "written in the decorator");
+  if (!configs) {
+    diag.error(decorator->getLoc(), "@triton.autotune needs configs=");
     return llvm::failure();
   }
-  for (const ast::ExprPtr &element : *configList) {
-    std::optional<AutotuneConfig> config = parseConfig(*element, aliases, diag);
-    if (!config)
-      return llvm::failure();
-    info.configs.push_back(std::move(*config));
-  }
+  std::optional<std::vector<AutotuneConfig>> configList =
+      evaluateAutotuneConfigs(module, *configs, aliases, diag);
+  if (!configList)
+    return llvm::failure();
+  info.configs = std::move(*configList);
   const ast::ExprList *keyList = key ? getSequenceElements(*key) : nullptr;
   if (!keyList) {
     diag.error(key ? ast::getStartLoc(*key) : decorator->getLoc(),
@@ -335,13 +231,16 @@ tile::frontend::getAutotuneInfo(const ast::Module &module,
                  "written as strings");
       return llvm::failure();
     }
+    // Triton's autotuner skips key names that are not arguments (tutorial
+    // 08 has one, 'gropup_c_ptrs'); so does Tile, with a warning.
     if (!llvm::any_of(kernel->getParams(), [&](const ast::Param &param) {
           return param.name == name->getString();
         })) {
-      diag.error(element->getLoc(),
-                 "@triton.autotune key '" + name->getString() +
-                     "' is not a parameter of '" + kernelName + "'");
-      return llvm::failure();
+      diag.warning(element->getLoc(),
+                   "@triton.autotune key '" + name->getString() +
+                       "' is not a parameter of '" + kernelName +
+                       "'; it is ignored, as Triton ignores it");
+      continue;
     }
     info.key.push_back(name->getString().str());
   }

@@ -57,6 +57,12 @@ bool isJitFunction(const ast::FunctionDef &function,
 bool isConstexprAnnotation(const ast::Expr *annotation,
                            const ImportAliases &aliases);
 
+/// The configurations `configs` (@triton.autotune's configs=) evaluates to
+/// (AutotuneConfigs.cpp); std::nullopt after a diagnostic.
+std::optional<std::vector<AutotuneConfig>>
+evaluateAutotuneConfigs(const ast::Module &module, const ast::Expr &configs,
+                        const ImportAliases &aliases, DiagEmitter &diag);
+
 //===----------------------------------------------------------------------===//
 // Values and types (Values.cpp)
 //===----------------------------------------------------------------------===//

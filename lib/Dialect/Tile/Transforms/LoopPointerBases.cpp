@@ -1,16 +1,18 @@
 //===- LoopPointerBases.cpp - pointer blocks a loop advances as one base --===//
 //
 // tile-loop-pointer-bases: an scf.for iter_arg holding a block of pointers
-// that starts as `splat(base) + offsets` and that each iteration advances by
-// one scalar (`ptrs += step`, a splat or a splat constant) is carried as the
-// scalar base alone. In the body and after the loop the block is
-// `splat(carried base) + offsets`, with `offsets` computed once before the
-// loop. The pointers are the same 64-bit values (integer addition is
-// associative), but the loop carries one pointer instead of one per element
-// a thread holds: in Triton's matmul the A and B pointer blocks take two
-// 64-bit registers per element, as many as the accumulator's, and pushed the
-// kernel into spills. Assumes the tile dialect after canonicalization (a
-// splat of a constant is a dense constant).
+// that starts as `splat(base) + offsets` (one or more tile.addptr: `Q +
+// offs_m[None, :] * s + offs_k[:, None]`) and that each iteration advances
+// by one scalar (`ptrs += step`, a splat or a splat constant) is carried as
+// the scalar base alone. In the body and after the loop the block is
+// rebuilt by the same chain of ops (addptr, broadcast, expand_dims) from
+// `splat(carried base)`, the offsets computed once before the loop. The
+// pointers are the same 64-bit values (integer addition is associative), but
+// the loop carries one pointer instead of one per element a thread holds: in
+// Triton's matmul the A and B pointer blocks take two 64-bit registers per
+// element, as many as the accumulator's, and pushed the kernel into spills.
+// Assumes the tile dialect after canonicalization (a splat of a constant is a
+// dense constant).
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,6 +23,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
@@ -36,11 +39,15 @@ namespace {
 /// A pointer-block iter_arg carried as a scalar base.
 struct UniformPointers {
   unsigned index;
-  Value base;       // the initial scalar base, defined before the loop
-  Value offsets;    // the block of element offsets, defined before the loop
+  /// The ops that build the initial block from a scalar base, the
+  /// tile.splat first, then tile.addptr, tile.broadcast and tile.expand_dims
+  /// ops; all before the loop.
+  SmallVector<Operation *> chain;
   AddPtrOp advance; // the yielded `ptrs + splat(step)`
   Value step;       // the scalar step, or null where it is a constant
   Attribute constantStep;
+
+  Value getInitialBase() const { return cast<SplatOp>(chain.front()).getSrc(); }
 };
 
 /// The scalar every element of `offset` equals, where it is a splat or a
@@ -58,6 +65,26 @@ bool matchUniformOffset(Value offset, UniformPointers &candidate) {
   return false;
 }
 
+/// Walks from `block` back to the tile.splat of a scalar pointer through
+/// addptr (its pointer operand), broadcast and expand_dims; fills `chain`
+/// root first.
+bool matchSplatChain(Value block, SmallVectorImpl<Operation *> &chain) {
+  while (Operation *def = block.getDefiningOp()) {
+    chain.push_back(def);
+    if (isa<SplatOp>(def)) {
+      std::reverse(chain.begin(), chain.end());
+      return chain.size() > 1;
+    }
+    if (auto addptr = dyn_cast<AddPtrOp>(def))
+      block = addptr.getPtr();
+    else if (isa<BroadcastOp, ExpandDimsOp>(def))
+      block = def->getOperand(0);
+    else
+      return false;
+  }
+  return false;
+}
+
 std::optional<UniformPointers> matchUniformPointers(scf::ForOp loop,
                                                     unsigned index) {
   BlockArgument arg = loop.getRegionIterArgs()[index];
@@ -66,14 +93,8 @@ std::optional<UniformPointers> matchUniformPointers(scf::ForOp loop,
     return std::nullopt;
   UniformPointers candidate;
   candidate.index = index;
-  auto init = loop.getInitArgs()[index].getDefiningOp<AddPtrOp>();
-  if (!init)
+  if (!matchSplatChain(loop.getInitArgs()[index], candidate.chain))
     return std::nullopt;
-  auto splat = init.getPtr().getDefiningOp<SplatOp>();
-  if (!splat)
-    return std::nullopt;
-  candidate.base = splat.getSrc();
-  candidate.offsets = init.getOffset();
   auto advance = loop.getYieldedValues()[index].getDefiningOp<AddPtrOp>();
   if (!advance || advance.getPtr() != arg ||
       !matchUniformOffset(advance.getOffset(), candidate))
@@ -82,11 +103,15 @@ std::optional<UniformPointers> matchUniformPointers(scf::ForOp loop,
   return candidate;
 }
 
-/// `splat(base) + offsets`, shaped as `type`.
-Value rebuildBlock(OpBuilder &builder, Location loc, Type type, Value base,
-                   Value offsets) {
-  Value splat = SplatOp::create(builder, loc, type, base);
-  return AddPtrOp::create(builder, loc, type, splat, offsets);
+/// The initial block's chain again, from `base` instead of the initial base.
+Value rebuildBlock(OpBuilder &builder, const UniformPointers &candidate,
+                   Value base) {
+  IRMapping mapping;
+  mapping.map(candidate.getInitialBase(), base);
+  Operation *last = nullptr;
+  for (Operation *op : candidate.chain)
+    last = builder.clone(*op, mapping);
+  return last->getResult(0);
 }
 
 void carryBases(scf::ForOp loop, ArrayRef<UniformPointers> candidates) {
@@ -94,7 +119,7 @@ void carryBases(scf::ForOp loop, ArrayRef<UniformPointers> candidates) {
   Location loc = loop.getLoc();
   SmallVector<Value> inits(loop.getInitArgs());
   for (const UniformPointers &candidate : candidates)
-    inits[candidate.index] = candidate.base;
+    inits[candidate.index] = candidate.getInitialBase();
   auto newLoop =
       scf::ForOp::create(builder, loc, loop.getLowerBound(),
                          loop.getUpperBound(), loop.getStep(), inits);
@@ -120,8 +145,7 @@ void carryBases(scf::ForOp loop, ArrayRef<UniformPointers> candidates) {
       oldArg.replaceAllUsesWith(newArg);
       continue;
     }
-    oldArg.replaceAllUsesWith(rebuildBlock(builder, loc, oldArg.getType(),
-                                           newArg, it->second->offsets));
+    oldArg.replaceAllUsesWith(rebuildBlock(builder, *it->second, newArg));
   }
 
   // Each rewritten iter_arg yields its base advanced by the scalar step.
@@ -155,9 +179,8 @@ void carryBases(scf::ForOp loop, ArrayRef<UniformPointers> candidates) {
       continue;
     }
     if (!result.use_empty())
-      result.replaceAllUsesWith(rebuildBlock(builder, loc, result.getType(),
-                                             newLoop.getResult(i),
-                                             it->second->offsets));
+      result.replaceAllUsesWith(
+          rebuildBlock(builder, *it->second, newLoop.getResult(i)));
   }
   loop->erase();
 }

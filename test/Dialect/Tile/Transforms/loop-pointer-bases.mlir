@@ -75,3 +75,32 @@ func.func @non_uniform_step(%a: !tile.ptr<f32>, %n: i32) -> tensor<8xf32> {
   }
   return %r#0 : tensor<8xf32>
 }
+
+// -----
+
+// Tutorial 06's `Q + offs_m[None, :] * s + offs_k[:, None]`: the chain from
+// the splat (addptr, broadcast, addptr) is rebuilt from the carried base.
+// CHECK-LABEL: func.func @broadcast_chain
+// CHECK-SAME: (%[[Q:.*]]: !tile.ptr<f16>, %[[ROW:.*]]: tensor<1x16xi32>, %[[COL:.*]]: tensor<8x16xi32>
+// CHECK: scf.for {{.*}} iter_args(%[[BASE:.*]] = %[[Q]]) -> (!tile.ptr<f16>)
+// CHECK:   %[[S:.*]] = tile.splat %[[BASE]] : !tile.ptr<f16> -> tensor<1x16x!tile.ptr<f16>>
+// CHECK:   %[[P:.*]] = tile.addptr %[[S]], %[[ROW]]
+// CHECK:   %[[B:.*]] = tile.broadcast %[[P]]
+// CHECK:   %[[PTRS:.*]] = tile.addptr %[[B]], %[[COL]]
+// CHECK:   tile.store %[[PTRS]]
+func.func @broadcast_chain(%q: !tile.ptr<f16>, %row: tensor<1x16xi32>, %col: tensor<8x16xi32>, %n: i32, %step: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %v = arith.constant dense<1.0> : tensor<8x16xf16>
+  %splat = tile.splat %q : !tile.ptr<f16> -> tensor<1x16x!tile.ptr<f16>>
+  %p = tile.addptr %splat, %row : tensor<1x16x!tile.ptr<f16>>, tensor<1x16xi32>
+  %b = tile.broadcast %p : tensor<1x16x!tile.ptr<f16>> -> tensor<8x16x!tile.ptr<f16>>
+  %init = tile.addptr %b, %col : tensor<8x16x!tile.ptr<f16>>, tensor<8x16xi32>
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%ptrs = %init) -> (tensor<8x16x!tile.ptr<f16>>) : i32 {
+    tile.store %ptrs, %v : tensor<8x16x!tile.ptr<f16>>
+    %d = tile.splat %step : i32 -> tensor<8x16xi32>
+    %next = tile.addptr %ptrs, %d : tensor<8x16x!tile.ptr<f16>>, tensor<8x16xi32>
+    scf.yield %next : tensor<8x16x!tile.ptr<f16>>
+  }
+  return
+}

@@ -49,11 +49,13 @@ def TileLoopPointerBases : Pass<"tile-loop-pointer-bases", "mlir::ModuleOp"> {
   let summary = "Pointer blocks a loop advances uniformly carried as one base";
   let description = [{
     An scf.for iter_arg that is a block of pointers, starting as
-    `tile.addptr(tile.splat(base), offsets)` and yielded as
-    `tile.addptr(arg, step)` where every element of `step` is one scalar (a
-    splat or a splat constant), is carried as the scalar pointer: the loop
-    yields `tile.addptr(base, scalar step)`, and the body and the code
-    after the loop use `tile.addptr(tile.splat(carried base), offsets)`.
+    `tile.splat(base)` followed by tile.addptr, tile.broadcast and
+    tile.expand_dims ops (`Q + offs_m[None, :] * s + offs_k[:, None]`) and
+    yielded as `tile.addptr(arg, step)` where every element of `step` is one
+    scalar (a splat or a splat constant), is carried as the scalar pointer:
+    the loop yields `tile.addptr(base, scalar step)`, and the body and the
+    code after the loop rebuild the block by the same ops from
+    `tile.splat(carried base)`.
     The pointers keep their values; the loop carries one register pair
     instead of one per element.
   }];

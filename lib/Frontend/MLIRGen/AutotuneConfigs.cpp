@@ -1,0 +1,612 @@
+//===- AutotuneConfigs.cpp - @triton.autotune's configurations
+//-------------===//
+//
+// Reads the configs= of @triton.autotune without running Python: a list of
+// triton.Config calls written out, or the host Python that builds one as
+// Triton's tutorials write it (tutorial 09's `matmul_get_configs()`: a
+// module-level function whose body returns a list comprehension over
+// literal lists). The evaluator knows literals, lists, tuples, dicts, names
+// bound by comprehensions and parameters, module-level assignments, calls
+// of module-level functions whose body is one `return`, triton.Config,
+// integer arithmetic and comparisons; anything else is an error at the
+// expression.
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelEmitter.h"
+
+#include "llvm/Support/CheckedArithmetic.h"
+
+using namespace tile::frontend;
+using namespace tile::frontend::mlirgen;
+
+namespace {
+/// A value of the host Python that builds configurations.
+struct HostValue {
+  enum class Kind {
+    None,
+    Int,
+    Float,
+    Bool,
+    String,
+    List,
+    Dict,
+    Config,
+    Opaque
+  };
+  Kind kind = Kind::None;
+  int64_t i = 0;
+  double f = 0;
+  bool b = false;
+  std::string s;
+  std::vector<HostValue> elements;                     // List
+  std::vector<std::pair<std::string, HostValue>> dict; // Dict
+  std::shared_ptr<AutotuneConfig> config;              // Config
+
+  static HostValue getInt(int64_t value) {
+    HostValue v;
+    v.kind = Kind::Int;
+    v.i = value;
+    return v;
+  }
+  static HostValue getBool(bool value) {
+    HostValue v;
+    v.kind = Kind::Bool;
+    v.b = value;
+    return v;
+  }
+  /// The value as a constexpr of a configuration, if it is one.
+  std::optional<ConstexprValue> toConstexpr() const {
+    switch (kind) {
+    case Kind::Int:
+      return ConstexprValue(i);
+    case Kind::Float:
+      return ConstexprValue(f);
+    case Kind::Bool:
+      return ConstexprValue(b);
+    case Kind::String:
+      return ConstexprValue(s);
+    default:
+      return std::nullopt;
+    }
+  }
+};
+
+using Scope = llvm::StringMap<HostValue>;
+
+class ConfigEvaluator {
+public:
+  ConfigEvaluator(const ast::Module &module, const ImportAliases &aliases,
+                  DiagEmitter &diag)
+      : module(module), aliases(aliases), diag(diag) {}
+
+  std::optional<HostValue> eval(const ast::Expr &expr, const Scope &scope);
+  /// Fails at `expr` where `value` is a name whose value is unknown.
+  bool checkKnown(const ast::Expr &expr, const HostValue &value) {
+    if (value.kind != HostValue::Kind::Opaque)
+      return true;
+    fail(expr, "'" + value.s +
+                   "' is not known where the autotuning configurations are "
+                   "read (literals, parameters and comprehension variables "
+                   "are)");
+    return false;
+  }
+
+private:
+  std::optional<HostValue> fail(const ast::Expr &expr,
+                                const llvm::Twine &message) {
+    diag.error(ast::getStartLoc(expr), message);
+    return std::nullopt;
+  }
+  std::optional<bool> truth(const ast::Expr &expr, const Scope &scope);
+  std::optional<HostValue> evalListComp(const ast::ListCompExpr &comp,
+                                        const Scope &scope);
+  bool generate(const ast::ListCompExpr &comp, unsigned generator, Scope &scope,
+                std::vector<HostValue> &out);
+  bool bindTarget(const ast::Expr &target, const HostValue &value,
+                  Scope &scope);
+  std::optional<HostValue> evalCall(const ast::CallExpr &call,
+                                    const Scope &scope);
+  std::optional<HostValue> evalConfig(const ast::CallExpr &call,
+                                      const Scope &scope);
+  std::optional<HostValue> evalCompare(const ast::CompareExpr &compare,
+                                       const Scope &scope);
+
+  const ast::Module &module;
+  const ImportAliases &aliases;
+  DiagEmitter &diag;
+  unsigned callDepth = 0;
+};
+
+std::optional<HostValue> ConfigEvaluator::eval(const ast::Expr &expr,
+                                               const Scope &scope) {
+  switch (expr.getKind()) {
+  case ast::Expr::Kind::Constant: {
+    const auto &constant = cast<ast::ConstantExpr>(expr);
+    HostValue v;
+    if (constant.isInt() && !constant.isOversizedInt())
+      return HostValue::getInt(constant.getInt());
+    if (constant.isBool())
+      return HostValue::getBool(constant.getBool());
+    if (constant.isNone())
+      return v;
+    if (constant.isFloat()) {
+      v.kind = HostValue::Kind::Float;
+      v.f = constant.getFloat();
+      return v;
+    }
+    if (constant.isString() && !constant.isBytes()) {
+      v.kind = HostValue::Kind::String;
+      v.s = constant.getString().str();
+      return v;
+    }
+    return fail(expr, "this constant cannot be part of an autotuning "
+                      "configuration");
+  }
+  case ast::Expr::Kind::Name: {
+    llvm::StringRef name = cast<ast::NameExpr>(expr).getName();
+    auto it = scope.find(name);
+    if (it != scope.end())
+      return it->second;
+    // A module-level `name = value` (the last one, as Python binds it).
+    const ast::Expr *global = nullptr;
+    for (const ast::StmtPtr &stmt : module.getBody())
+      if (auto *assign = dyn_cast<ast::AssignStmt>(stmt.get()))
+        for (const ast::ExprPtr &target : assign->getTargets())
+          if (auto *targetName = dyn_cast<ast::NameExpr>(target.get()))
+            if (targetName->getName() == name)
+              global = &assign->getValue();
+    if (global) {
+      if (++callDepth > 16) {
+        --callDepth;
+        return fail(expr, "names refer to each other too deeply here");
+      }
+      std::optional<HostValue> value = eval(*global, Scope());
+      --callDepth;
+      return value;
+    }
+    // Anything else (a pre_hook function) is passed along and may go to a
+    // triton.Config argument Tile does not use; using its value is an error.
+    HostValue v;
+    v.kind = HostValue::Kind::Opaque;
+    v.s = name.str();
+    return v;
+  }
+  case ast::Expr::Kind::List:
+  case ast::Expr::Kind::Tuple: {
+    const ast::ExprList &elements =
+        isa<ast::ListExpr>(expr) ? cast<ast::ListExpr>(expr).getElements()
+                                 : cast<ast::TupleExpr>(expr).getElements();
+    HostValue list;
+    list.kind = HostValue::Kind::List;
+    for (const ast::ExprPtr &element : elements) {
+      std::optional<HostValue> v = eval(*element, scope);
+      if (!v)
+        return std::nullopt;
+      list.elements.push_back(std::move(*v));
+    }
+    return list;
+  }
+  case ast::Expr::Kind::Dict: {
+    const auto &dict = cast<ast::DictExpr>(expr);
+    HostValue v;
+    v.kind = HostValue::Kind::Dict;
+    for (auto [key, value] : llvm::zip(dict.getKeys(), dict.getValues())) {
+      std::optional<HostValue> k = eval(*key, scope);
+      if (!k || !checkKnown(*key, *k))
+        return std::nullopt;
+      if (k->kind != HostValue::Kind::String)
+        return fail(*key, "triton.Config keys must be parameter names "
+                          "written as strings");
+      std::optional<HostValue> x = eval(*value, scope);
+      if (!x || !checkKnown(*value, *x))
+        return std::nullopt;
+      v.dict.push_back({k->s, std::move(*x)});
+    }
+    return v;
+  }
+  case ast::Expr::Kind::ListComp:
+    return evalListComp(cast<ast::ListCompExpr>(expr), scope);
+  case ast::Expr::Kind::Call:
+    return evalCall(cast<ast::CallExpr>(expr), scope);
+  case ast::Expr::Kind::Compare:
+    return evalCompare(cast<ast::CompareExpr>(expr), scope);
+  case ast::Expr::Kind::UnaryOp: {
+    const auto &unary = cast<ast::UnaryOpExpr>(expr);
+    if (unary.getOp() == ast::UnaryOp::Not) {
+      std::optional<bool> t = truth(unary.getOperand(), scope);
+      if (!t)
+        return std::nullopt;
+      return HostValue::getBool(!*t);
+    }
+    std::optional<HostValue> v = eval(unary.getOperand(), scope);
+    if (!v || !checkKnown(unary.getOperand(), *v))
+      return std::nullopt;
+    if (unary.getOp() == ast::UnaryOp::Minus &&
+        v->kind == HostValue::Kind::Int && v->i != INT64_MIN)
+      return HostValue::getInt(-v->i);
+    if (unary.getOp() == ast::UnaryOp::Minus &&
+        v->kind == HostValue::Kind::Float) {
+      v->f = -v->f;
+      return v;
+    }
+    if (unary.getOp() == ast::UnaryOp::Plus)
+      return v;
+    return fail(expr, "only integer and float negation is supported here");
+  }
+  case ast::Expr::Kind::BoolOp: {
+    const auto &op = cast<ast::BoolOpExpr>(expr);
+    bool isAnd = op.getOp() == ast::BoolOp::And;
+    for (const ast::ExprPtr &value : op.getValues()) {
+      std::optional<bool> t = truth(*value, scope);
+      if (!t)
+        return std::nullopt;
+      if (*t != isAnd)
+        return HostValue::getBool(!isAnd);
+    }
+    return HostValue::getBool(isAnd);
+  }
+  case ast::Expr::Kind::IfExp: {
+    const auto &ifExp = cast<ast::IfExpExpr>(expr);
+    std::optional<bool> t = truth(ifExp.getTest(), scope);
+    if (!t)
+      return std::nullopt;
+    return eval(*t ? ifExp.getBody() : ifExp.getOrElse(), scope);
+  }
+  case ast::Expr::Kind::BinOp: {
+    const auto &bin = cast<ast::BinOpExpr>(expr);
+    std::optional<HostValue> lhs = eval(bin.getLHS(), scope);
+    if (!lhs || !checkKnown(bin.getLHS(), *lhs))
+      return std::nullopt;
+    std::optional<HostValue> rhs = eval(bin.getRHS(), scope);
+    if (!rhs || !checkKnown(bin.getRHS(), *rhs))
+      return std::nullopt;
+    if (bin.getOp() == ast::BinaryOp::Add &&
+        lhs->kind == HostValue::Kind::List &&
+        rhs->kind == HostValue::Kind::List) {
+      llvm::append_range(lhs->elements, rhs->elements);
+      return lhs;
+    }
+    if (lhs->kind != HostValue::Kind::Int || rhs->kind != HostValue::Kind::Int)
+      return fail(expr, "only integer arithmetic and list concatenation are "
+                        "supported where autotuning configurations are read");
+    std::optional<int64_t> result;
+    switch (bin.getOp()) {
+    case ast::BinaryOp::Add:
+      result = llvm::checkedAdd(lhs->i, rhs->i);
+      break;
+    case ast::BinaryOp::Sub:
+      result = llvm::checkedSub(lhs->i, rhs->i);
+      break;
+    case ast::BinaryOp::Mul:
+      result = llvm::checkedMul(lhs->i, rhs->i);
+      break;
+    case ast::BinaryOp::FloorDiv:
+      if (rhs->i > 0)
+        result =
+            lhs->i >= 0 ? lhs->i / rhs->i : -((-lhs->i + rhs->i - 1) / rhs->i);
+      break;
+    default:
+      break;
+    }
+    if (!result)
+      return fail(expr, "this integer operation is not supported where "
+                        "autotuning configurations are read (+, -, *, // by "
+                        "a positive number, without overflow)");
+    return HostValue::getInt(*result);
+  }
+  default:
+    return fail(expr, "this expression is not supported where autotuning "
+                      "configurations are read");
+  }
+}
+
+std::optional<bool> ConfigEvaluator::truth(const ast::Expr &expr,
+                                           const Scope &scope) {
+  std::optional<HostValue> v = eval(expr, scope);
+  if (!v || !checkKnown(expr, *v))
+    return std::nullopt;
+  switch (v->kind) {
+  case HostValue::Kind::Bool:
+    return v->b;
+  case HostValue::Kind::Int:
+    return v->i != 0;
+  case HostValue::Kind::None:
+    return false;
+  case HostValue::Kind::List:
+    return !v->elements.empty();
+  default:
+    fail(expr, "this value has no truth value here");
+    return std::nullopt;
+  }
+}
+
+/// Python's == on the values configurations are made of (a bool is the
+/// integer 0 or 1).
+bool equals(const HostValue &a, const HostValue &b) {
+  auto asInt = [](const HostValue &v) -> std::optional<int64_t> {
+    if (v.kind == HostValue::Kind::Int)
+      return v.i;
+    if (v.kind == HostValue::Kind::Bool)
+      return v.b;
+    return std::nullopt;
+  };
+  if (asInt(a) && asInt(b))
+    return *asInt(a) == *asInt(b);
+  if (a.kind != b.kind)
+    return false;
+  switch (a.kind) {
+  case HostValue::Kind::None:
+    return true;
+  case HostValue::Kind::Float:
+    return a.f == b.f;
+  case HostValue::Kind::String:
+    return a.s == b.s;
+  case HostValue::Kind::List:
+    return a.elements.size() == b.elements.size() &&
+           llvm::all_of(llvm::zip(a.elements, b.elements), [](auto pair) {
+             return equals(std::get<0>(pair), std::get<1>(pair));
+           });
+  default:
+    return false;
+  }
+}
+
+std::optional<HostValue>
+ConfigEvaluator::evalCompare(const ast::CompareExpr &compare,
+                             const Scope &scope) {
+  std::optional<HostValue> left = eval(compare.getLeft(), scope);
+  if (!left || !checkKnown(compare.getLeft(), *left))
+    return std::nullopt;
+  for (auto [op, comparator] :
+       llvm::zip(compare.getOps(), compare.getComparators())) {
+    std::optional<HostValue> right = eval(*comparator, scope);
+    if (!right || !checkKnown(*comparator, *right))
+      return std::nullopt;
+    bool holds;
+    if (op == ast::CompareOp::Eq || op == ast::CompareOp::NotEq) {
+      holds = equals(*left, *right) == (op == ast::CompareOp::Eq);
+    } else {
+      if (left->kind != HostValue::Kind::Int ||
+          right->kind != HostValue::Kind::Int)
+        return fail(compare, "only ==, != and integer comparisons are "
+                             "supported where autotuning configurations are "
+                             "read");
+      switch (op) {
+      case ast::CompareOp::Lt:
+        holds = left->i < right->i;
+        break;
+      case ast::CompareOp::LtE:
+        holds = left->i <= right->i;
+        break;
+      case ast::CompareOp::Gt:
+        holds = left->i > right->i;
+        break;
+      case ast::CompareOp::GtE:
+        holds = left->i >= right->i;
+        break;
+      default:
+        return fail(compare, "only ==, != and integer comparisons are "
+                             "supported where autotuning configurations are "
+                             "read");
+      }
+    }
+    if (!holds)
+      return HostValue::getBool(false);
+    left = std::move(right);
+  }
+  return HostValue::getBool(true);
+}
+
+bool ConfigEvaluator::bindTarget(const ast::Expr &target,
+                                 const HostValue &value, Scope &scope) {
+  if (auto *name = dyn_cast<ast::NameExpr>(&target)) {
+    scope[name->getName()] = value;
+    return true;
+  }
+  const ast::ExprList *names = nullptr;
+  if (auto *tuple = dyn_cast<ast::TupleExpr>(&target))
+    names = &tuple->getElements();
+  else if (auto *list = dyn_cast<ast::ListExpr>(&target))
+    names = &list->getElements();
+  if (!names) {
+    fail(target, "a comprehension target must be a name or a tuple of names");
+    return false;
+  }
+  if (value.kind != HostValue::Kind::List ||
+      value.elements.size() != names->size()) {
+    fail(target, "cannot unpack this value into " + llvm::Twine(names->size()) +
+                     " names");
+    return false;
+  }
+  for (auto [element, v] : llvm::zip(*names, value.elements))
+    if (!bindTarget(*element, v, scope))
+      return false;
+  return true;
+}
+
+bool ConfigEvaluator::generate(const ast::ListCompExpr &comp,
+                               unsigned generator, Scope &scope,
+                               std::vector<HostValue> &out) {
+  if (generator == comp.getGenerators().size()) {
+    std::optional<HostValue> element = eval(comp.getElement(), scope);
+    if (!element)
+      return false;
+    out.push_back(std::move(*element));
+    return true;
+  }
+  const ast::Comprehension &clause = comp.getGenerators()[generator];
+  std::optional<HostValue> iter = eval(*clause.iter, scope);
+  if (!iter || !checkKnown(*clause.iter, *iter))
+    return false;
+  if (iter->kind != HostValue::Kind::List) {
+    fail(*clause.iter, "a comprehension here must iterate over a list or "
+                       "tuple");
+    return false;
+  }
+  for (const HostValue &item : iter->elements) {
+    if (!bindTarget(*clause.target, item, scope))
+      return false;
+    bool keep = true;
+    for (const ast::ExprPtr &condition : clause.conditions) {
+      std::optional<bool> t = truth(*condition, scope);
+      if (!t)
+        return false;
+      keep = keep && *t;
+    }
+    if (keep && !generate(comp, generator + 1, scope, out))
+      return false;
+  }
+  return true;
+}
+
+std::optional<HostValue>
+ConfigEvaluator::evalListComp(const ast::ListCompExpr &comp,
+                              const Scope &scope) {
+  Scope inner = scope; // comprehension variables do not leak
+  HostValue list;
+  list.kind = HostValue::Kind::List;
+  if (!generate(comp, 0, inner, list.elements))
+    return std::nullopt;
+  return list;
+}
+
+std::optional<HostValue> ConfigEvaluator::evalConfig(const ast::CallExpr &call,
+                                                     const Scope &scope) {
+  auto config = std::make_shared<AutotuneConfig>();
+  config->loc = call.getLoc();
+  const ast::Expr *kwargs =
+      call.getArgs().empty() ? nullptr : call.getArgs().front().get();
+  if (call.getArgs().size() > 1)
+    return fail(*call.getArgs()[1],
+                "triton.Config takes the parameter dict positionally and the "
+                "rest by keyword (num_warps=, num_stages=, num_ctas=)");
+  for (const ast::Keyword &keyword : call.getKeywords()) {
+    if (keyword.name == "kwargs") {
+      kwargs = keyword.value.get();
+      continue;
+    }
+    int64_t *field = keyword.name == "num_warps"    ? &config->numWarps
+                     : keyword.name == "num_stages" ? &config->numStages
+                     : keyword.name == "num_ctas"   ? &config->numCtas
+                                                    : nullptr;
+    // maxnreg, pre_hook, ...: tuning details Tile does not use.
+    if (!field)
+      continue;
+    std::optional<HostValue> value = eval(*keyword.value, scope);
+    if (!value || !checkKnown(*keyword.value, *value))
+      return std::nullopt;
+    if (value->kind != HostValue::Kind::Int || value->i <= 0)
+      return fail(*keyword.value, "triton.Config " + keyword.name +
+                                      " must be a positive integer");
+    *field = value->i;
+  }
+  if (!kwargs) {
+    diag.error(call.getLoc(), "triton.Config needs a dict of parameter "
+                              "values, e.g. {'BLOCK_SIZE': 128}");
+    return std::nullopt;
+  }
+  std::optional<HostValue> dict = eval(*kwargs, scope);
+  if (!dict || !checkKnown(*kwargs, *dict))
+    return std::nullopt;
+  if (dict->kind != HostValue::Kind::Dict)
+    return fail(*kwargs, "triton.Config needs a dict of parameter values, "
+                         "e.g. {'BLOCK_SIZE': 128}");
+  for (auto &[name, value] : dict->dict) {
+    std::optional<ConstexprValue> constexprValue = value.toConstexpr();
+    if (!constexprValue)
+      return fail(*kwargs, "the value of '" + name +
+                               "' must be a number, bool or string");
+    config->kwargs.push_back({name, std::move(*constexprValue)});
+  }
+  HostValue v;
+  v.kind = HostValue::Kind::Config;
+  v.config = std::move(config);
+  return v;
+}
+
+std::optional<HostValue> ConfigEvaluator::evalCall(const ast::CallExpr &call,
+                                                   const Scope &scope) {
+  std::string callee = resolveImportedName(call.getCallee(), aliases);
+  if (callee == "triton.Config" || callee == "triton.runtime.Config")
+    return evalConfig(call, scope);
+  auto *name = dyn_cast<ast::NameExpr>(&call.getCallee());
+  const ast::FunctionDef *function =
+      name ? module.findFunction(name->getName()) : nullptr;
+  if (!function || isJitFunction(*function, aliases))
+    return fail(call, "only triton.Config and functions of this file that "
+                      "return configurations can be called where autotuning "
+                      "configurations are read");
+  // The body: an optional docstring, then `return EXPR`.
+  const ast::StmtList &body = function->getBody();
+  size_t first = function->getDocstring() ? 1 : 0;
+  const ast::ReturnStmt *ret =
+      body.size() == first + 1 ? dyn_cast<ast::ReturnStmt>(body[first].get())
+                               : nullptr;
+  if (!ret || !ret->getValue())
+    return fail(call, "'" + function->getName() +
+                          "' must consist of one `return` of the "
+                          "configurations to be read here");
+  if (++callDepth > 16) {
+    --callDepth;
+    return fail(call, "calls nest too deeply here");
+  }
+  // Parameters: positional arguments, then keywords, then defaults.
+  Scope inner;
+  const std::vector<ast::Param> &params = function->getParams();
+  bool ok = true;
+  if (call.getArgs().size() > params.size())
+    ok = !!fail(call, "too many arguments for '" + function->getName() + "'");
+  for (unsigned i = 0; ok && i < params.size(); ++i) {
+    const ast::Param &param = params[i];
+    const ast::Expr *arg =
+        i < call.getArgs().size() ? call.getArgs()[i].get() : nullptr;
+    if (const ast::Keyword *keyword = call.findKeyword(param.name))
+      arg = keyword->value.get();
+    std::optional<HostValue> value;
+    if (arg)
+      value = eval(*arg, scope);
+    else if (param.defaultValue)
+      value = eval(*param.defaultValue, Scope());
+    else
+      ok = !!fail(call, "missing argument '" + param.name + "' of '" +
+                            function->getName() + "'");
+    if (ok && !value)
+      ok = false;
+    if (ok)
+      inner[param.name] = std::move(*value);
+  }
+  std::optional<HostValue> result;
+  if (ok)
+    result = eval(*ret->getValue(), inner);
+  --callDepth;
+  return result;
+}
+} // namespace
+
+std::optional<std::vector<AutotuneConfig>>
+tile::frontend::mlirgen::evaluateAutotuneConfigs(const ast::Module &module,
+                                                 const ast::Expr &configs,
+                                                 const ImportAliases &aliases,
+                                                 DiagEmitter &diag) {
+  ConfigEvaluator evaluator(module, aliases, diag);
+  std::optional<HostValue> value = evaluator.eval(configs, Scope());
+  if (!value || !evaluator.checkKnown(configs, *value))
+    return std::nullopt;
+  if (value->kind != HostValue::Kind::List) {
+    diag.error(ast::getStartLoc(configs),
+               "@triton.autotune configs= must be a list of triton.Config");
+    return std::nullopt;
+  }
+  std::vector<AutotuneConfig> result;
+  for (const HostValue &element : value->elements) {
+    if (element.kind != HostValue::Kind::Config) {
+      diag.error(ast::getStartLoc(configs),
+                 "@triton.autotune configs= must be a list of triton.Config; "
+                 "an element is something else");
+      return std::nullopt;
+    }
+    result.push_back(*element.config);
+  }
+  return result;
+}
