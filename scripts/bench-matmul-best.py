@@ -1,0 +1,176 @@
+#!/usr/bin/env python3
+"""The fp16 S^3 matmul table of issue "matmul ahead of cuBLAS": for each S,
+the best of Tile's matmul kernels after autotuning, cuBLAS (torch.matmul)
+and the best of Triton's tutorial 09 TMA kernels after autotuning, in one
+process on one GPU, alternating.
+
+Tile: `tile-run KERNEL --autotune --set M=S --set N=S --set K=S` for
+kernels/matmul.tile (tutorial 03, 16 configurations),
+kernels/matmul_descriptor_persistent.tile and
+kernels/matmul_tma_persistent.tile (tutorial 09, 48 each); the first run
+tunes (and checks against float64), the timed runs reuse the choice the
+kernel cache keeps; tile-run's median ms.
+Triton: the same two tutorial 09 kernel texts (taken from the .tile files,
+decorators and all) run by Triton with its autotuner over the same
+configurations; triton.testing.do_bench's median ms of the tuned kernel.
+cuBLAS: torch.matmul(a, b), do_bench.
+
+    python3 scripts/bench-matmul-best.py [--tile-run PATH] [--repeats N]
+        [--sizes 512,1024,...]
+
+Needs torch, triton and a CUDA GPU. Exit status 1 if a check fails.
+"""
+import argparse
+import importlib
+import os
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+
+import torch
+import triton
+from triton.tools.tensor_descriptor import TensorDescriptor
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+TIME_RE = re.compile(r"^time: median ([0-9.]+) ms", re.M)
+CHOICE_RE = re.compile(r"autotune: (?:best config|cached choice config) [0-9]+/[0-9]+: (.*?): [0-9.]+ ms")
+TILE_KERNELS = ["matmul.tile", "matmul_descriptor_persistent.tile", "matmul_tma_persistent.tile"]
+
+# Host-side pieces the kernel files leave out: the descriptors' block shapes
+# follow the configuration (what tutorial 09's pre_hook does), and the
+# launch metadata hook is not needed for timing.
+PRELUDE = '''
+_matmul_launch_metadata = None
+
+
+def matmul_tma_set_block_size_hook(nargs):
+    bm, bn, bk = nargs["BLOCK_SIZE_M"], nargs["BLOCK_SIZE_N"], nargs["BLOCK_SIZE_K"]
+    nargs["a_desc"].block_shape = [bm, bk]
+    nargs["b_desc"].block_shape = [bn, bk]
+    nargs["c_desc"].block_shape = [bm, bn // 2] if nargs["EPILOGUE_SUBTILE"] else [bm, bn]
+'''
+
+
+def load_triton_kernels():
+    module_dir = tempfile.mkdtemp()
+    sys.path.insert(0, module_dir)
+    kernels = {}
+    for name, function in [("matmul_descriptor_persistent", "matmul_kernel_descriptor_persistent"),
+                           ("matmul_tma_persistent", "matmul_kernel_tma_persistent")]:
+        text = open(os.path.join(ROOT, "kernels", name + ".tile")).read()
+        with open(os.path.join(module_dir, name + "_triton.py"), "w") as f:
+            f.write("import triton\n" + PRELUDE + text)
+        kernels[name] = getattr(importlib.import_module(name + "_triton"), function)
+    return kernels
+
+
+def tile_time(tile_run, kernel, s, check):
+    args = [tile_run, os.path.join(ROOT, "kernels", kernel), "--autotune",
+            "--set", f"M={s}", "--set", f"N={s}", "--set", f"K={s}"]
+    if not check:
+        args.append("--no-check")
+    out = subprocess.run(args, capture_output=True, text=True)
+    text = out.stdout + out.stderr
+    times = TIME_RE.findall(text)
+    choice = CHOICE_RE.search(text)
+    ok = out.returncode == 0 and bool(times) and (not check or ": PASS" in text)
+    if not ok:
+        sys.stdout.write(f"# {kernel} at {s}: tile-run failed\n" + "".join(
+            "#   " + line + "\n" for line in text.splitlines()[-15:]))
+    return (float(times[0]) if times else None), (choice.group(1) if choice else "?"), ok
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--tile-run", default="tile-run")
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--sizes", default="512,1024,2048,4096,8192")
+    args = parser.parse_args()
+    sizes = [int(x) for x in args.sizes.split(",")]
+    triton.set_allocator(lambda size, alignment, stream: torch.empty(size, device="cuda", dtype=torch.int8))
+    sms = torch.cuda.get_device_properties("cuda").multi_processor_count
+    kernels = load_triton_kernels()
+    print(f"# {torch.cuda.get_device_name()}, triton {triton.__version__}, torch {torch.__version__}; "
+          f"fp16 S^3, TFLOP/s = 2 S^3 / median time")
+    status = 0
+    rows = []
+    for s in sizes:
+        torch.manual_seed(s)
+        a = torch.randn(s, s, device="cuda", dtype=torch.float16)
+        b = torch.randn(s, s, device="cuda", dtype=torch.float16)
+        bt = b.T.contiguous()  # N x K, as tutorial 09 passes B
+        ref = a.float() @ b.float()
+
+        # Triton: tune each kernel once (its first call), check, then time.
+        def run_descriptor():
+            c = torch.empty(s, s, device="cuda", dtype=torch.float16)
+            grid = lambda meta: (min(sms, triton.cdiv(s, meta["BLOCK_SIZE_M"]) * triton.cdiv(s, meta["BLOCK_SIZE_N"])),)
+            kernels["matmul_descriptor_persistent"][grid](a, bt, c, s, s, s, NUM_SMS=sms, WARP_SPECIALIZE=False,
+                                                          FLATTEN=True)
+            return c
+
+        a_desc = TensorDescriptor.from_tensor(a, [1, 1])
+        b_desc = TensorDescriptor.from_tensor(bt, [1, 1])
+        c_out = torch.empty(s, s, device="cuda", dtype=torch.float16)
+        c_desc = TensorDescriptor.from_tensor(c_out, [1, 1])
+
+        def run_tma():
+            grid = lambda meta: (min(sms, triton.cdiv(s, meta["BLOCK_SIZE_M"]) * triton.cdiv(s, meta["BLOCK_SIZE_N"])),)
+            kernels["matmul_tma_persistent"][grid](a_desc, b_desc, c_desc, s, s, s, FP8_OUTPUT=False, NUM_SMS=sms,
+                                                   WARP_SPECIALIZE=False)
+            return c_out
+
+        triton_runs = {"descriptor_persistent": run_descriptor, "tma_persistent": run_tma}
+        for name, run in triton_runs.items():
+            c = run()
+            err = ((c.float() - ref).norm() / ref.norm()).item()
+            if err > 1e-2:
+                print(f"# FAIL Triton {name} at {s}: rel err {err:.2e}")
+                status = 1
+        cublas_ok = ((torch.matmul(a, b).float() - ref).norm() / ref.norm()).item() < 1e-2
+
+        # Tile: tune and check once per kernel.
+        for kernel in TILE_KERNELS:
+            # The float64 CPU reference of 4096^3 and up takes minutes.
+            _, _, ok = tile_time(args.tile_run, kernel, s, check=s <= 2048)
+            status |= not ok
+
+        tile_ms = {k: [] for k in TILE_KERNELS}
+        tile_choice = {}
+        triton_ms = {k: [] for k in triton_runs}
+        cublas_ms = []
+        for _ in range(args.repeats):
+            for kernel in TILE_KERNELS:
+                ms, choice, ok = tile_time(args.tile_run, kernel, s, check=False)
+                if ms is not None:
+                    tile_ms[kernel].append(ms)
+                    tile_choice[kernel] = choice
+            for name, run in triton_runs.items():
+                triton_ms[name].append(triton.testing.do_bench(run))
+            cublas_ms.append(triton.testing.do_bench(lambda: torch.matmul(a, b)))
+        tflops = lambda ms: 2 * s ** 3 / (statistics.median(ms) * 1e-3) / 1e12
+        for kernel, ms in tile_ms.items():
+            if ms:
+                print(f"# {s}: Tile {kernel}: {tflops(ms):.1f} TFLOP/s, repeats {', '.join(f'{x:.4f}' for x in ms)} ms; "
+                      f"config {tile_choice.get(kernel, '?')}")
+        for name, ms in triton_ms.items():
+            best = kernels["matmul_" + name].best_config
+            print(f"# {s}: Triton {name}: {tflops(ms):.1f} TFLOP/s, repeats {', '.join(f'{x:.4f}' for x in ms)} ms; "
+                  f"config {best}")
+        print(f"# {s}: cuBLAS: {tflops(cublas_ms):.1f} TFLOP/s, repeats {', '.join(f'{x:.4f}' for x in cublas_ms)} ms"
+              f"{'' if cublas_ok else ' (check FAIL)'}", flush=True)
+        tile_best = max((k for k in tile_ms if tile_ms[k]), key=lambda k: tflops(tile_ms[k]))
+        triton_best = max(triton_ms, key=lambda k: tflops(triton_ms[k]))
+        rows.append((s, tflops(tile_ms[tile_best]), tile_best, tflops(cublas_ms), tflops(triton_ms[triton_best]),
+                     triton_best))
+    print("| S | Tile best | Tile kernel | cuBLAS | Triton best (tutorial 09) | Triton kernel |")
+    print("|---|---|---|---|---|---|")
+    for s, tile, tile_kernel, cublas, trit, trit_kernel in rows:
+        print(f"| {s} | {tile:.1f} | {tile_kernel} | {cublas:.1f} | {trit:.1f} | {trit_kernel} |")
+    sys.exit(status)
+
+
+if __name__ == "__main__":
+    main()
