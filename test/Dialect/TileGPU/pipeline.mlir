@@ -121,17 +121,17 @@ func.func @matmul(%a: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %b: !tile.p
 // The K tail's bound has no known divisibility: the mask changes every
 // element, so A could only be copied 2 bytes at a time, which cp.async
 // cannot do. A stays a load into registers, stored each iteration into a
-// buffer of one stage for wgmma; B alone is staged: iteration k + 2's copy
-// comes first in the body, then the wait for iteration k's stage (two
-// groups left pending), and the dot completes in its iteration.
+// buffer of one stage for wgmma; B alone is staged: the body first waits
+// for iteration k's stage (one group left pending), then starts iteration
+// k + 2's copy, and the dot completes in its iteration.
 // CHECK-LABEL: func.func @matmul_unaligned_tail
 // CHECK: %[[BUFA:.*]] = tilegpu.local_alloc : !tilegpu.memdesc<1x64x32xf16>
 // CHECK: %[[BUFB:.*]] = tilegpu.local_alloc : !tilegpu.memdesc<3x32x64xf16>
 // CHECK: scf.for
+// CHECK-NEXT: tilegpu.async_wait {pending = 1 : i32}
 // CHECK: tilegpu.async_copy %{{.*}}, %[[BUFB]]
 // CHECK-NEXT: tilegpu.async_commit_group
 // CHECK: %[[A:.*]] = tile.load
-// CHECK-NEXT: tilegpu.async_wait {pending = 2 : i32}
 // CHECK-NEXT: tilegpu.local_store %[[A]], %[[BUFA]][%{{.*}}]
 // CHECK-NEXT: %[[D:.*]] = tilegpu.warpgroup_dot %[[BUFA]][%{{.*}}], %[[BUFB]][%{{.*}}]
 // CHECK-NEXT: tilegpu.warpgroup_dot_wait %[[D]] {pending = 0 : i32}
@@ -287,9 +287,9 @@ func.func @matmul_b_transposed(%a: !tile.ptr<f16> {tile.divisibility = 16 : i32}
 // then the rescaled accumulator plus p v, p computed in the loop. The loads
 // of k and v get three stages each; q is stored once, before the loop, into
 // a buffer of one stage; p, computed in the first dot's mma layout, goes to
-// the second wgmma from its registers. Iteration i + 2's copies come first
-// in the body; each dot completes in its iteration (what follows needs its
-// result).
+// the second wgmma from its registers. The body first waits for iteration
+// i's stages, then starts iteration i + 2's copies; each dot completes in
+// its iteration (what follows needs its result).
 // CHECK-LABEL: func.func @attention_like
 // CHECK: %[[Q:.*]] = tilegpu.local_alloc : !tilegpu.memdesc<1x64x32xf16>
 // CHECK-NEXT: tilegpu.local_store %{{.*}}, %[[Q]][%{{.*}}]
@@ -297,10 +297,10 @@ func.func @matmul_b_transposed(%a: !tile.ptr<f16> {tile.divisibility = 16 : i32}
 // CHECK: %[[V:.*]] = tilegpu.local_alloc : !tilegpu.memdesc<3x64x32xf16>
 // CHECK-NOT: tilegpu.local_alloc
 // CHECK: scf.for
+// CHECK-NEXT: tilegpu.async_wait {pending = 1 : i32}
 // CHECK: tilegpu.async_copy %{{.*}}, %[[K]]
 // CHECK-NEXT: tilegpu.async_copy %{{.*}}, %[[V]]
 // CHECK-NEXT: tilegpu.async_commit_group
-// CHECK-NEXT: tilegpu.async_wait {pending = 2 : i32}
 // CHECK-NEXT: %[[S:.*]] = tilegpu.warpgroup_dot %[[Q]][%{{.*}}], %[[K]][%[[READ:.*]]], %{{.*}} {b_k_major}
 // CHECK-NEXT: tilegpu.warpgroup_dot_wait %[[S]] {pending = 0 : i32}
 // CHECK: %[[P16:.*]] = arith.truncf %{{.*}} to tensor<64x64xf16, #[[MMA:mma[0-9]*]]>

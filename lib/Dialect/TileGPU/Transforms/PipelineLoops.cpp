@@ -622,20 +622,20 @@ void pipelineStagedLoads(StagedLoads candidate, unsigned stages) {
     return;
   scf::ForOp loop = staged->loop;
 
-  // The body: first iteration i+S-1's copies into the stage the previous
+  // The body: first the wait for this iteration's stages (S-2 groups left
+  // pending), then iteration i+S-1's copies into the stage the previous
   // iteration read, so that they are in flight during all of this one's
-  // work; then the wait for this iteration's stages (S-1 groups left
-  // pending) before its first dot; each dot a warpgroup_dot that completes
-  // at once (what follows it needs its result).
+  // work. One barrier after the wait (tilegpu-insert-barriers puts it
+  // before the copies) then orders both this iteration's reads after every
+  // thread's copies and the copies after every warp's dots of the previous
+  // iteration, which completed there: each dot is a warpgroup_dot that
+  // completes at once (what follows it needs its result).
   OpBuilder start(loop.getBody(), loop.getBody()->begin());
+  AsyncWaitOp::create(start, loc, stages - 2);
   emitAheadCopies(start, *staged, candidate.loads, stages);
-  bool waited = false;
   for (auto [dot, aBuffer] : llvm::zip_equal(candidate.dots, aBuffers)) {
     OpBuilder body(dot.dot);
     Location dotLoc = dot.dot.getLoc();
-    if (!waited)
-      AsyncWaitOp::create(body, dotLoc, stages - 1);
-    waited = true;
     Value a = aBuffer, aStage = zero;
     if (dot.aLoad >= 0) {
       a = staged->buffers[dot.aLoad];
