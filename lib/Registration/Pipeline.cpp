@@ -29,6 +29,7 @@ void mlir::tile::buildTileToTileGPUPipeline(OpPassManager &pm,
     pm.addPass(createTileWidenOffsets());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createTileLoopPointerBases());
+  pm.addPass(createTileCombineDotAdd());
   pm.addPass(createCSEPass());
   // What survives canonicalization must have a GPU lowering.
   TileCheckGPUSupportOptions check;

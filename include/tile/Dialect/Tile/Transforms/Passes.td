@@ -63,4 +63,16 @@ def TileLoopPointerBases : Pass<"tile-loop-pointer-bases", "mlir::ModuleOp"> {
                            "::mlir::scf::SCFDialect"];
 }
 
+def TileCombineDotAdd : Pass<"tile-combine-dot-add", "mlir::ModuleOp"> {
+  let summary = "x + dot(a, b) as dot(a, b, x)";
+  let description = [{
+    An arith.addf or arith.addi of a tile.dot whose accumulator is a zero
+    constant and whose only user is the addition becomes one tile.dot with
+    the other addend as its accumulator, as Triton's combine pass folds
+    `acc += tl.dot(a, b)`. The tensor cores accumulate into the addend's
+    registers instead of a zeroed second accumulator (the float additions
+    happen in another order, as in Triton).
+  }];
+}
+
 #endif // TILE_DIALECT_TILE_TRANSFORMS_PASSES_TD
