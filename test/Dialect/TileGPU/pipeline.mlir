@@ -348,3 +348,67 @@ func.func @attention_like(%q: tensor<64x32xf16>, %k: !tile.ptr<f16> {tile.divisi
   }
   return %res#0 : tensor<64x32xf32>
 }
+
+// -----
+
+// Tutorial 06's causal forward: two loops over the same q. q is stored
+// once, before the first; the second reads the same buffer.
+// CHECK-LABEL: func.func @two_loops_one_q
+// CHECK: %[[Q:.*]] = tilegpu.local_alloc : !tilegpu.memdesc<1x64x32xf16>
+// CHECK-NEXT: tilegpu.local_store %{{.*}}, %[[Q]][%{{.*}}]
+// CHECK: scf.for
+// CHECK: tilegpu.warpgroup_dot %[[Q]][%{{.*}}]
+// CHECK-NOT: tilegpu.local_alloc : !tilegpu.memdesc<1x64x32xf16>
+// CHECK-NOT: tilegpu.local_store
+// CHECK: scf.for
+// CHECK: tilegpu.warpgroup_dot %[[Q]][%{{.*}}]
+// ONE-LABEL: func.func @two_loops_one_q
+// SYNC-LABEL: func.func @two_loops_one_q
+func.func @two_loops_one_q(%q: tensor<64x32xf16>, %k: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %v: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %n: i32) -> tensor<64x32xf32> {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %zero = arith.constant dense<0.0> : tensor<64x32xf32>
+  %zeroS = arith.constant dense<0.0> : tensor<64x64xf32>
+  %half = arith.constant dense<0.5> : tensor<64x32xf32>
+  %r32 = tile.make_range {start = 0 : i32, end = 32 : i32} : tensor<32xi32>
+  %r64 = tile.make_range {start = 0 : i32, end = 64 : i32} : tensor<64xi32>
+  %rows = tile.expand_dims %r64 {axis = 1 : i32} : tensor<64xi32> -> tensor<64x1xi32>
+  %c32 = arith.constant dense<32> : tensor<64x1xi32>
+  %rowOff = arith.muli %rows, %c32 : tensor<64x1xi32>
+  %cols = tile.expand_dims %r32 {axis = 0 : i32} : tensor<32xi32> -> tensor<1x32xi32>
+  %rowb = tile.broadcast %rowOff : tensor<64x1xi32> -> tensor<64x32xi32>
+  %colb = tile.broadcast %cols : tensor<1x32xi32> -> tensor<64x32xi32>
+  %off = arith.addi %rowb, %colb : tensor<64x32xi32>
+  %ks = tile.splat %k : !tile.ptr<f16> -> tensor<64x32x!tile.ptr<f16>>
+  %k0 = tile.addptr %ks, %off : tensor<64x32x!tile.ptr<f16>>, tensor<64x32xi32>
+  %vs = tile.splat %v : !tile.ptr<f16> -> tensor<64x32x!tile.ptr<f16>>
+  %v0 = tile.addptr %vs, %off : tensor<64x32x!tile.ptr<f16>>, tensor<64x32xi32>
+  %step = arith.constant dense<2048> : tensor<64x32xi32>
+  %res:3 = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero, %pk = %k0, %pv = %v0) -> (tensor<64x32xf32>, tensor<64x32x!tile.ptr<f16>>, tensor<64x32x!tile.ptr<f16>>) : i32 {
+    %kb = tile.load %pk : tensor<64x32x!tile.ptr<f16>>
+    %kt = tile.trans %kb {order = array<i32: 1, 0>} : tensor<64x32xf16> -> tensor<32x64xf16>
+    %s = tile.dot %q, %kt, %zeroS : tensor<64x32xf16> * tensor<32x64xf16> -> tensor<64x64xf32>
+    %p = math.exp2 %s : tensor<64x64xf32>
+    %p16 = arith.truncf %p : tensor<64x64xf32> to tensor<64x64xf16>
+    %vb = tile.load %pv : tensor<64x32x!tile.ptr<f16>>
+    %scaled = arith.mulf %acc, %half : tensor<64x32xf32>
+    %o = tile.dot %p16, %vb, %scaled : tensor<64x64xf16> * tensor<64x32xf16> -> tensor<64x32xf32>
+    %pkn = tile.addptr %pk, %step : tensor<64x32x!tile.ptr<f16>>, tensor<64x32xi32>
+    %pvn = tile.addptr %pv, %step : tensor<64x32x!tile.ptr<f16>>, tensor<64x32xi32>
+    scf.yield %o, %pkn, %pvn : tensor<64x32xf32>, tensor<64x32x!tile.ptr<f16>>, tensor<64x32x!tile.ptr<f16>>
+  }
+  %res2:3 = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %res#0, %pk = %k0, %pv = %v0) -> (tensor<64x32xf32>, tensor<64x32x!tile.ptr<f16>>, tensor<64x32x!tile.ptr<f16>>) : i32 {
+    %kb = tile.load %pk : tensor<64x32x!tile.ptr<f16>>
+    %kt = tile.trans %kb {order = array<i32: 1, 0>} : tensor<64x32xf16> -> tensor<32x64xf16>
+    %s = tile.dot %q, %kt, %zeroS : tensor<64x32xf16> * tensor<32x64xf16> -> tensor<64x64xf32>
+    %p = math.exp2 %s : tensor<64x64xf32>
+    %p16 = arith.truncf %p : tensor<64x64xf32> to tensor<64x64xf16>
+    %vb = tile.load %pv : tensor<64x32x!tile.ptr<f16>>
+    %scaled = arith.mulf %acc, %half : tensor<64x32xf32>
+    %o = tile.dot %p16, %vb, %scaled : tensor<64x64xf16> * tensor<64x32xf16> -> tensor<64x32xf32>
+    %pkn = tile.addptr %pk, %step : tensor<64x32x!tile.ptr<f16>>, tensor<64x32xi32>
+    %pvn = tile.addptr %pv, %step : tensor<64x32x!tile.ptr<f16>>, tensor<64x32xi32>
+    scf.yield %o, %pkn, %pvn : tensor<64x32xf32>, tensor<64x32x!tile.ptr<f16>>, tensor<64x32x!tile.ptr<f16>>
+  }
+  return %res2#0 : tensor<64x32xf32>
+}

@@ -49,6 +49,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Dominance.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/RegionUtils.h"
@@ -594,9 +595,15 @@ std::optional<StagedLoads> matchStagedLoads(scf::ForOp loop,
   return result;
 }
 
-void pipelineStagedLoads(StagedLoads candidate, unsigned stages) {
+/// The one-stage buffers that hold loop-invariant A operands, by the value
+/// stored: a later loop that reads the same value reads the same buffer
+/// (tutorial 06's causal forward runs two loops on one q).
+using StoredOperands = DenseMap<Value, LocalStoreOp>;
+
+void pipelineStagedLoads(StagedLoads candidate, unsigned stages,
+                         StoredOperands &stored) {
   // A operands from registers that the loop does not change are stored once,
-  // before it.
+  // before it (or before an earlier loop that stored them already).
   OpBuilder b(candidate.loop);
   Location loc = candidate.loop.getLoc();
   Value zero = constantOf(b, loc, b.getI32Type(), 0);
@@ -606,14 +613,25 @@ void pipelineStagedLoads(StagedLoads candidate, unsigned stages) {
       aBuffers.push_back({});
       continue;
     }
+    bool invariant = !candidate.loop->isAncestor(
+        dot.registerA.getParentBlock()->getParentOp());
+    if (invariant) {
+      auto earlier = stored.find(dot.registerA);
+      if (earlier != stored.end() &&
+          DominanceInfo().properlyDominates(earlier->second.getOperation(),
+                                            candidate.loop)) {
+        aBuffers.push_back(earlier->second.getBuffer());
+        continue;
+      }
+    }
     auto type = cast<RankedTensorType>(dot.registerA.getType());
     auto memdesc = MemDescType::get(b.getContext(),
                                     {1, type.getDimSize(0), type.getDimSize(1)},
                                     type.getElementType());
     aBuffers.push_back(LocalAllocOp::create(b, loc, memdesc));
-    if (!candidate.loop->isAncestor(
-            dot.registerA.getParentBlock()->getParentOp()))
-      LocalStoreOp::create(b, loc, dot.registerA, aBuffers.back(), zero);
+    if (invariant)
+      stored[dot.registerA] =
+          LocalStoreOp::create(b, loc, dot.registerA, aBuffers.back(), zero);
   }
 
   std::optional<StagedLoop> staged =
@@ -683,6 +701,7 @@ struct Pipeline : public tilegpu::impl::TileGPUPipelineBase<Pipeline> {
         stagedLoops.push_back(*staged);
     });
     uint64_t limit = getTargetSharedMemoryLimit(module);
+    StoredOperands stored;
     for (StagedLoads &candidate : stagedLoops) {
       uint64_t fixed = candidate.registerBytes();
       if (fixed >= limit)
@@ -691,7 +710,7 @@ struct Pipeline : public tilegpu::impl::TileGPUPipelineBase<Pipeline> {
           std::min<uint64_t>(getWantedStages(candidate.loop),
                              (limit - fixed) / candidate.stageBytes()));
       if (stages >= 2)
-        pipelineStagedLoads(candidate, stages);
+        pipelineStagedLoads(candidate, stages, stored);
     }
     for (PipelinedDot &candidate : candidates) {
       // Stages of A and B must fit; the deepest that does, up to numStages.
