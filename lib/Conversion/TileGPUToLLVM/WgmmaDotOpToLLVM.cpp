@@ -128,28 +128,7 @@ SmallVector<Value> emitWgmmaGroup(OpBuilder &b, Location loc,
                                   const WgmmaOperandTile &bTile, Value aAddr,
                                   Value bAddr, SmallVector<Value> acc,
                                   ARegisters aRegisters = nullptr) {
-  SmallVector<int64_t> reps = mma.getReps(dShape);
-  // A in registers and the accumulators are written by ordinary
-  // instructions (P's conversion to f16, the rescaled accumulator). The
-  // fence takes them all as operands, so that they are computed before it:
-  // a register written between the fence and a wgmma that reads it makes
-  // ptxas insert another warpgroup.arrive there.
-  int64_t kStep = getWgmmaK(inputType);
-  SmallVector<SmallVector<Value>> aByStep;
-  if (aRegisters)
-    for (int64_t k = 0; k < K; k += kStep)
-      for (int64_t rm = 0; rm < reps[0]; ++rm)
-        aByStep.push_back(aRegisters(rm, k));
-  SmallVector<Value> fenced(acc.begin(), acc.end());
-  std::string constraints;
-  for (size_t i = 0; i < acc.size(); ++i)
-    constraints += i ? ",f" : "f";
-  for (const SmallVector<Value> &registers : aByStep)
-    for (Value reg : registers) {
-      fenced.push_back(reg);
-      constraints += constraints.empty() ? "r" : ",r";
-    }
-  emitPtx(b, loc, "wgmma.fence.sync.aligned;", constraints, fenced, 0);
+  emitPtx(b, loc, "wgmma.fence.sync.aligned;", "", {}, 0);
 
   // This warpgroup's rows of A and columns of B within the mma tile.
   Type i32 = b.getI32Type();
@@ -188,16 +167,17 @@ SmallVector<Value> emitWgmmaGroup(OpBuilder &b, Location loc,
       LLVM::MulOp::create(b, loc, groupCol,
                           i32Constant(b, loc, bytesPerColumn)));
 
+  SmallVector<int64_t> reps = mma.getReps(dShape);
   unsigned perInstr = n / 2;
   // Each instruction's descriptors are the warpgroup's tiles' plus a
   // constant, as Triton does: one 64-bit add each.
   Value aDescriptor =
       aRegisters ? Value() : aTile.emitDescriptor(b, loc, aBase);
   Value bDescriptor = bTile.emitDescriptor(b, loc, bBase);
-  for (int64_t k = 0; k < K; k += kStep) {
+  for (int64_t k = 0; k < K; k += getWgmmaK(inputType)) {
     for (int64_t rm = 0; rm < reps[0]; ++rm) {
       SmallVector<Value> a =
-          aRegisters ? aByStep[(k / kStep) * reps[0] + rm]
+          aRegisters ? aRegisters(rm, k)
                      : SmallVector<Value>{WgmmaOperandTile::offsetDescriptor(
                            b, loc, aDescriptor,
                            aTile.linearOffset(rm * tileShape[0], k))};
