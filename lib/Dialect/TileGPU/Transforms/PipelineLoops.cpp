@@ -38,6 +38,16 @@
 // (tl.range's num_stages) or else num-stages, lowered to what fits in the
 // target's shared memory; below 2 nothing changes.
 //
+// Other loops with wgmma dots (attention's two, the backward's four) have
+// their copyable loads staged instead (matchStagedLoads): the body waits
+// for iteration i's stages (S-2 groups pending), then starts iteration
+// i+S-1's copies, so one barrier after the wait orders both; each dot is a
+// warpgroup_dot that completes in its iteration. Its A comes from a stage,
+// from registers (an mma-layout f16 block: P), or from a one-stage buffer
+// stored once before the loop when the loop does not change it (q; a
+// later loop storing the same value reads the same buffer), else in each
+// iteration.
+//
 //===----------------------------------------------------------------------===//
 
 #include "LoopIteration.h"

@@ -90,9 +90,12 @@ def TileGPUPipeline : Pass<"tilegpu-pipeline", "mlir::ModuleOp"> {
     tensor-core dot become cp.async copies into num-stages shared-memory
     stages, issued num-stages - 1 iterations ahead, and the dot reads its
     stage: an asynchronous warpgroup_dot left in flight for one iteration
-    (wgmma), or a shared_dot (mma.sync). The stage count is lowered to what fits in the target's
-    shared memory; below 2, or for loops that do not have the shape
-    described in PipelineLoops.cpp, nothing changes.
+    (wgmma), or a shared_dot (mma.sync). Loops with several wgmma dots
+    (attention) have their copyable loads staged the same way, each dot
+    completing in its iteration, A from a stage, from registers or from a
+    one-stage buffer. The stage count is lowered to what fits in the
+    target's shared memory; below 2, or for loops that do not have the
+    shapes described in PipelineLoops.cpp, nothing changes.
   }];
   let options = [
     Option<"numStages", "num-stages", "unsigned", /*default=*/"3",
