@@ -142,7 +142,7 @@ int chooseConfig(RunContext &context, ArrayRef<launch::Override> overrides,
     return 1;
   if (source->launch.kernel.empty())
     return 0; // the run reports it
-  // A decorator tile-run cannot read (configs from a function) only stops
+  // A decorator tile-run cannot read (configs= it cannot evaluate) only stops
   // a run that asks for tuning; otherwise the launch's values run.
   std::string autotuneErrors;
   llvm::raw_string_ostream autotuneErrorStream(autotuneErrors);
