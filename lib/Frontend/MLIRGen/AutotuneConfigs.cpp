@@ -116,6 +116,8 @@ private:
   const ImportAliases &aliases;
   DiagEmitter &diag;
   unsigned callDepth = 0;
+  /// The module-level names evaluated so far.
+  Scope globals;
 };
 
 std::optional<HostValue> ConfigEvaluator::eval(const ast::Expr &expr,
@@ -148,7 +150,11 @@ std::optional<HostValue> ConfigEvaluator::eval(const ast::Expr &expr,
     auto it = scope.find(name);
     if (it != scope.end())
       return it->second;
-    // A module-level `name = value` (the last one, as Python binds it).
+    // A module-level `name = value` (the last one, as Python binds it),
+    // evaluated once however often a comprehension names it.
+    auto known = globals.find(name);
+    if (known != globals.end())
+      return known->second;
     const ast::Expr *global = nullptr;
     for (const ast::StmtPtr &stmt : module.getBody())
       if (auto *assign = dyn_cast<ast::AssignStmt>(stmt.get()))
@@ -163,6 +169,8 @@ std::optional<HostValue> ConfigEvaluator::eval(const ast::Expr &expr,
       }
       std::optional<HostValue> value = eval(*global, Scope());
       --callDepth;
+      if (value)
+        globals[name] = *value;
       return value;
     }
     // Anything else (a pre_hook function) is passed along and may go to a

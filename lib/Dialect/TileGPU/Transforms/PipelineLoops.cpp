@@ -185,14 +185,20 @@ void collectLoadSlice(scf::ForOp loop, ArrayRef<tile::LoadOp> loads,
   }
 }
 
-std::optional<PipelinedDot> match(scf::ForOp loop,
-                                  const tile::ModuleAxisInfo &axisInfo) {
+/// Both pipelines count iterations: a positive constant step, an i32 or
+/// index induction variable.
+bool hasCountableSteps(scf::ForOp loop) {
   APInt step;
   if (!matchPattern(loop.getStep(), m_ConstantInt(&step)) ||
       !step.isStrictlyPositive())
-    return std::nullopt;
+    return false;
   Type ivType = loop.getInductionVar().getType();
-  if (!ivType.isInteger(32) && !ivType.isIndex())
+  return ivType.isInteger(32) || ivType.isIndex();
+}
+
+std::optional<PipelinedDot> match(scf::ForOp loop,
+                                  const tile::ModuleAxisInfo &axisInfo) {
+  if (!hasCountableSteps(loop))
     return std::nullopt;
   SmallVector<tile::DotOp> dots(loop.getBody()->getOps<tile::DotOp>());
   if (dots.size() != 1)
@@ -505,12 +511,7 @@ struct StagedLoads {
 /// accumulators may be rescaled between dots, as attention's are).
 std::optional<StagedLoads> matchStagedLoads(scf::ForOp loop,
                                             const tile::ModuleAxisInfo &info) {
-  APInt step;
-  if (!matchPattern(loop.getStep(), m_ConstantInt(&step)) ||
-      !step.isStrictlyPositive())
-    return std::nullopt;
-  Type ivType = loop.getInductionVar().getType();
-  if (!ivType.isInteger(32) && !ivType.isIndex())
+  if (!hasCountableSteps(loop))
     return std::nullopt;
   bool nestedDot = false;
   loop.getBody()->walk(
