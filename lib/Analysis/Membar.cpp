@@ -35,6 +35,7 @@ void PendingAccesses::join(const PendingAccesses &other) {
   unite(reads, other.reads);
   unite(writes, other.writes);
   unite(inFlight, other.inFlight);
+  unite(tmaInFlight, other.tmaInFlight);
 }
 
 FailureOr<MembarAnalysis> MembarAnalysis::analyze(Operation *func) {
@@ -117,6 +118,12 @@ LogicalResult MembarAnalysis::visitOp(Operation *op, PendingAccesses &pending,
     pending.clear();
     return success();
   }
+  // TMA copies land visible to every thread that waits for them, and every
+  // thread does: nothing is left to order.
+  if (isa<TmaWaitOp>(op)) {
+    pending.tmaInFlight.clear();
+    return success();
+  }
   // The copies in flight land: other threads read them after a barrier.
   if (isa<AsyncWaitOp>(op)) {
     unite(pending.writes, pending.inFlight);
@@ -142,8 +149,12 @@ LogicalResult MembarAnalysis::visitOp(Operation *op, PendingAccesses &pending,
                end = start + getExplicitBufferSize(buffer)->first;
       // A copy into a constant stage touches only that stage.
       APInt stage;
-      if (auto copy = dyn_cast<AsyncCopyOp>(op);
-          copy && matchPattern(copy.getStage(), m_ConstantInt(&stage))) {
+      Value copyStage;
+      if (auto copy = dyn_cast<AsyncCopyOp>(op))
+        copyStage = copy.getStage();
+      if (auto copy = dyn_cast<TmaCopyOp>(op))
+        copyStage = copy.getStage();
+      if (copyStage && matchPattern(copyStage, m_ConstantInt(&stage))) {
         uint64_t stageBytes =
             cast<MemDescType>(buffer.getType()).getStageBytes();
         start += stage.getZExtValue() * stageBytes;
@@ -165,6 +176,8 @@ LogicalResult MembarAnalysis::visitOp(Operation *op, PendingAccesses &pending,
     }
     if (isa<AsyncCopyOp>(op))
       std::swap(accesses.writes, accesses.inFlight);
+    if (isa<TmaCopyOp>(op))
+      std::swap(accesses.writes, accesses.tmaInFlight);
     pending.join(accesses);
   }
 

@@ -203,6 +203,8 @@ int64_t mlir::tilegpu::getDotScratchBOffset(tile::DotOp op) {
 
 std::optional<std::pair<uint64_t, uint64_t>>
 mlir::tilegpu::getExplicitBufferSize(Value value) {
+  if (auto barriers = dyn_cast<BarriersType>(value.getType()))
+    return std::make_pair(uint64_t(barriers.getCount()) * 8, uint64_t(8));
   auto memdesc = dyn_cast<MemDescType>(value.getType());
   if (!memdesc)
     return std::nullopt;
@@ -214,6 +216,14 @@ void mlir::tilegpu::getExplicitBufferAccesses(Operation *op,
                                               SmallVectorImpl<Value> &writes) {
   if (auto copy = dyn_cast<AsyncCopyOp>(op)) {
     writes.push_back(copy.getBuffer());
+    return;
+  }
+  if (auto copy = dyn_cast<TmaCopyOp>(op)) {
+    writes.push_back(copy.getBuffer());
+    return;
+  }
+  if (isa<InitBarriersOp, InvalBarriersOp>(op)) {
+    writes.push_back(op->getOperand(0));
     return;
   }
   if (auto store = dyn_cast<LocalStoreOp>(op)) {

@@ -145,7 +145,7 @@ std::optional<KernelSpecialization> tile::specialize(TileSource &source) {
       for (size_t d = 0; d < v.elements.size(); ++d)
         spec.type += (d ? ", " : "") + std::to_string(v.elements[d].intValue);
       spec.type += "]>";
-      for (int64_t extent : launch.buffers[v.buffer].shape)
+      for (int64_t extent : v.shape)
         spec.shapeDivisibleBy16.push_back(extent % 16 == 0);
       break;
     }

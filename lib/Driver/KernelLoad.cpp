@@ -115,18 +115,20 @@ bool loadTileKernel(RunContext &context, ArrayRef<launch::Override> overrides,
       kernel.args.push_back(value);
       continue;
     }
-    // A descriptor is its base pointer, its shape and its strides but the
-    // last (1), as the kernel's arguments (the front end's
-    // tensordesc<...> parameters).
-    const launch::BufferSpec &buffer = launch.buffers[value.buffer];
+    // A descriptor is its base pointer, its shape, its strides but the
+    // last (1) and its TMA tensor map, as the kernel's arguments (the front
+    // end's tensordesc<...> parameters); the descriptor itself stands for
+    // the tensor map, which the launch encodes.
     launch::Value base;
     base.kind = launch::Value::Kind::Buffer;
     base.buffer = value.buffer;
     kernel.args.push_back(base);
-    for (int64_t extent : buffer.shape)
+    for (int64_t extent : value.shape)
       kernel.args.push_back(launch::Value::getInt(extent));
-    for (size_t d = 0; d + 1 < buffer.shape.size(); ++d)
-      kernel.args.push_back(launch::Value::getInt(buffer.getStride(d)));
+    for (size_t d = 0; d + 1 < value.shape.size(); ++d)
+      kernel.args.push_back(
+          launch::Value::getInt(value.getDescriptorStride(d)));
+    kernel.args.push_back(value);
   }
   if (kernel.args.size() != kernel.func.getNumArguments())
     return context.fail("internal error: the kernel's arguments do not match "

@@ -8,6 +8,7 @@
 
 #include "RunInternal.h"
 #include "tile/Analysis/Allocation.h"
+#include "tile/Dialect/TileGPU/IR/TensorMapBox.h"
 #include "tile/Interpreter/Interpreter.h"
 #include "tile/Target/Libdevice.h"
 
@@ -40,6 +41,47 @@ bool prepareDynamicShared(rt::Driver &driver, LoadedKernel &loaded,
         llvm::formatv(" (the kernel needs {0} bytes of shared memory)", *bytes)
             .str();
     return false;
+  }
+  return true;
+}
+
+/// Encodes the TMA tensor map of each host tensor descriptor among `args`
+/// (the slot after its strides) into a device buffer of its own, in
+/// order. A descriptor whose block is no TMA box (TensorMapBox.h), or whose
+/// element type TMA lacks here, gets the null pointer: the kernel then
+/// never uses its tensor map, by the same rule.
+bool encodeTensorMaps(rt::Driver &driver, const launch::LaunchSpec &spec,
+                      ArrayRef<launch::Value> args,
+                      const std::vector<rt::DeviceBuffer> &deviceBuffers,
+                      std::vector<rt::DeviceBuffer> &tensorMaps,
+                      std::string &error) {
+  for (const launch::Value &value : args) {
+    if (value.kind != launch::Value::Kind::TensorDescriptor)
+      continue;
+    tensorMaps.emplace_back();
+    const launch::BufferSpec &buffer = spec.buffers[value.buffer];
+    // cuda.h's CUtensorMapDataType: FLOAT16 6, BFLOAT16 9.
+    int dataType = buffer.dtype == launch::DType::F16    ? 6
+                   : buffer.dtype == launch::DType::BF16 ? 9
+                                                         : -1;
+    SmallVector<int64_t> block;
+    for (const launch::Value &extent : value.elements)
+      block.push_back(extent.intValue);
+    std::optional<mlir::tilegpu::TensorMapBox> box =
+        mlir::tilegpu::getTensorMapBox(block, 2);
+    if (dataType < 0 || !box || value.shape.size() != 2 ||
+        !driver.canEncodeTensorMaps())
+      continue;
+    alignas(64) uint8_t map[128];
+    if (!driver.encodeTensorMap2D(
+            map, dataType, deviceBuffers[value.buffer].ptr(),
+            uint64_t(value.shape[0]), uint64_t(value.shape[1]),
+            uint64_t(value.getDescriptorStride(0)) * 2, unsigned(box->rows),
+            unsigned(box->innerElements), box->swizzleBytes,
+            /*nanFill=*/false, error) ||
+        !tensorMaps.back().allocate(driver, sizeof(map), error) ||
+        !driver.copyToDevice(tensorMaps.back().ptr(), map, sizeof(map), error))
+      return false;
   }
   return true;
 }
@@ -180,13 +222,20 @@ int runOnGPU(RunContext &context, Kernel &kernel, LoadedKernel &loaded,
   }
 
   // Kernel arguments, as the function's argument types say.
+  std::vector<rt::DeviceBuffer> tensorMaps;
+  if (!encodeTensorMaps(driver, spec, kernel.args, deviceBuffers, tensorMaps,
+                        error))
+    return context.fail(error);
   std::vector<uint64_t> storage(kernel.args.size());
   std::vector<void *> args;
+  unsigned tensorMapIndex = 0;
   for (auto [i, value] : llvm::enumerate(kernel.args)) {
     Type type = kernel.argTypes[i];
     void *slot = &storage[i];
     if (value.kind == launch::Value::Kind::Buffer)
       *static_cast<uint64_t *>(slot) = deviceBuffers[value.buffer].ptr();
+    else if (value.kind == launch::Value::Kind::TensorDescriptor)
+      *static_cast<uint64_t *>(slot) = tensorMaps[tensorMapIndex++].ptr();
     else if (type.isInteger(64))
       *static_cast<int64_t *>(slot) = value.intValue;
     else if (type.isIntOrIndex())
@@ -263,7 +312,10 @@ int runInInterpreter(RunContext &context, Kernel &kernel, func::FuncOp func,
   std::vector<interp::Argument> args;
   for (const launch::Value &value : kernel.args) {
     interp::Argument arg;
-    if (value.kind == launch::Value::Kind::Buffer) {
+    // A descriptor's tensor map: the interpreter reads through the
+    // pointers, so the slot gets the tensor's buffer, never dereferenced.
+    if (value.kind == launch::Value::Kind::Buffer ||
+        value.kind == launch::Value::Kind::TensorDescriptor) {
       arg.kind = interp::Argument::Kind::Buffer;
       arg.buffer = value.buffer;
     } else if (value.kind == launch::Value::Kind::Float) {

@@ -151,9 +151,11 @@ std::optional<Value> Evaluator::evalCall(const ast::CallExpr &expr) {
   }
 
   // Triton's host-side TensorDescriptor.from_tensor(buffer, block_shape),
-  // with the limits its TMA encoding sets.
+  // or TensorDescriptor(buffer, shape, strides, block_shape) over a
+  // reshape of the buffer (contiguous strides), with the limits its TMA
+  // encoding sets.
   if (name == "tensor_descriptor") {
-    if (!expectArgs(2, 2))
+    if (!expectArgs(2, 3))
       return std::nullopt;
     std::optional<Value> buffer = eval(*args[0]);
     std::optional<Value> block = eval(*args[1]);
@@ -163,11 +165,40 @@ std::optional<Value> Evaluator::evalCall(const ast::CallExpr &expr) {
       return error(*args[0], "tensor_descriptor() needs a buffer, got " +
                                  buffer->describe());
     const BufferSpec &b = spec.buffers[buffer->buffer];
-    size_t rank = b.shape.size();
+    Value descriptor;
+    descriptor.kind = Value::Kind::TensorDescriptor;
+    descriptor.buffer = buffer->buffer;
+    descriptor.shape = b.shape;
+    if (args.size() == 3) {
+      std::optional<Value> shape = eval(*args[2]);
+      if (!shape)
+        return std::nullopt;
+      int64_t count = 1, bufferCount = 1;
+      for (int64_t extent : b.shape)
+        bufferCount *= extent;
+      descriptor.shape.clear();
+      if (shape->kind == Value::Kind::Tuple)
+        for (const Value &extent : shape->elements) {
+          if (extent.kind != Value::Kind::Int || extent.intValue <= 0)
+            return error(*args[2], "tensor_descriptor()'s shape must hold "
+                                   "positive integers, got " +
+                                       extent.describe());
+          descriptor.shape.push_back(extent.intValue);
+          count *= extent.intValue;
+        }
+      if (shape->kind != Value::Kind::Tuple || count != bufferCount)
+        return error(*args[2],
+                     "tensor_descriptor()'s shape must be a reshape of the "
+                     "buffer (" +
+                         std::to_string(bufferCount) + " elements), got " +
+                         shape->describe());
+    }
+    size_t rank = descriptor.shape.size();
     if (block->kind != Value::Kind::Tuple || block->elements.size() != rank)
       return error(*args[1], "tensor_descriptor()'s block shape needs " +
                                  std::to_string(rank) +
-                                 " sizes, one per dimension of the buffer");
+                                 " sizes, one per dimension of the " +
+                                 (args.size() == 3 ? "shape" : "buffer"));
     if (rank < 1 || rank > 5)
       return error(*args[0], "tensor_descriptor() needs a buffer of 1 to 5 "
                              "dimensions");
@@ -181,17 +212,16 @@ std::optional<Value> Evaluator::evalCall(const ast::CallExpr &expr) {
     if (block->elements.back().intValue * bytes < 16)
       return error(*args[1], "tensor_descriptor(): a block's last dimension "
                              "must hold at least 16 bytes");
-    for (size_t d = 0; d + 1 < rank; ++d)
-      if (b.getStride(d) * bytes % 16 != 0)
-        return error(*args[0], "tensor_descriptor(): the buffer's strides "
-                               "must be multiples of 16 bytes (TMA's rule), "
-                               "got " +
-                                   std::to_string(b.getStride(d) * bytes) +
-                                   " bytes in dimension " + std::to_string(d));
-    Value descriptor;
-    descriptor.kind = Value::Kind::TensorDescriptor;
-    descriptor.buffer = buffer->buffer;
     descriptor.elements = block->elements;
+    for (size_t d = 0; d + 1 < rank; ++d)
+      if (descriptor.getDescriptorStride(d) * bytes % 16 != 0)
+        return error(
+            *args[0],
+            "tensor_descriptor(): the buffer's strides "
+            "must be multiples of 16 bytes (TMA's rule), "
+            "got " +
+                std::to_string(descriptor.getDescriptorStride(d) * bytes) +
+                " bytes in dimension " + std::to_string(d));
     return descriptor;
   }
 

@@ -113,6 +113,13 @@ int64_t BufferSpec::getStride(unsigned axis) const {
   return stride;
 }
 
+int64_t Value::getDescriptorStride(unsigned axis) const {
+  int64_t stride = 1;
+  for (unsigned d = axis + 1; d < shape.size(); ++d)
+    stride *= shape[d];
+  return stride;
+}
+
 Value Value::getInt(int64_t v) {
   Value value;
   value.kind = Kind::Int;

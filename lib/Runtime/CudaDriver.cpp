@@ -119,6 +119,11 @@ struct Driver::Api {
                             unsigned, int *, void **) = nullptr;
   CUresult (*cuLinkComplete)(CUlinkState, void **, size_t *) = nullptr;
   CUresult (*cuLinkDestroy)(CUlinkState) = nullptr;
+  // Optional: TMA tensor maps (CUDA 12).
+  CUresult (*cuTensorMapEncodeTiled)(void *, int, unsigned, void *,
+                                     const uint64_t *, const uint64_t *,
+                                     const unsigned *, const unsigned *, int,
+                                     int, int, int) = nullptr;
 };
 
 //===----------------------------------------------------------------------===//
@@ -186,6 +191,9 @@ void resolveOptional(void *lib, Driver::Api &api) {
       !resolve(lib, "cuLinkComplete", api.cuLinkComplete, ignored) ||
       !resolve(lib, "cuLinkDestroy", api.cuLinkDestroy, ignored))
     api.cuLinkCreate = nullptr;
+  if (!resolve(lib, "cuTensorMapEncodeTiled", api.cuTensorMapEncodeTiled,
+               ignored))
+    api.cuTensorMapEncodeTiled = nullptr;
 }
 
 std::string describeResult(const Driver::Api &api, CUresult result) {
@@ -545,6 +553,36 @@ bool Driver::maxActiveBlocksPerSM(Function func, int blockSize,
   return check(api.cuOccupancyMaxActiveBlocksPerMultiprocessor(
                    &blocks, func.handle, blockSize, dynamicShared),
                "cuOccupancyMaxActiveBlocksPerMultiprocessor", error);
+}
+
+bool Driver::canEncodeTensorMaps() const {
+  return api.cuTensorMapEncodeTiled != nullptr;
+}
+
+bool Driver::encodeTensorMap2D(void *map, int dataType, DevicePtr base,
+                               uint64_t rows, uint64_t cols,
+                               uint64_t rowStrideBytes, unsigned boxRows,
+                               unsigned boxCols, unsigned swizzleBytes,
+                               bool nanFill, std::string &error) {
+  if (!api.cuTensorMapEncodeTiled) {
+    error = "the CUDA driver cannot encode TMA tensor maps "
+            "(cuTensorMapEncodeTiled needs CUDA 12)";
+    return false;
+  }
+  // cuda.h's enums: innermost dimension first, no interleave, L2 promotion
+  // of 128 bytes (as Triton's host descriptors), swizzle 1/2/3 for
+  // 32/64/128 bytes.
+  uint64_t dims[2] = {cols, rows};
+  uint64_t strides[1] = {rowStrideBytes};
+  unsigned box[2] = {boxCols, boxRows};
+  unsigned elementStrides[2] = {1, 1};
+  int swizzle = swizzleBytes == 128 ? 3 : swizzleBytes == 64 ? 2 : 1;
+  const int kNoInterleave = 0, kL2Promotion128B = 2;
+  return check(api.cuTensorMapEncodeTiled(
+                   map, dataType, 2, reinterpret_cast<void *>(base), dims,
+                   strides, box, elementStrides, kNoInterleave, swizzle,
+                   kL2Promotion128B, nanFill ? 1 : 0),
+               "cuTensorMapEncodeTiled", error);
 }
 
 bool Driver::alloc(size_t bytes, DevicePtr &out, std::string &error) {

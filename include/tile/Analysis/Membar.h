@@ -48,6 +48,10 @@ struct PendingAccesses {
   llvm::SmallVector<Interval> reads, writes;
   /// Writes of async copies issued but not yet waited for.
   llvm::SmallVector<Interval> inFlight;
+  /// Writes of TMA copies issued but not yet waited for: the wait for a
+  /// barrier's phase makes them visible to every thread that waited, so
+  /// they need no barrier after it.
+  llvm::SmallVector<Interval> tmaInFlight;
 
   /// Whether accessing `reads` and `writes` races with what is pending.
   bool conflicts(const PendingAccesses &next) const;
@@ -59,7 +63,7 @@ struct PendingAccesses {
   }
   bool operator==(const PendingAccesses &other) const {
     return reads == other.reads && writes == other.writes &&
-           inFlight == other.inFlight;
+           inFlight == other.inFlight && tmaInFlight == other.tmaInFlight;
   }
 };
 

@@ -125,9 +125,10 @@ struct Value {
     /// An element-wise expression of buffers (`expr`), not yet a buffer:
     /// an assignment makes it one, check() takes it as a reference.
     Elementwise,
-    /// `tensor_descriptor(buffer, block_shape)`: Triton's host-side
-    /// TensorDescriptor of a whole buffer (`buffer`), its block shape in
-    /// `elements` (Ints).
+    /// `tensor_descriptor(buffer, block_shape[, shape])`: Triton's
+    /// host-side TensorDescriptor of a whole buffer (`buffer`), its block
+    /// shape in `elements` (Ints), the shape it describes (the buffer's,
+    /// or a reshape of it) in `shape`, row-major and contiguous.
     TensorDescriptor
   };
   Kind kind = Kind::None;
@@ -137,7 +138,11 @@ struct Value {
   DType dtype = DType::F32;
   unsigned buffer = 0; // index into LaunchSpec::buffers
   std::vector<Value> elements;
+  std::vector<int64_t> shape; // TensorDescriptor
   ElemExprPtr expr;
+
+  /// A TensorDescriptor's row-major stride of dimension `axis`, in elements.
+  int64_t getDescriptorStride(unsigned axis) const;
 
   static Value getInt(int64_t v);
   static Value getFloat(double v);

@@ -21,6 +21,7 @@
 #include "tile/Runtime/TimingStats.h"
 
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <optional>
 #include <string>
@@ -221,6 +222,21 @@ public:
   /// Sets `count` 32-bit words.
   bool memsetD32(DevicePtr dst, unsigned value, size_t count,
                  std::string &error);
+
+  /// Whether the driver encodes TMA tensor maps (cuTensorMapEncodeTiled,
+  /// CUDA 12 and later).
+  bool canEncodeTensorMaps() const;
+  /// Encodes into `map` (128 bytes, 64-byte aligned) the tiled TMA tensor
+  /// map of the row-major 2-D tensor at `base`: `rows` x `cols` elements
+  /// of `dataType` (cuda.h's CUtensorMapDataType), rows `rowStrideBytes`
+  /// apart, copied in boxes of `boxRows` x `boxCols` with the 128-, 64- or
+  /// 32-byte swizzle `swizzleBytes`; out-of-bounds elements read as zeros,
+  /// or NaN where `nanFill`.
+  bool encodeTensorMap2D(void *map, int dataType, DevicePtr base, uint64_t rows,
+                         uint64_t cols, uint64_t rowStrideBytes,
+                         unsigned boxRows, unsigned boxCols,
+                         unsigned swizzleBytes, bool nanFill,
+                         std::string &error);
 
   /// Launches on `stream` (the default stream when null) with a
   /// one-dimensional block; each element of `kernelParams` points at one

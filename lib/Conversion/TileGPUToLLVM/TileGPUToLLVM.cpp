@@ -65,6 +65,9 @@ public:
     addConversion([ctx](MemDescType) {
       return LLVM::LLVMPointerType::get(ctx, kSharedAddressSpace);
     });
+    addConversion([ctx](BarriersType) {
+      return LLVM::LLVMPointerType::get(ctx, kSharedAddressSpace);
+    });
     addConversion([this](RankedTensorType type) -> std::optional<Type> {
       DistributedLayoutInterface layout = getDistributedLayout(type);
       if (!layout)
@@ -452,6 +455,7 @@ void populateTileGPUToLLVMPatterns(TileLLVMTypeConverter &converter,
   populateDebugOpToLLVMPatterns(converter, patterns);
   populateInlineAsmOpToLLVMPatterns(converter, patterns);
   populateAsyncCopyOpToLLVMPatterns(converter, axisInfo, patterns);
+  populateTmaOpToLLVMPatterns(converter, patterns);
 }
 
 struct ConvertTileGPUToLLVM
@@ -562,10 +566,9 @@ std::vector<std::string> mlir::tile::getGPULoweredOpNames(MLIRContext *ctx) {
                                     ScanReturnOp::getOperationName().str()};
   // Block pointers become loads and stores of pointer blocks first
   // (tile-rewrite-block-pointers, the pipeline's first pass).
-  for (StringRef name : {MakeBlockPtrOp::getOperationName(),
-                         AdvanceOp::getOperationName(),
-                         BlockLoadOp::getOperationName(),
-                         BlockStoreOp::getOperationName()})
+  for (StringRef name :
+       {MakeBlockPtrOp::getOperationName(), AdvanceOp::getOperationName(),
+        BlockLoadOp::getOperationName(), BlockStoreOp::getOperationName()})
     names.push_back(name.str());
   for (const std::unique_ptr<RewritePattern> &pattern :
        patterns.getNativePatterns())

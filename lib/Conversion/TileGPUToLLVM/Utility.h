@@ -136,6 +136,8 @@ void populateInlineAsmOpToLLVMPatterns(LLVMTypeConverter &converter,
 void populateAsyncCopyOpToLLVMPatterns(LLVMTypeConverter &converter,
                                        const tile::ModuleAxisInfo &axisInfo,
                                        RewritePatternSet &patterns);
+void populateTmaOpToLLVMPatterns(LLVMTypeConverter &converter,
+                                 RewritePatternSet &patterns);
 
 } // namespace mlir::tilegpu
 

@@ -60,9 +60,10 @@ struct TileWidenBoolMemory
         Value other =
             load.getOther() ? widen(b, loc, load.getOther()) : Value();
         Value bytePointers = toBytePointers(b, loc, load.getPtr());
-        auto bytes = LoadOp::create(b, loc, bytePointers, load.getMask(), other,
-                                    load.getCache(), load.getEvict(),
-                                    load.getIsVolatile());
+        auto bytes =
+            LoadOp::create(b, loc, getPointeeShapedType(bytePointers.getType()),
+                           bytePointers, load.getMask(), other, load.getCache(),
+                           load.getEvict(), load.getIsVolatile());
         Value zero =
             arith::ConstantOp::create(b, loc, b.getZeroAttr(bytes.getType()));
         Value isTrue = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,

@@ -140,8 +140,9 @@ KernelEmitter::emit(const ast::FunctionDef &kernel,
     int64_t divisor;
     bool isUnsigned;
     /// The first argument of a tensor descriptor parameter: its block;
-    /// the base pointer, then the shape (i32) and the strides but the
-    /// last (i64) follow as arguments of their own.
+    /// the base pointer, then the shape (i32), the strides but the last
+    /// (i64) and the TMA tensor map (!tile.ptr<i8>) follow as arguments
+    /// of their own.
     mlir::RankedTensorType descriptorBlock = {};
     /// An argument after the first of a descriptor's.
     bool descriptorPart = false;
@@ -234,6 +235,15 @@ KernelEmitter::emit(const ast::FunctionDef &kernel,
                              false,
                              {},
                              true});
+      // The TMA tensor map the host encodes for the descriptor (null where
+      // its block cannot be a TMA box).
+      arguments.push_back(
+          {&param,
+           mlir::tile::PointerType::get(&context, builder.getI8Type()),
+           0,
+           false,
+           {},
+           true});
       continue;
     }
     if (annotatedConstexpr) {
@@ -289,7 +299,7 @@ KernelEmitter::emit(const ast::FunctionDef &kernel,
   }
   builder.setInsertionPointToStart(entry);
   // Tensor descriptors from the host: the parts as arguments, the last
-  // stride the constant 1.
+  // stride the constant 1, then the tensor map.
   for (auto [index, argument] : llvm::enumerate(arguments)) {
     if (!argument.descriptorBlock)
       continue;
@@ -299,6 +309,7 @@ KernelEmitter::emit(const ast::FunctionDef &kernel,
       parts.push_back(PyValue::runtime(entry->getArgument(index + i)));
     parts.push_back(PyValue::runtime(mlir::arith::ConstantOp::create(
         builder, getLoc(argument.param->loc), builder.getI64IntegerAttr(1))));
+    parts.push_back(PyValue::runtime(entry->getArgument(index + 2 * rank)));
     parts[0].isUnsigned = argument.isUnsigned;
     locals[argument.param->name] =
         PyValue::tensorDescriptor(std::move(parts), argument.descriptorBlock,

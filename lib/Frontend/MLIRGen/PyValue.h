@@ -93,7 +93,8 @@ struct PyValue {
     BoundMethod,
     /// A tensor descriptor (tl.make_tensor_descriptor, or a kernel
     /// argument made on the host): `elements` are the base pointer, then
-    /// the shape (i32) and the strides (i64), one per dimension; `type` is
+    /// the shape (i32) and the strides (i64), one per dimension, and for a
+    /// host descriptor its TMA tensor map (!tile.ptr<i8>); `type` is
     /// the block a load gives (block_shape x the element type); `text` the
     /// padding option ("zero" or "nan").
     TensorDescriptor,

@@ -58,7 +58,7 @@ func.func @addptr_float_offset(%p: !tile.ptr<f32>, %o: f32) {
 
 func.func @load_result_type(%p: tensor<4x!tile.ptr<f32>>) {
   // expected-error @+1 {{result is the pointee type shaped as the pointers}}
-  %v = "tile.load"(%p) {operandSegmentSizes = array<i32: 1, 0, 0>} : (tensor<4x!tile.ptr<f32>>) -> tensor<4xf16>
+  %v = "tile.load"(%p) {operandSegmentSizes = array<i32: 1, 0, 0, 0, 0>} : (tensor<4x!tile.ptr<f32>>) -> tensor<4xf16>
   return
 }
 
@@ -66,7 +66,7 @@ func.func @load_result_type(%p: tensor<4x!tile.ptr<f32>>) {
 
 func.func @load_mask_shape(%p: tensor<4x!tile.ptr<f32>>, %m: tensor<8xi1>) {
   // expected-error @+1 {{mask is i1 shaped as the pointers}}
-  %v = "tile.load"(%p, %m) {operandSegmentSizes = array<i32: 1, 1, 0>} : (tensor<4x!tile.ptr<f32>>, tensor<8xi1>) -> tensor<4xf32>
+  %v = "tile.load"(%p, %m) {operandSegmentSizes = array<i32: 1, 1, 0, 0, 0>} : (tensor<4x!tile.ptr<f32>>, tensor<8xi1>) -> tensor<4xf32>
   return
 }
 
@@ -74,7 +74,7 @@ func.func @load_mask_shape(%p: tensor<4x!tile.ptr<f32>>, %m: tensor<8xi1>) {
 
 func.func @load_other_type(%p: tensor<4x!tile.ptr<f32>>, %m: tensor<4xi1>, %o: tensor<4xf16>) {
   // expected-error @+1 {{other has the result type}}
-  %v = "tile.load"(%p, %m, %o) {operandSegmentSizes = array<i32: 1, 1, 1>} : (tensor<4x!tile.ptr<f32>>, tensor<4xi1>, tensor<4xf16>) -> tensor<4xf32>
+  %v = "tile.load"(%p, %m, %o) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>} : (tensor<4x!tile.ptr<f32>>, tensor<4xi1>, tensor<4xf16>) -> tensor<4xf32>
   return
 }
 

@@ -178,6 +178,18 @@ LogicalResult BlockLoadOp::verify() {
   return verifyBoundaryCheck(*this, getBoundaryCheck(), block);
 }
 
+LogicalResult LoadOp::verify() {
+  if (!getTensormap()) {
+    if (!getCoords().empty())
+      return emitOpError("has TMA coordinates but no tensor map");
+    return success();
+  }
+  auto block = dyn_cast<RankedTensorType>(getPtr().getType());
+  if (!block || int64_t(getCoords().size()) != block.getRank())
+    return emitOpError("needs one TMA coordinate per dimension of its block");
+  return success();
+}
+
 LogicalResult BlockStoreOp::verify() {
   RankedTensorType block = getPtr().getType().getBlockType();
   return verifyBoundaryCheck(*this, getBoundaryCheck(), block);

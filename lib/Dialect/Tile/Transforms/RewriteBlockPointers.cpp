@@ -6,8 +6,9 @@
 // like any other values; tile.advance adds to the offsets; tile.block_load
 // and tile.block_store become tile.load and tile.store of a block of
 // pointers with a mask on the boundary-checked dimensions, as Triton's
-// RewriteTensorPointer does where there is no TMA. Assumes the front end's
-// types: shape and strides i64, offsets i32. Offsets and bounds are
+// RewriteTensorPointer does where there is no TMA (a host descriptor's
+// tensor map goes on to the load, for tilegpu-pipeline). Assumes the front
+// end's types: shape and strides i64, offsets i32. Offsets and bounds are
 // computed in i64, so no index wraps.
 //
 //===----------------------------------------------------------------------===//
@@ -93,10 +94,9 @@ struct AdvanceLowering : public OpConversionPattern<AdvanceOp> {
   matchAndRewrite(AdvanceOp op, OneToNOpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     BlockPointerParts parts = BlockPointerParts::from(adaptor.getPtr());
-    for (auto [offset, delta] :
-         llvm::zip(parts.offsets, adaptor.getOffsets()))
-      offset = arith::AddIOp::create(rewriter, op.getLoc(), offset,
-                                     delta.front());
+    for (auto [offset, delta] : llvm::zip(parts.offsets, adaptor.getOffsets()))
+      offset =
+          arith::AddIOp::create(rewriter, op.getLoc(), offset, delta.front());
     rewriter.replaceOpWithMultiple(op, {parts.flatten()});
     return success();
   }
@@ -179,10 +179,9 @@ struct BlockLoadLowering : public OpConversionPattern<BlockLoadOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     RankedTensorType block = op.getType();
-    BlockAccess access =
-        buildAccess(rewriter, loc, block,
-                    BlockPointerParts::from(adaptor.getPtr()),
-                    op.getBoundaryCheck());
+    BlockAccess access = buildAccess(rewriter, loc, block,
+                                     BlockPointerParts::from(adaptor.getPtr()),
+                                     op.getBoundaryCheck());
     Value other;
     if (access.mask && op.getPadding() != PaddingOption::none) {
       Type element = block.getElementType();
@@ -192,11 +191,18 @@ struct BlockLoadLowering : public OpConversionPattern<BlockLoadOp> {
             element, std::numeric_limits<double>::quiet_NaN());
       else
         padding = rewriter.getZeroAttr(element);
-      other = arith::ConstantOp::create(
-          rewriter, loc, block, DenseElementsAttr::get(block, padding));
+      other = arith::ConstantOp::create(rewriter, loc, block,
+                                        DenseElementsAttr::get(block, padding));
     }
-    rewriter.replaceOpWithNewOp<LoadOp>(op, block, access.pointers,
-                                        access.mask, other, op.getCache(),
+    // A host descriptor's tensor map goes on, its box at the offsets.
+    Value tensormap;
+    SmallVector<Value> coords;
+    if (!adaptor.getTensormap().empty()) {
+      tensormap = adaptor.getTensormap().front();
+      coords = BlockPointerParts::from(adaptor.getPtr()).offsets;
+    }
+    rewriter.replaceOpWithNewOp<LoadOp>(op, block, access.pointers, access.mask,
+                                        other, tensormap, coords, op.getCache(),
                                         op.getEvict(), op.getIsVolatile());
     return success();
   }
@@ -210,10 +216,9 @@ struct BlockStoreLowering : public OpConversionPattern<BlockStoreOp> {
     BlockAccess access = buildAccess(
         rewriter, op.getLoc(), op.getValue().getType(),
         BlockPointerParts::from(adaptor.getPtr()), op.getBoundaryCheck());
-    rewriter.replaceOpWithNewOp<StoreOp>(op, access.pointers,
-                                         adaptor.getValue().front(),
-                                         access.mask, op.getCache(),
-                                         op.getEvict());
+    rewriter.replaceOpWithNewOp<StoreOp>(
+        op, access.pointers, adaptor.getValue().front(), access.mask,
+        op.getCache(), op.getEvict());
     return success();
   }
 };
@@ -232,8 +237,7 @@ struct TileRewriteBlockPointersPass
     MLIRContext *ctx = &getContext();
     BlockPointerTypeConverter converter;
     ConversionTarget target(*ctx);
-    target.addIllegalOp<MakeBlockPtrOp, AdvanceOp, BlockLoadOp,
-                        BlockStoreOp>();
+    target.addIllegalOp<MakeBlockPtrOp, AdvanceOp, BlockLoadOp, BlockStoreOp>();
     target.markUnknownOpDynamicallyLegal([&](Operation *op) {
       return converter.isLegal(op->getOperandTypes()) &&
              converter.isLegal(op->getResultTypes());

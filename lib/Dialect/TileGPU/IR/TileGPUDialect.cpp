@@ -1,6 +1,7 @@
 //===- TileGPUDialect.cpp - GPU-level tile IR -----------------------------===//
 
 #include "tile/Dialect/TileGPU/IR/TileGPUDialect.h"
+#include "tile/Dialect/TileGPU/IR/TensorMapBox.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -436,6 +437,18 @@ LogicalResult AsyncCopyOp::verify() {
   if (getMask() && cast<RankedTensorType>(getMask().getType()).getShape() !=
                        ptrType.getShape())
     return emitOpError("mask shape differs from the pointers'");
+  return success();
+}
+
+LogicalResult TmaCopyOp::verify() {
+  auto buffer = cast<MemDescType>(getBuffer().getType());
+  if (getCoords().size() != 2)
+    return emitOpError("copies 2-D boxes, got ")
+           << getCoords().size() << " coordinates";
+  unsigned elementBytes = buffer.getElementType().getIntOrFloatBitWidth() / 8;
+  if (!getTensorMapBox(buffer.getShape().drop_front(), elementBytes))
+    return emitOpError("stages of ")
+           << buffer << " are no TMA box (TensorMapBox.h)";
   return success();
 }
 

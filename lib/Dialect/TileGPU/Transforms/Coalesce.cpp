@@ -128,6 +128,10 @@ struct Coalesce : public tilegpu::impl::TileGPUCoalesceBase<Coalesce> {
       OpBuilder builder(op);
       IRMapping mapping;
       for (Value operand : op->getOperands()) {
+        // Scalars (a load's tensor map and TMA coordinates) stay as they
+        // are.
+        if (!isa<RankedTensorType>(operand.getType()))
+          continue;
         auto converted = ConvertLayoutOp::create(
             builder, op->getLoc(), withLayout(operand.getType(), layout),
             operand);

@@ -48,9 +48,15 @@
 // later loop storing the same value reads the same buffer), else in each
 // iteration.
 //
+// A load that carries a host descriptor's TMA tensor map, whose block is a
+// TMA box, is copied with TMA instead of cp.async in either scheme
+// (StageCopies.h): thread 0 starts one copy per stage that completes on the
+// stage's mbarrier, and the wait is a wait for the barrier's phase.
+//
 //===----------------------------------------------------------------------===//
 
 #include "LoopIteration.h"
+#include "StageCopies.h"
 #include "tile/Analysis/Allocation.h"
 #include "tile/Analysis/AxisInfo.h"
 #include "tile/Dialect/TileGPU/IR/TileGPUDialect.h"
@@ -121,14 +127,6 @@ tile::LoadOp getOperandLoad(Value operand, SmallVectorImpl<Operation *> &chain,
   return load;
 }
 
-/// Whether `load`'s block is contiguous along its first axis (pointers
-/// written base + rows[None, :] * stride + cols[:, None], a loaded q^T): its
-/// stage holds it transposed, contiguous along the stage's last axis.
-bool isTransposedLoad(tile::LoadOp load) {
-  auto layout = getDistributedLayout(cast<RankedTensorType>(load.getType()));
-  return layout && layout.getLayoutOrder()[0] == 0;
-}
-
 /// Whether `load` can become an async copy into a swizzled wgmma tile (also
 /// a transposed one where `allowTransposed`).
 bool isCopyable(tile::LoadOp load, const tile::ModuleAxisInfo &axisInfo,
@@ -146,6 +144,10 @@ bool isCopyable(tile::LoadOp load, const tile::ModuleAxisInfo &axisInfo,
   unsigned inner = layout.getLayoutOrder()[0];
   if (inner != 1 && !(allowTransposed && inner == 0))
     return false;
+  // TMA copies whole boxes, bounded by the tensor map, whatever the
+  // pointers' alignment.
+  if (isTmaLoad(load))
+    return true;
   unsigned width = std::min(layout.getLayoutSizePerThread()[inner],
                             axisInfo.getPtrVectorWidth(load.getPtr(), inner));
   if (Value mask = load.getMask())
@@ -253,129 +255,6 @@ std::optional<PipelinedDot> match(scf::ForOp loop,
   return result;
 }
 
-/// An integer constant of `type` (i32 or index).
-Value constantOf(OpBuilder &b, Location loc, Type type, int64_t value) {
-  return arith::ConstantOp::create(b, loc, type, b.getIntegerAttr(type, value));
-}
-
-/// Copies `load`'s block for `values`' iteration into `stage` of `buffer`,
-/// masked off unless `inRange`.
-void emitCopy(OpBuilder &b, tile::LoadOp load, IterationValues &values,
-              Value buffer, Value stage, Value inRange) {
-  Location loc = load.getLoc();
-  Value mask = tile::SplatOp::create(
-      b, loc, tile::getI1SameShape(load.getPtr().getType()), inRange);
-  if (load.getMask())
-    mask = arith::AndIOp::create(b, loc, values.get(load.getMask()), mask);
-  AsyncCopyOp::create(b, loc, values.get(load.getPtr()), buffer, stage, mask,
-                      isTransposedLoad(load));
-}
-
-/// A loop with its loads' stages: the stage counters it carries (read:
-/// i % S, write: (i-1) % S) and a buffer of S stages per load.
-struct StagedLoop {
-  scf::ForOp loop;
-  Value readStage, writeStage;
-  SmallVector<Value> buffers;
-};
-
-/// Adds the stage counters to `loop`, allocates a buffer per load and emits
-/// the prologue: iterations 0 .. S-2 copied into stages 0 .. S-2, one commit
-/// group each, the iter_args in `aheadArgs` advanced with them.
-std::optional<StagedLoop> setUpStages(scf::ForOp loop,
-                                      ArrayRef<tile::LoadOp> loads,
-                                      ArrayRef<unsigned> aheadArgs,
-                                      unsigned stages) {
-  Location loc = loop.getLoc();
-  OpBuilder b(loop);
-  Type ivType = loop.getInductionVar().getType();
-  Value lower = loop.getLowerBound(), upper = loop.getUpperBound(),
-        step = loop.getStep();
-
-  // The stages the body reads and writes are counters the loop carries
-  // (0 and S-1 at first, each wrapping at S), as in Triton: no division by
-  // S per iteration.
-  Type i32 = b.getI32Type();
-  Value zero = constantOf(b, loc, i32, 0), one = constantOf(b, loc, i32, 1),
-        stageCount = constantOf(b, loc, i32, stages);
-  auto wrapIncrement = [&](OpBuilder &yb, Location l, Value counter) {
-    Value next = arith::AddIOp::create(yb, l, counter, one);
-    Value wraps = arith::CmpIOp::create(yb, l, arith::CmpIPredicate::eq, next,
-                                        stageCount);
-    return arith::SelectOp::create(yb, l, wraps, zero, next).getResult();
-  };
-  IRRewriter rewriter(b);
-  rewriter.setInsertionPoint(loop);
-  unsigned stageArgs = loop.getNumRegionIterArgs();
-  FailureOr<LoopLikeOpInterface> counted = loop.replaceWithAdditionalYields(
-      rewriter, {zero, constantOf(b, loc, i32, stages - 1)},
-      /*replaceInitOperandUsesInLoop=*/false,
-      [&](OpBuilder &yb, Location l, ArrayRef<BlockArgument> args) {
-        return SmallVector<Value>{wrapIncrement(yb, l, args[0]),
-                                  wrapIncrement(yb, l, args[1])};
-      });
-  if (failed(counted))
-    return std::nullopt; // nothing else has changed yet
-  StagedLoop staged;
-  staged.loop = loop = cast<scf::ForOp>(counted->getOperation());
-  b.setInsertionPoint(loop); // the old loop is gone
-  staged.readStage = loop.getRegionIterArgs()[stageArgs];
-  staged.writeStage = loop.getRegionIterArgs()[stageArgs + 1];
-
-  for (tile::LoadOp load : loads) {
-    auto type = cast<RankedTensorType>(load.getType());
-    bool transposed = isTransposedLoad(load);
-    auto memdesc =
-        MemDescType::get(b.getContext(),
-                         {int64_t(stages), type.getDimSize(transposed ? 1 : 0),
-                          type.getDimSize(transposed ? 0 : 1)},
-                         type.getElementType());
-    staged.buffers.push_back(LocalAllocOp::create(b, loc, memdesc));
-  }
-
-  SmallVector<Value> current(loop.getInitArgs());
-  for (unsigned s = 0; s + 1 < stages; ++s) {
-    Value iv = arith::AddIOp::create(
-        b, loc, lower,
-        arith::MulIOp::create(b, loc, step, constantOf(b, loc, ivType, s)));
-    Value inRange =
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, iv, upper);
-    IterationValues values(loop, b, iv, [&](unsigned i) { return current[i]; });
-    Value stage = arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(s));
-    for (auto [load, buffer] : llvm::zip(loads, staged.buffers))
-      emitCopy(b, load, values, buffer, stage, inRange);
-    AsyncCommitGroupOp::create(b, loc);
-    SmallVector<Value> next = current;
-    for (unsigned index : aheadArgs)
-      next[index] = values.get(loop.getYieldedValues()[index]);
-    current = next;
-  }
-  for (unsigned index : aheadArgs)
-    loop.getInitArgsMutable()[index].assign(current[index]);
-  return staged;
-}
-
-/// At `b`'s insertion point in the body: the copies of iteration i+S-1
-/// into the stage iteration i-1 read, and their commit.
-void emitAheadCopies(OpBuilder &b, const StagedLoop &staged,
-                     ArrayRef<tile::LoadOp> loads, unsigned stages) {
-  scf::ForOp loop = staged.loop;
-  Location loc = loop.getLoc();
-  Value aheadSteps = arith::MulIOp::create(
-      b, loc, loop.getStep(),
-      constantOf(b, loc, loop.getInductionVar().getType(), stages - 1));
-  Value aheadIv =
-      arith::AddIOp::create(b, loc, loop.getInductionVar(), aheadSteps);
-  Value inRange = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
-                                        aheadIv, loop.getUpperBound());
-  IterationValues ahead(loop, b, aheadIv, [&](unsigned i) -> Value {
-    return loop.getRegionIterArgs()[i];
-  });
-  for (auto [load, buffer] : llvm::zip(loads, staged.buffers))
-    emitCopy(b, load, ahead, buffer, staged.writeStage, inRange);
-  AsyncCommitGroupOp::create(b, loc);
-}
-
 /// Erases the replaced loads with the conversions between them and their
 /// dots, then what computed their operands.
 void eraseReplacedLoads(scf::ForOp loop,
@@ -412,7 +291,7 @@ void pipeline(PipelinedDot candidate, unsigned stages) {
   // stage the previous dot read.
   tile::DotOp dot = candidate.dot;
   OpBuilder b(dot);
-  AsyncWaitOp::create(b, loc, stages - 2);
+  emitStageWait(b, *staged);
   bool wgmma =
       cast<MmaEncodingAttr>(dot.getType().getEncoding()).getVersionMajor() == 3;
   Value waited;
@@ -433,7 +312,7 @@ void pipeline(PipelinedDot candidate, unsigned stages) {
         SharedDotOp::create(b, dot.getLoc(), dot.getType(), staged->buffers[0],
                             staged->buffers[1], staged->readStage, dot.getC());
   }
-  emitAheadCopies(b, *staged, candidate.loads, stages);
+  emitAheadCopies(b, *staged, candidate.loads);
   dot.getResult().replaceAllUsesWith(waited);
   dot->erase();
   eraseReplacedLoads(loop, candidate.chains);
@@ -446,7 +325,7 @@ void pipeline(PipelinedDot candidate, unsigned stages) {
         WarpGroupDotWaitOp::create(b, loc, result.getType(), result, 0);
     result.replaceAllUsesExcept(finished.getResult(), finished);
   }
-  AsyncWaitOp::create(b, loc, 0);
+  emitAfterLoop(b, *staged);
 }
 
 //===----------------------------------------------------------------------===//
@@ -660,8 +539,8 @@ void pipelineStagedLoads(StagedLoads candidate, unsigned stages,
   // iteration, which completed there: each dot is a warpgroup_dot that
   // completes at once (what follows it needs its result).
   OpBuilder start(loop.getBody(), loop.getBody()->begin());
-  AsyncWaitOp::create(start, loc, stages - 2);
-  emitAheadCopies(start, *staged, candidate.loads, stages);
+  emitStageWait(start, *staged);
+  emitAheadCopies(start, *staged, candidate.loads);
   for (auto [dot, aBuffer] : llvm::zip_equal(candidate.dots, aBuffers)) {
     OpBuilder body(dot.dot);
     Location dotLoc = dot.dot.getLoc();
@@ -687,7 +566,7 @@ void pipelineStagedLoads(StagedLoads candidate, unsigned stages,
   eraseReplacedLoads(loop, candidate.chains);
   OpBuilder after(loop->getContext());
   after.setInsertionPointAfter(loop);
-  AsyncWaitOp::create(after, loc, 0);
+  emitAfterLoop(after, *staged);
 }
 
 struct Pipeline : public tilegpu::impl::TileGPUPipelineBase<Pipeline> {

@@ -194,7 +194,8 @@ KernelEmitter::Result KernelEmitter::emitBlockPointerLoad(
       mlir::tile::BlockLoadOp::create(
           builder, getLoc(call.getLoc()), type.getBlockType(), pointer.value,
           builder.getDenseI32ArrayAttr(hints.boundaryCheck), hints.padding,
-          hints.cache, hints.evict, hints.isVolatile),
+          hints.cache, hints.evict, hints.isVolatile,
+          /*tensormap=*/mlir::Value()),
       pointer.isUnsigned);
 }
 

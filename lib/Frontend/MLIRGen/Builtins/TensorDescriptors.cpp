@@ -8,7 +8,9 @@
 // 1 to 5 dimensions, a last stride of 1, at least 16 bytes in a block's
 // last dimension. A descriptor is a compile-time object whose parts are
 // scalars; each load or store becomes a block pointer (tile.make_block_ptr)
-// and a bounds-checked tile.block_load or tile.block_store.
+// and a bounds-checked tile.block_load or tile.block_store. A descriptor
+// made on the host also has the TMA tensor map the host encoded for it (the
+// kernel argument after its strides), which its loads carry.
 //
 //===----------------------------------------------------------------------===//
 
@@ -139,6 +141,9 @@ Result emitDescriptorLoad(KernelEmitter &e, const BuiltinCall &c) {
   if (!pointer)
     return std::nullopt;
   auto block = cast<mlir::RankedTensorType>(descriptor->type);
+  mlir::Value tensormap;
+  if (descriptor->elements.size() == size_t(2 + 2 * block.getRank()))
+    tensormap = descriptor->elements.back().value;
   return PyValue::runtime(
       mlir::tile::BlockLoadOp::create(
           e.builder, e.getLoc(c.getLoc()), block, *pointer,
@@ -146,7 +151,7 @@ Result emitDescriptorLoad(KernelEmitter &e, const BuiltinCall &c) {
           descriptor->text == "nan" ? mlir::tile::PaddingOption::nan
                                     : mlir::tile::PaddingOption::zero,
           mlir::tile::CacheModifier::none, mlir::tile::EvictionPolicy::normal,
-          /*isVolatile=*/false),
+          /*isVolatile=*/false, tensormap),
       descriptor->isUnsigned);
 }
 

@@ -128,18 +128,26 @@ def Tile_LoadOp : Tile_Op<"load", [AttrSizedOperandSegments,
                    "ptr", "result", "::mlir::tile::getPointeeShapedType($_self)">,
     TypesMatchWith<"mask is i1 shaped as the pointers", "ptr", "mask",
                    "::mlir::tile::getI1SameShape($_self)",
-                   "($_op.getOperands().size() <= 1) || std::equal_to<>()">,
+                   "(!::llvm::cast<::mlir::tile::LoadOp>($_op).getMask()) || std::equal_to<>()">,
     TypesMatchWith<"other has the result type", "ptr", "other",
                    "::mlir::tile::getPointeeShapedType($_self)",
-                   "($_op.getOperands().size() <= 2) || std::equal_to<>()">]> {
+                   "(!::llvm::cast<::mlir::tile::LoadOp>($_op).getOther()) || std::equal_to<>()">]> {
   let summary = "Masked load of a block (or scalar) from global memory";
   let description = [{
     Loads the element behind each pointer. Where `mask` is false nothing is
     read and the result is `other` (undefined when `other` is absent). The
     result has the pointee type and the pointers' shape (and layout).
+
+    `tensormap` (with one i32 coordinate per dimension, outermost first)
+    says that the block is also the box at `coords` of a TMA tensor map
+    made on the host for the same tensor (tile.block_load's), elements
+    outside the tensor reading as `other`. The pointers stay the meaning;
+    tilegpu-pipeline may copy the block with the Tensor Memory Accelerator
+    instead.
   }];
   let arguments = (ins Tile_PtrLike:$ptr, Optional<Tile_BoolLike>:$mask,
                        Optional<Tile_Value>:$other,
+                       Optional<Tile_Ptr>:$tensormap, Variadic<I32>:$coords,
                        DefaultValuedAttr<Tile_CacheModifier,
                          "::mlir::tile::CacheModifier::none">:$cache,
                        DefaultValuedAttr<Tile_EvictionPolicy,
@@ -147,8 +155,21 @@ def Tile_LoadOp : Tile_Op<"load", [AttrSizedOperandSegments,
                        UnitAttr:$isVolatile);
   let results = (outs Tile_Value:$result);
   let assemblyFormat = [{
-    $ptr (`,` $mask^)? (`,` `other` $other^)? attr-dict `:` type($ptr)
+    $ptr (`,` $mask^)? (`,` `other` $other^)?
+    (`tensormap` $tensormap^ `[` $coords `]` `:` type($tensormap))? attr-dict
+    `:` type($ptr)
   }];
+  let builders = [
+    OpBuilder<(ins "::mlir::Type":$result, "::mlir::Value":$ptr,
+                   "::mlir::Value":$mask, "::mlir::Value":$other,
+                   "::mlir::tile::CacheModifier":$cache,
+                   "::mlir::tile::EvictionPolicy":$evict,
+                   "bool":$isVolatile), [{
+      build($_builder, $_state, result, ptr, mask, other, ::mlir::Value(),
+            ::mlir::ValueRange(), cache, evict, isVolatile);
+    }]>
+  ];
+  let hasVerifier = 1;
 }
 
 def Tile_StoreOp : Tile_Op<"store", [
@@ -212,7 +233,10 @@ def Tile_BlockLoadOp : Tile_Op<"block_load", [
     The result has the block's type. Along the dimensions listed in
     `boundaryCheck`, elements outside [0, shape) are not read and are
     `padding` (zero or NaN; undefined with none); along the others the
-    block must lie inside the tensor.
+    block must lie inside the tensor. `tensormap`, where given, is the TMA
+    tensor map the host made for the tensor, with the block's shape as its
+    box (a kernel argument of a host tensor descriptor); it goes on to the
+    tile.load that tile-rewrite-block-pointers makes.
   }];
   let arguments = (ins Tile_BlockPtr:$ptr, DenseI32ArrayAttr:$boundaryCheck,
                        DefaultValuedAttr<Tile_PaddingOption,
@@ -221,9 +245,12 @@ def Tile_BlockLoadOp : Tile_Op<"block_load", [
                          "::mlir::tile::CacheModifier::none">:$cache,
                        DefaultValuedAttr<Tile_EvictionPolicy,
                          "::mlir::tile::EvictionPolicy::normal">:$evict,
-                       UnitAttr:$isVolatile);
+                       UnitAttr:$isVolatile, Optional<Tile_Ptr>:$tensormap);
   let results = (outs Tile_Tensor:$result);
-  let assemblyFormat = "$ptr attr-dict `:` type($ptr)";
+  let assemblyFormat = [{
+    $ptr (`tensormap` $tensormap^ `:` type($tensormap))? attr-dict `:`
+    type($ptr)
+  }];
   let hasVerifier = 1;
 }
 

@@ -51,7 +51,8 @@ def TileGPU_LocalAllocOp : TileGPU_Op<"local_alloc",
     The buffer lives from here to its last use (to the end of a loop that
     uses it); tilegpu-allocate-shared-memory records its offset on this op.
   }];
-  let results = (outs TileGPU_MemDescType:$result);
+  let results = (outs AnyTypeOf<[TileGPU_MemDescType,
+                                 TileGPU_BarriersType]>:$result);
   let assemblyFormat = "attr-dict `:` qualified(type($result))";
 }
 
@@ -119,6 +120,75 @@ def TileGPU_AsyncWaitOp : TileGPU_Op<"async_wait",
   }];
   let arguments = (ins I32Attr:$pending);
   let assemblyFormat = "attr-dict";
+}
+
+//===----------------------------------------------------------------------===//
+// TMA copies (cp.async.bulk.tensor) into stages, completing on mbarriers
+//===----------------------------------------------------------------------===//
+
+def TileGPU_InitBarriersOp : TileGPU_Op<"init_barriers",
+    [MemoryEffects<[MemWrite<TileGPU_SharedMemory>]>]> {
+  let summary = "Initialize a loop's mbarriers (one arrival each)";
+  let description = [{
+    Thread 0 initializes every barrier with an arrival count of one (the
+    thread that starts a stage's copies), then the program synchronizes,
+    so that every thread may wait on them. Phase 0 is the first to
+    complete.
+  }];
+  let arguments = (ins TileGPU_BarriersType:$barriers);
+  let assemblyFormat = "$barriers attr-dict `:` qualified(type($barriers))";
+}
+
+def TileGPU_InvalBarriersOp : TileGPU_Op<"inval_barriers",
+    [MemoryEffects<[MemWrite<TileGPU_SharedMemory>]>]> {
+  let summary = "Invalidate a loop's mbarriers once no thread waits on them";
+  let description = [{
+    The program synchronizes (every thread is done waiting), then thread 0
+    invalidates each barrier, so that their bytes may hold anything else.
+  }];
+  let arguments = (ins TileGPU_BarriersType:$barriers);
+  let assemblyFormat = "$barriers attr-dict `:` qualified(type($barriers))";
+}
+
+def TileGPU_TmaCopyOp : TileGPU_Op<"tma_copy", [
+    MemoryEffects<[MemRead<DefaultResource>,
+                   MemWrite<TileGPU_SharedMemory>]>]> {
+  let summary = "Copy a block into a stage with the Tensor Memory Accelerator";
+  let description = [{
+    Where `pred` holds, thread 0 announces the stage's bytes on barrier
+    `stage` of `barriers` (mbarrier.arrive.expect_tx) and copies the box
+    of `tensormap` at `coords` (one per dimension, outermost first) into
+    stage `stage` of `buffer` with cp.async.bulk.tensor, one copy per
+    swizzle-wide column block of the stage (TensorMapBox.h: the host
+    encoded the tensor map with that box and swizzle). Elements outside the
+    tensor arrive as zeros. The copies complete on the barrier: a tma_wait
+    for its phase makes the stage visible to the waiting thread.
+  }];
+  let arguments = (ins Tile_Ptr:$tensormap, Variadic<I32>:$coords,
+                       TileGPU_MemDescType:$buffer, I32:$stage,
+                       TileGPU_BarriersType:$barriers, I1:$pred);
+  let assemblyFormat = [{
+    $tensormap `[` $coords `]` `,` $buffer `[` $stage `]` `,` $barriers `,`
+    $pred attr-dict `:` type($tensormap) `->` qualified(type($buffer)) `,`
+    qualified(type($barriers))
+  }];
+  let hasVerifier = 1;
+}
+
+def TileGPU_TmaWaitOp : TileGPU_Op<"tma_wait",
+    [MemoryEffects<[MemRead<DefaultResource>, MemWrite<DefaultResource>]>]> {
+  let summary = "Wait for phase `phase` of barrier `stage` to complete";
+  let description = [{
+    Every thread polls mbarrier.try_wait.parity until the barrier's phase
+    of parity `phase` (0 or 1) has completed: the TMA copies of that stage
+    have landed and are visible to the thread.
+  }];
+  let arguments = (ins TileGPU_BarriersType:$barriers, I32:$stage,
+                       I32:$phase);
+  let assemblyFormat = [{
+    $barriers `[` $stage `]` `,` $phase attr-dict `:`
+    qualified(type($barriers))
+  }];
 }
 
 def TileGPU_WarpGroupDotOp : TileGPU_Op<"warpgroup_dot", [

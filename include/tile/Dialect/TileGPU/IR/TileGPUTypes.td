@@ -32,4 +32,17 @@ def TileGPU_MemDescType : TypeDef<TileGPU_Dialect, "MemDesc"> {
   }];
 }
 
+def TileGPU_BarriersType : TypeDef<TileGPU_Dialect, "Barriers"> {
+  let mnemonic = "mbarriers";
+  let summary = "Shared-memory mbarriers, one per stage of a TMA-filled buffer";
+  let description = [{
+    `!tilegpu.mbarriers<3>` is 3 mbarrier objects (8 bytes each) in shared
+    memory: stage s of the buffers a loop fills with TMA copies completes
+    on barrier s. A value, like a memdesc, so that the shared-memory
+    allocator places it by its liveness.
+  }];
+  let parameters = (ins "int64_t":$count);
+  let assemblyFormat = "`<` $count `>`";
+}
+
 #endif // TILE_DIALECT_TILEGPU_IR_TILEGPUTYPES_TD

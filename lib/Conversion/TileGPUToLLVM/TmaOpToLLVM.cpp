@@ -1,0 +1,183 @@
+//===- TmaOpToLLVM.cpp - TMA copies and their mbarriers -------------------===//
+//
+// The lowering of the TMA side of a pipelined loop (tilegpu-pipeline), in
+// inline PTX for sm_90:
+//   - init_barriers: thread 0 runs mbarrier.init (one arrival) on each
+//     barrier, then fence.mbarrier_init and bar.sync, so that every thread
+//     and the TMA unit see them initialized;
+//   - tma_copy: thread 0, where the copy is wanted, runs
+//     mbarrier.arrive.expect_tx with the stage's bytes, then one
+//     cp.async.bulk.tensor.2d per swizzle-wide column block of the stage
+//     (TensorMapBox.h): the box at column c + j * (swizzle / element bytes)
+//     lands at byte j * rows * swizzle of the stage, which is where the
+//     wgmma tile keeps that block (WgmmaOperands.h), swizzled by the TMA as
+//     the tile is;
+//   - tma_wait: every thread polls mbarrier.try_wait.parity;
+//   - inval_barriers: bar.sync, then thread 0 runs mbarrier.inval.
+// The tensor map is a kernel argument: the generic address of 128 bytes in
+// global memory the host wrote before the launch.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Utility.h"
+#include "WgmmaOperands.h"
+#include "tile/Dialect/TileGPU/IR/TensorMapBox.h"
+#include "tile/Dialect/TileGPU/IR/TileGPUDialect.h"
+
+#include "mlir/Conversion/LLVMCommon/Pattern.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace mlir;
+using namespace mlir::tilegpu;
+
+namespace {
+void emitPtx(OpBuilder &b, Location loc, StringRef text,
+             StringRef constraints = "", ValueRange operands = {}) {
+  createInlinePtx(b, loc, Type(), operands, text, constraints,
+                  /*hasSideEffects=*/true);
+}
+
+/// i1: this is thread 0 of the program.
+Value isFirstThread(OpBuilder &b, Location loc) {
+  Value tid = NVVM::ThreadIdXOp::create(b, loc, b.getI32Type());
+  return LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq, tid,
+                              i32Constant(b, loc, 0));
+}
+
+/// The i32 shared address of the barriers `barriers` (an LLVM shared
+/// pointer), plus 8 bytes per `index` (an i32) where given.
+Value barrierAddress(OpBuilder &b, Location loc, Value barriers,
+                     Value index = {}) {
+  Value base = LLVM::PtrToIntOp::create(b, loc, b.getI32Type(), barriers);
+  if (!index)
+    return base;
+  return LLVM::AddOp::create(
+      b, loc, base, LLVM::MulOp::create(b, loc, index, i32Constant(b, loc, 8)));
+}
+
+struct InitBarriersOpLowering : public ConvertOpToLLVMPattern<InitBarriersOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult
+  matchAndRewrite(InitBarriersOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value base = barrierAddress(rewriter, loc, adaptor.getBarriers());
+    Value first = isFirstThread(rewriter, loc);
+    int64_t count = op.getBarriers().getType().getCount();
+    std::string text;
+    for (int64_t i = 0; i < count; ++i)
+      text += llvm::formatv(
+                  "@$1 mbarrier.init.shared::cta.b64 [$0 + {0}], 1;\n", i * 8)
+                  .str();
+    emitPtx(rewriter, loc, text, "r,b", ValueRange{base, first});
+    emitPtx(rewriter, loc, "fence.mbarrier_init.release.cluster;");
+    emitPtx(rewriter, loc, "bar.sync 0;");
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct InvalBarriersOpLowering
+    : public ConvertOpToLLVMPattern<InvalBarriersOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult
+  matchAndRewrite(InvalBarriersOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    emitPtx(rewriter, loc, "bar.sync 0;");
+    Value base = barrierAddress(rewriter, loc, adaptor.getBarriers());
+    Value first = isFirstThread(rewriter, loc);
+    int64_t count = op.getBarriers().getType().getCount();
+    std::string text;
+    for (int64_t i = 0; i < count; ++i)
+      text += llvm::formatv("@$1 mbarrier.inval.shared::cta.b64 [$0 + {0}];\n",
+                            i * 8)
+                  .str();
+    emitPtx(rewriter, loc, text, "r,b", ValueRange{base, first});
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct TmaCopyOpLowering : public ConvertOpToLLVMPattern<TmaCopyOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult
+  matchAndRewrite(TmaCopyOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto buffer = cast<MemDescType>(op.getBuffer().getType());
+    unsigned elementBytes = buffer.getElementType().getIntOrFloatBitWidth() / 8;
+    std::optional<TensorMapBox> box =
+        getTensorMapBox(buffer.getShape().drop_front(), elementBytes);
+    if (!box)
+      return op.emitOpError("has stages that are no TMA box");
+    int64_t rows = buffer.getShape()[1], cols = buffer.getShape()[2];
+    int64_t boxes = cols / box->innerElements;
+
+    Value stageBase =
+        emitStageAddress(rewriter, loc, adaptor.getBuffer(), adaptor.getStage(),
+                         buffer.getStageBytes());
+    Value barrier = barrierAddress(rewriter, loc, adaptor.getBarriers(),
+                                   adaptor.getStage());
+    Value tensormap = LLVM::PtrToIntOp::create(
+        rewriter, loc, rewriter.getI64Type(), adaptor.getTensormap());
+    Value issue = LLVM::AndOp::create(
+        rewriter, loc, isFirstThread(rewriter, loc), adaptor.getPred());
+    Value row = adaptor.getCoords()[0], col = adaptor.getCoords()[1];
+
+    // Operands: $0 predicate, $1 barrier, $2 stage, $3 tensor map, $4 row,
+    // then one column coordinate per box.
+    SmallVector<Value> operands = {issue, barrier, stageBase, tensormap, row};
+    std::string constraints = "b,r,r,l,r";
+    std::string text =
+        "{\n.reg .b64 state;\n@$0 "
+        "mbarrier.arrive.expect_tx.shared::cta.b64 state, [$1], " +
+        std::to_string(buffer.getStageBytes()) + ";\n";
+    for (int64_t j = 0; j < boxes; ++j) {
+      Value column =
+          j == 0 ? col
+                 : LLVM::AddOp::create(
+                       rewriter, loc, col,
+                       i32Constant(rewriter, loc, j * box->innerElements));
+      operands.push_back(column);
+      constraints += ",r";
+      text += "@$0 cp.async.bulk.tensor.2d.shared::cluster.global."
+              "mbarrier::complete_tx::bytes [$2 + " +
+              std::to_string(j * rows * box->swizzleBytes) + "], [$3, {$" +
+              std::to_string(5 + j) + ", $4}], [$1];\n";
+    }
+    text += "}";
+    emitPtx(rewriter, loc, text, constraints, operands);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct TmaWaitOpLowering : public ConvertOpToLLVMPattern<TmaWaitOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult
+  matchAndRewrite(TmaWaitOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value barrier = barrierAddress(rewriter, loc, adaptor.getBarriers(),
+                                   adaptor.getStage());
+    // Labels inside braces are local to them, so the block may appear any
+    // number of times in a kernel.
+    emitPtx(rewriter, loc,
+            "{\n.reg .pred done;\nTMA_WAIT:\n"
+            "mbarrier.try_wait.parity.shared::cta.b64 done, [$0], $1;\n"
+            "@!done bra TMA_WAIT;\n}",
+            "r,r", ValueRange{barrier, adaptor.getPhase()});
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+} // namespace
+
+void mlir::tilegpu::populateTmaOpToLLVMPatterns(LLVMTypeConverter &converter,
+                                                RewritePatternSet &patterns) {
+  patterns.add<InitBarriersOpLowering, InvalBarriersOpLowering,
+               TmaCopyOpLowering, TmaWaitOpLowering>(converter);
+}

@@ -1,0 +1,75 @@
+//===- StageCopies.h - the stages of a pipelined loop and their copies -*- C++
+//-*-===//
+//
+// What both of tilegpu-pipeline's schemes share: a loop gets a buffer of S
+// stages per staged load, the counters of the stages it reads and writes,
+// a prologue that fills stages 0 .. S-2, and in its body the copies of
+// iteration i+S-1 and the wait for iteration i. A load is copied with
+// cp.async (per thread, in commit groups, waited for with
+// cp.async.wait_group), or, where it carries the TMA tensor map of a host
+// descriptor whose block is a TMA box (TensorMapBox.h), with one TMA copy by
+// thread 0 that completes on the stage's mbarrier, waited for by phase.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_LIB_DIALECT_TILEGPU_TRANSFORMS_STAGECOPIES_H
+#define TILE_LIB_DIALECT_TILEGPU_TRANSFORMS_STAGECOPIES_H
+
+#include "tile/Dialect/TileGPU/IR/TileGPUDialect.h"
+
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+#include <optional>
+
+namespace mlir::tilegpu {
+
+/// Whether `load`'s block is contiguous along its first axis (pointers
+/// written base + rows[None, :] * stride + cols[:, None], a loaded q^T): its
+/// stage holds it transposed, contiguous along the stage's last axis.
+bool isTransposedLoad(tile::LoadOp load);
+
+/// Whether `load` is copied with TMA: it carries a tensor map, its block is
+/// not transposed and is a TMA box.
+bool isTmaLoad(tile::LoadOp load);
+
+/// An integer constant of `type` (i32 or index).
+Value constantOf(OpBuilder &b, Location loc, Type type, int64_t value);
+
+/// A loop with its loads' stages: the stage counters it carries (read:
+/// i % S, write: (i-1) % S), a buffer of S stages per load, and for the
+/// loads copied with TMA their barriers (null for cp.async loads) and the
+/// parity of the phase the read stage completes in, which the loop also
+/// carries.
+struct StagedLoop {
+  scf::ForOp loop;
+  unsigned stages;
+  Value readStage, writeStage, phase;
+  SmallVector<Value> buffers, barriers;
+  bool anyAsyncCopy = false;
+};
+
+/// Adds the stage counters to `loop`, allocates a buffer per load (and
+/// barriers per TMA load) and emits the prologue: iterations 0 .. S-2
+/// copied into stages 0 .. S-2, the iter_args in `aheadArgs` advanced with
+/// them.
+std::optional<StagedLoop> setUpStages(scf::ForOp loop,
+                                      ArrayRef<tile::LoadOp> loads,
+                                      ArrayRef<unsigned> aheadArgs,
+                                      unsigned stages);
+
+/// At `b`'s insertion point in the body: waits until iteration i's stages
+/// have landed (for cp.async, in this thread; S-2 groups stay pending).
+void emitStageWait(OpBuilder &b, const StagedLoop &staged);
+
+/// At `b`'s insertion point in the body: the copies of iteration i+S-1
+/// into the stage iteration i-1 read.
+void emitAheadCopies(OpBuilder &b, const StagedLoop &staged,
+                     ArrayRef<tile::LoadOp> loads);
+
+/// After the loop: the copies past the end waited for, the barriers
+/// invalidated.
+void emitAfterLoop(OpBuilder &b, const StagedLoop &staged);
+
+} // namespace mlir::tilegpu
+
+#endif // TILE_LIB_DIALECT_TILEGPU_TRANSFORMS_STAGECOPIES_H
