@@ -260,15 +260,18 @@ std::optional<PipelinedDot> match(scf::ForOp loop,
 void eraseReplacedLoads(scf::ForOp loop,
                         ArrayRef<SmallVector<Operation *>> chains) {
   // A load two dots read is in two chains: erase each op once, users first.
-  llvm::SetVector<Operation *> ops;
+  // (Erased ops become null here rather than leaving the vector while it is
+  // walked.)
+  llvm::SetVector<Operation *> unique;
   for (ArrayRef<Operation *> chain : chains)
-    ops.insert(chain.begin(), chain.end());
+    unique.insert(chain.begin(), chain.end());
+  SmallVector<Operation *> ops = unique.takeVector();
   for (bool erased = true; erased;) {
     erased = false;
-    for (Operation *op : llvm::make_early_inc_range(ops))
-      if (op->use_empty()) {
-        ops.remove(op);
+    for (Operation *&op : ops)
+      if (op && op->use_empty()) {
         op->erase();
+        op = nullptr;
         erased = true;
       }
   }
