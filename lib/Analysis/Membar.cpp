@@ -118,6 +118,14 @@ LogicalResult MembarAnalysis::visitOp(Operation *op, PendingAccesses &pending,
     pending.clear();
     return success();
   }
+  // init_barriers ends with a barrier of its own, inval_barriers starts
+  // with one (TmaOpToLLVM.cpp).
+  if (isa<InitBarriersOp>(op)) {
+    pending.clear();
+    return success();
+  }
+  if (isa<InvalBarriersOp>(op))
+    pending.clear();
   // TMA copies land visible to every thread that waits for them, and every
   // thread does: nothing is left to order.
   if (isa<TmaWaitOp>(op)) {

@@ -212,3 +212,11 @@ func.func @histogram_mask(%x: tensor<16xi32>, %m: tensor<8xi1>) {
   %h = tile.histogram %x, %m : tensor<16xi32>, tensor<8xi1> -> tensor<8xi32>
   return
 }
+
+// -----
+
+func.func @load_tma_coords(%p: tensor<4x16x!tile.ptr<f16>>, %map: !tile.ptr<i8>, %c: i32) {
+  // expected-error @+1 {{needs one TMA coordinate per dimension of its block}}
+  %v = tile.load %p tensormap %map[%c] : !tile.ptr<i8> : tensor<4x16x!tile.ptr<f16>>
+  return
+}

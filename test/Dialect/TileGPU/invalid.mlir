@@ -127,3 +127,23 @@ func.func @transposed_copy_shape(%p: tensor<64x16x!tile.ptr<f16>, #t>, %s: i32) 
   tilegpu.async_copy %p, %b[%s] {transposed} : tensor<64x16x!tile.ptr<f16>, #t> -> !tilegpu.memdesc<2x64x16xf16>
   return
 }
+
+// -----
+
+func.func @tma_copy_rank(%map: !tile.ptr<i8>, %r: i32, %s: i32, %go: i1) {
+  %a = tilegpu.local_alloc : !tilegpu.memdesc<2x64x64xf16>
+  %bar = tilegpu.local_alloc : !tilegpu.mbarriers<2>
+  // expected-error @below {{copies 2-D boxes, got 1 coordinates}}
+  tilegpu.tma_copy %map[%r], %a[%s], %bar, %go : !tile.ptr<i8> -> !tilegpu.memdesc<2x64x64xf16>, !tilegpu.mbarriers<2>
+  return
+}
+
+// -----
+
+func.func @tma_copy_box(%map: !tile.ptr<i8>, %r: i32, %s: i32, %go: i1) {
+  %a = tilegpu.local_alloc : !tilegpu.memdesc<2x512x64xf16>
+  %bar = tilegpu.local_alloc : !tilegpu.mbarriers<2>
+  // expected-error @below {{are no TMA box}}
+  tilegpu.tma_copy %map[%r, %r], %a[%s], %bar, %go : !tile.ptr<i8> -> !tilegpu.memdesc<2x512x64xf16>, !tilegpu.mbarriers<2>
+  return
+}

@@ -78,3 +78,20 @@ func.func @register_operand(%p: tensor<64x64xf16, #mma64>, %acc: tensor<64x32xf3
   %d = tilegpu.warpgroup_dot %p, %b[%s], %acc : tensor<64x64xf16, #mma64>, !tilegpu.memdesc<3x64x32xf16>, tensor<64x32xf32, #mma32>
   return %d : tensor<64x32xf32, #mma32>
 }
+
+// TMA copies into stages, completing on a buffer of mbarriers.
+// CHECK-LABEL: func.func @tma_stages
+// CHECK: %[[BAR:.*]] = tilegpu.local_alloc : !tilegpu.mbarriers<2>
+// CHECK: tilegpu.init_barriers %[[BAR]] : !tilegpu.mbarriers<2>
+// CHECK: tilegpu.tma_copy %{{.*}}[%{{.*}}, %{{.*}}], %{{.*}}[%{{.*}}], %[[BAR]], %{{.*}} : <i8> -> !tilegpu.memdesc<2x64x64xf16>, !tilegpu.mbarriers<2>
+// CHECK: tilegpu.tma_wait %[[BAR]][%{{.*}}], %{{.*}} : !tilegpu.mbarriers<2>
+// CHECK: tilegpu.inval_barriers %[[BAR]] : !tilegpu.mbarriers<2>
+func.func @tma_stages(%map: !tile.ptr<i8>, %row: i32, %col: i32, %s: i32, %phase: i32, %go: i1) {
+  %a = tilegpu.local_alloc : !tilegpu.memdesc<2x64x64xf16>
+  %bar = tilegpu.local_alloc : !tilegpu.mbarriers<2>
+  tilegpu.init_barriers %bar : !tilegpu.mbarriers<2>
+  tilegpu.tma_copy %map[%row, %col], %a[%s], %bar, %go : !tile.ptr<i8> -> !tilegpu.memdesc<2x64x64xf16>, !tilegpu.mbarriers<2>
+  tilegpu.tma_wait %bar[%s], %phase : !tilegpu.mbarriers<2>
+  tilegpu.inval_barriers %bar : !tilegpu.mbarriers<2>
+  return
+}
