@@ -233,6 +233,33 @@ bool tile::readKernelReportFixture(llvm::StringRef path, KernelReport &report,
       }
       continue;
     }
+    if (key == "tma_tensor_maps" || key == "tma_mbarriers") {
+      unsigned &count = key == "tma_tensor_maps" ? report.tma.tensorMaps
+                                                 : report.tma.mbarriers;
+      if (value.getAsInteger(10, count)) {
+        error = path.str() + ": '" + key.str() + "' needs an integer";
+        return false;
+      }
+      continue;
+    }
+    if (key == "tma_buffer") {
+      // stages rows cols element swizzle_bytes copies_per_stage
+      llvm::SmallVector<llvm::StringRef> parts;
+      value.split(parts, ' ', -1, /*KeepEmpty=*/false);
+      TmaBuffer buffer;
+      if (parts.size() != 6 || parts[0].getAsInteger(10, buffer.stages) ||
+          parts[1].getAsInteger(10, buffer.rows) ||
+          parts[2].getAsInteger(10, buffer.cols) ||
+          parts[4].getAsInteger(10, buffer.swizzleBytes) ||
+          parts[5].getAsInteger(10, buffer.copiesPerStage)) {
+        error = path.str() + ": 'tma_buffer' needs stages rows cols element "
+                             "swizzle_bytes copies_per_stage";
+        return false;
+      }
+      buffer.element = parts[3].str();
+      report.tma.buffers.push_back(buffer);
+      continue;
+    }
     if (key == "grid") {
       llvm::SmallVector<llvm::StringRef> dims;
       value.split(dims, ',');
@@ -307,6 +334,21 @@ void tile::printKernelReport(const KernelReport &report,
                       "{2}): num_sms() * occupancy()\n",
                       int64_t(device.multiprocessorCount) * report.occupancy,
                       device.multiprocessorCount, report.occupancy);
+  const TmaUsage &tma = report.tma;
+  if (tma.buffers.empty()) {
+    os << "  TMA: none (no staged load reads a host descriptor)\n";
+    return;
+  }
+  os << llvm::formatv("  TMA: {0} tensor maps, {1} mbarriers ({2} bytes of "
+                      "shared memory); buffers filled by TMA copies:\n",
+                      tma.tensorMaps, tma.mbarriers, tma.mbarriers * 8);
+  for (const TmaBuffer &buffer : tma.buffers)
+    os << llvm::formatv("    {0} stages of {1}x{2}x{3}, {4} copies of "
+                        "{1}x{5} per stage ({6}-byte swizzle)\n",
+                        buffer.stages, buffer.rows, buffer.cols, buffer.element,
+                        buffer.copiesPerStage,
+                        buffer.cols / std::max(1u, buffer.copiesPerStage),
+                        buffer.swizzleBytes);
 }
 
 void tile::printKernelReportJSON(const KernelReport &report,
@@ -343,6 +385,21 @@ void tile::printKernelReportJSON(const KernelReport &report,
     json.attributeObject("limits", [&] {
       for (const OccupancyLimit &limit : limits)
         json.attribute(jsonKey(limit.resource), optional(limit.programs));
+    });
+    json.attributeObject("tma", [&] {
+      json.attribute("tensor_maps", int64_t(report.tma.tensorMaps));
+      json.attribute("mbarriers", int64_t(report.tma.mbarriers));
+      json.attributeArray("buffers", [&] {
+        for (const TmaBuffer &buffer : report.tma.buffers)
+          json.object([&] {
+            json.attribute("stages", buffer.stages);
+            json.attribute("rows", buffer.rows);
+            json.attribute("cols", buffer.cols);
+            json.attribute("element", buffer.element);
+            json.attribute("swizzle_bytes", int64_t(buffer.swizzleBytes));
+            json.attribute("copies_per_stage", int64_t(buffer.copiesPerStage));
+          });
+      });
     });
     json.attributeArray("limited_by", [&] {
       for (const std::string &resource : limitedBy)

@@ -157,6 +157,21 @@ int runKernel(RunContext &context, ArrayRef<launch::Override> overrides,
         interpModule->lookupSymbol<func::FuncOp>(kernel.func.getSymName());
   }
 
+  mlir::tile::CompileOptions compileOptions;
+  compileOptions.numWarps = spec.numWarps;
+  compileOptions.numStages = spec.numStages;
+  compileOptions.target = options.target;
+  compileOptions.wideOffsets = needsWideOffsets(spec);
+  // --info reports the kernel's use of TMA from its tilegpu form (the PTX
+  // may come from the cache).
+  TmaUsage tmaUsage;
+  if (wantInfo) {
+    OwningOpRef<ModuleOp> gpuModule = kernel.module->clone();
+    if (failed(mlir::tile::lowerToTileGPU(*gpuModule, compileOptions)))
+      return 1;
+    tmaUsage = gatherTmaUsage(*gpuModule);
+  }
+
   // The kernel cache: the PTX, and on a GPU the driver's cubin, which
   // skips the JIT too.
   cache::KernelCache *kernelCache =
@@ -195,11 +210,6 @@ int runKernel(RunContext &context, ArrayRef<launch::Override> overrides,
     }
     if (ptx.empty()) {
       start = Clock::now();
-      mlir::tile::CompileOptions compileOptions;
-      compileOptions.numWarps = spec.numWarps;
-      compileOptions.numStages = spec.numStages;
-      compileOptions.target = options.target;
-      compileOptions.wideOffsets = needsWideOffsets(spec);
       if (failed(mlir::tile::lowerToTileGPU(*kernel.module, compileOptions)))
         return 1;
       if (emit == Emit::GPU)
@@ -269,6 +279,7 @@ int runKernel(RunContext &context, ArrayRef<launch::Override> overrides,
       return context.fail(error);
     if (!noGrid)
       report.grid = spec.grid;
+    report.tma = tmaUsage;
     std::string text;
     llvm::raw_string_ostream os(text);
     if (options.info == InfoFormat::JSON)

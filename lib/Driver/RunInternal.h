@@ -12,6 +12,7 @@
 
 #include "tile/Driver/Compile.h"
 #include "tile/Driver/HostData.h"
+#include "tile/Driver/KernelInfo.h"
 #include "tile/Driver/Run.h"
 #include "tile/Runtime/CudaDriver.h"
 
@@ -63,6 +64,9 @@ struct LoadedKernel {
 
 /// Whether the input is a tile-dialect .mlir file rather than a .tile one.
 bool isMLIRInput(const RunOptions &options);
+
+/// The TMA copies, buffers and mbarriers of a kernel lowered to tilegpu.
+TmaUsage gatherTmaUsage(mlir::ModuleOp module);
 
 /// Writes `text` to the options' output file (-o).
 int writeOutput(RunContext &context, llvm::StringRef text);

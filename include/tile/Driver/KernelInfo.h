@@ -35,6 +35,23 @@ struct JitLogInfo {
 /// registers"); lines before any function name count for every kernel.
 JitLogInfo parseJitInfoLog(llvm::StringRef log, llvm::StringRef kernel);
 
+/// One shared-memory buffer that TMA copies fill: `stages` stages of
+/// rows x cols elements, each stage `copiesPerStage` boxes wide.
+struct TmaBuffer {
+  int64_t stages = 0, rows = 0, cols = 0;
+  std::string element;
+  unsigned swizzleBytes = 0, copiesPerStage = 0;
+};
+
+/// What the compiled kernel does with TMA: the tensor maps its copies read
+/// (kernel arguments of host descriptors), the buffers they fill and the
+/// mbarriers the copies complete on.
+struct TmaUsage {
+  unsigned tensorMaps = 0;
+  unsigned mbarriers = 0;
+  std::vector<TmaBuffer> buffers;
+};
+
 /// Everything --info prints.
 struct KernelReport {
   std::string kernel;
@@ -47,6 +64,7 @@ struct KernelReport {
   int occupancy = 0;
   /// None where the grid uses occupancy() and that is 0.
   std::optional<std::array<int64_t, 3>> grid;
+  TmaUsage tma;
 
   int threadsPerBlock() const { return int(numWarps) * device.warpSize; }
 };

@@ -1,0 +1,42 @@
+//===- TmaUsage.cpp - what a compiled kernel does with TMA, for --info ----===//
+
+#include "RunInternal.h"
+#include "tile/Dialect/TileGPU/IR/TensorMapBox.h"
+#include "tile/Dialect/TileGPU/IR/TileGPUDialect.h"
+
+#include "llvm/ADT/SetVector.h"
+
+using namespace mlir;
+
+namespace tile {
+TmaUsage gatherTmaUsage(ModuleOp module) {
+  TmaUsage usage;
+  llvm::SetVector<Value> tensorMaps, buffers;
+  module.walk([&](Operation *op) {
+    if (auto copy = dyn_cast<tilegpu::TmaCopyOp>(op)) {
+      tensorMaps.insert(copy.getTensormap());
+      buffers.insert(copy.getBuffer());
+    } else if (auto alloc = dyn_cast<tilegpu::LocalAllocOp>(op)) {
+      if (auto barriers = dyn_cast<tilegpu::BarriersType>(alloc.getType()))
+        usage.mbarriers += unsigned(barriers.getCount());
+    }
+  });
+  usage.tensorMaps = unsigned(tensorMaps.size());
+  for (Value value : buffers) {
+    auto type = cast<tilegpu::MemDescType>(value.getType());
+    TmaBuffer buffer;
+    buffer.stages = type.getShape()[0];
+    buffer.rows = type.getShape()[1];
+    buffer.cols = type.getShape()[2];
+    llvm::raw_string_ostream(buffer.element) << type.getElementType();
+    unsigned elementBytes = type.getElementType().getIntOrFloatBitWidth() / 8;
+    if (std::optional<tilegpu::TensorMapBox> box = tilegpu::getTensorMapBox(
+            type.getShape().drop_front(), elementBytes)) {
+      buffer.swizzleBytes = box->swizzleBytes;
+      buffer.copiesPerStage = unsigned(buffer.cols / box->innerElements);
+    }
+    usage.buffers.push_back(buffer);
+  }
+  return usage;
+}
+} // namespace tile
