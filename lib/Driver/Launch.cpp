@@ -48,8 +48,10 @@ bool prepareDynamicShared(rt::Driver &driver, LoadedKernel &loaded,
 /// Encodes the TMA tensor map of each host tensor descriptor among `args`
 /// (the slot after its strides) into a device buffer of its own, in
 /// order. A descriptor whose block is no TMA box (TensorMapBox.h), or whose
-/// element type TMA lacks here, gets the null pointer: the kernel then
-/// never uses its tensor map, by the same rule.
+/// element type is not f16 or bf16, gets the null pointer: the kernel then
+/// never uses its tensor map, by the same rule (tilegpu-pipeline's
+/// isTmaLoad). So does every descriptor where the driver predates
+/// cuTensorMapEncodeTiled (CUDA 11), which no GPU with TMA runs on.
 bool encodeTensorMaps(rt::Driver &driver, const launch::LaunchSpec &spec,
                       ArrayRef<launch::Value> args,
                       const std::vector<rt::DeviceBuffer> &deviceBuffers,

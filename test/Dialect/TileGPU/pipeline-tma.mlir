@@ -1,4 +1,5 @@
 // RUN: tile-opt %s -split-input-file -convert-tile-to-tilegpu="num-warps=4 target=sm_90a" -tilegpu-coalesce -tilegpu-accelerate-matmul -tilegpu-remove-layout-conversions -cse -tilegpu-pipeline -cse | FileCheck %s
+// RUN: tile-opt %s -split-input-file -convert-tile-to-tilegpu="num-warps=4 target=sm_80" -tilegpu-coalesce -tilegpu-accelerate-matmul -tilegpu-remove-layout-conversions -cse -tilegpu-pipeline -cse | FileCheck %s --check-prefix=SM80
 
 // Both loads carry the TMA tensor map of a host descriptor, and each block
 // is a TMA box: the stages are filled by TMA copies that complete on a
@@ -9,6 +10,11 @@
 // each iteration waits for both barriers of its stage at that parity (no
 // cp.async groups), starts the dot, then copies iteration k + 2 at its
 // coordinates (k + 2) * 32.
+// sm_80 has no TMA: the same loads are copied with cp.async.
+// SM80-LABEL: func.func @matmul_tma
+// SM80-NOT: tma_copy
+// SM80: tilegpu.async_copy
+// SM80-NOT: tma_copy
 // CHECK-LABEL: func.func @matmul_tma
 // CHECK-SAME: %[[TA:[a-z0-9]+]]: !tile.ptr<i8>, %[[TB:[a-z0-9]+]]: !tile.ptr<i8>
 // CHECK-DAG: %[[C0:.*]] = arith.constant 0 : i32

@@ -349,6 +349,26 @@ unsigned mlir::tilegpu::getNumWarps(Operation *op) {
   return 4;
 }
 
+unsigned mlir::tilegpu::getComputeCapability(StringRef target) {
+  unsigned capability = 0;
+  if (!target.consume_front("sm_"))
+    return 0;
+  target.consume_back("a");
+  if (target.getAsInteger(10, capability))
+    return 0;
+  return capability;
+}
+
+unsigned mlir::tilegpu::getTargetComputeCapability(Operation *op) {
+  auto module =
+      isa<ModuleOp>(op) ? cast<ModuleOp>(op) : op->getParentOfType<ModuleOp>();
+  if (module)
+    if (auto attr = module->getAttrOfType<StringAttr>(
+            TileGPUDialect::getTargetAttrName()))
+      return getComputeCapability(attr.getValue());
+  return 0;
+}
+
 //===----------------------------------------------------------------------===//
 // ConvertLayoutOp
 //===----------------------------------------------------------------------===//

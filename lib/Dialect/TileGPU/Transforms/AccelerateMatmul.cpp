@@ -115,18 +115,6 @@ MmaEncodingAttr chooseMmaSyncLayout(tile::DotOp dot, unsigned numWarps) {
                               {16, unsigned(getInstrN(n / warpsN))});
 }
 
-/// The compute capability of a target such as "sm_80" or "sm_90a" (0 when
-/// it is not of that form).
-unsigned getComputeCapability(StringRef target) {
-  unsigned capability = 0;
-  if (!target.consume_front("sm_"))
-    return 0;
-  target.consume_back("a");
-  if (target.getAsInteger(10, capability))
-    return 0;
-  return capability;
-}
-
 /// If `dot`'s accumulator is carried by an enclosing scf.for (see the file
 /// comment), the loop and the iter_arg's index.
 std::optional<std::pair<scf::ForOp, unsigned>>

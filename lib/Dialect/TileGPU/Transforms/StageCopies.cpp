@@ -17,7 +17,9 @@ bool mlir::tilegpu::isTransposedLoad(tile::LoadOp load) {
 
 bool mlir::tilegpu::isTmaLoad(tile::LoadOp load) {
   auto type = cast<RankedTensorType>(load.getType());
-  return load.getTensormap() && !isTransposedLoad(load) &&
+  // The Tensor Memory Accelerator came with sm_90.
+  return load.getTensormap() && getTargetComputeCapability(load) >= 90 &&
+         !isTransposedLoad(load) &&
          getTensorMapBox(type.getShape(),
                          type.getElementType().getIntOrFloatBitWidth() / 8);
 }

@@ -28,8 +28,9 @@ namespace mlir::tilegpu {
 /// stage holds it transposed, contiguous along the stage's last axis.
 bool isTransposedLoad(tile::LoadOp load);
 
-/// Whether `load` is copied with TMA: it carries a tensor map, its block is
-/// not transposed and is a TMA box.
+/// Whether `load` is copied with TMA: the target has TMA (sm_90 and
+/// later), the load carries a tensor map, its block is not transposed and
+/// is a TMA box.
 bool isTmaLoad(tile::LoadOp load);
 
 /// An integer constant of `type` (i32 or index).

@@ -57,6 +57,11 @@ Value convertToLayout(OpBuilder &builder, Location loc, Value value,
                       Attribute layout);
 /// The module's num-warps attribute (default 4).
 unsigned getNumWarps(Operation *op);
+/// The compute capability of a target such as "sm_80" or "sm_90a" (0 when
+/// it is not of that form).
+unsigned getComputeCapability(StringRef target);
+/// The compute capability of the module's target attribute (0 without one).
+unsigned getTargetComputeCapability(Operation *op);
 } // namespace mlir::tilegpu
 
 #endif // TILE_DIALECT_TILEGPU_IR_TILEGPUDIALECT_H
