@@ -34,13 +34,6 @@ using namespace mlir;
 using namespace mlir::tilegpu;
 
 namespace {
-/// Inline PTX with side effects and no result.
-void emitPtxStatement(OpBuilder &b, Location loc, StringRef text,
-                      StringRef constraints = "", ValueRange operands = {}) {
-  createInlinePtx(b, loc, Type(), operands, text, constraints,
-                  /*hasSideEffects=*/true);
-}
-
 struct LocalAllocOpLowering : public ConvertOpToLLVMPattern<LocalAllocOp> {
   using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
   LogicalResult

@@ -141,8 +141,7 @@ Value f32ToE5M2Bits(OpBuilder &b, Location loc, Value x) {
   Value odd = LLVM::AndOp::create(
       b, loc, LLVM::LShrOp::create(b, loc, magnitude, c32(21)), c32(1));
   Value rounded = LLVM::AddOp::create(
-      b, loc, magnitude,
-      LLVM::AddOp::create(b, loc, c32(0xfffff), odd));
+      b, loc, magnitude, LLVM::AddOp::create(b, loc, c32(0xfffff), odd));
   Value normal = LLVM::SubOp::create(
       b, loc, LLVM::LShrOp::create(b, loc, rounded, c32(21)),
       c32((127 - 15) << 2));

@@ -33,12 +33,6 @@ using namespace mlir;
 using namespace mlir::tilegpu;
 
 namespace {
-void emitPtx(OpBuilder &b, Location loc, StringRef text,
-             StringRef constraints = "", ValueRange operands = {}) {
-  createInlinePtx(b, loc, Type(), operands, text, constraints,
-                  /*hasSideEffects=*/true);
-}
-
 /// i1: this is thread 0 of the program.
 Value isFirstThread(OpBuilder &b, Location loc) {
   Value tid = NVVM::ThreadIdXOp::create(b, loc, b.getI32Type());
@@ -57,23 +51,33 @@ Value barrierAddress(OpBuilder &b, Location loc, Value barriers,
       b, loc, base, LLVM::MulOp::create(b, loc, index, i32Constant(b, loc, 8)));
 }
 
+/// Thread 0 runs `statement` (with `{0}` the barrier's address operand) on
+/// each of the `count` barriers at `barriers`.
+void emitOnEachBarrier(OpBuilder &b, Location loc, Value barriers,
+                       int64_t count, StringRef statement) {
+  std::string text;
+  for (int64_t i = 0; i < count; ++i)
+    text +=
+        ("@$1 " +
+         llvm::formatv(statement.data(), "[$0 + " + std::to_string(i * 8) + "]")
+             .str() +
+         ";\n");
+  emitPtxStatement(
+      b, loc, text, "r,b",
+      ValueRange{barrierAddress(b, loc, barriers), isFirstThread(b, loc)});
+}
+
 struct InitBarriersOpLowering : public ConvertOpToLLVMPattern<InitBarriersOp> {
   using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
   LogicalResult
   matchAndRewrite(InitBarriersOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    Value base = barrierAddress(rewriter, loc, adaptor.getBarriers());
-    Value first = isFirstThread(rewriter, loc);
-    int64_t count = op.getBarriers().getType().getCount();
-    std::string text;
-    for (int64_t i = 0; i < count; ++i)
-      text += llvm::formatv(
-                  "@$1 mbarrier.init.shared::cta.b64 [$0 + {0}], 1;\n", i * 8)
-                  .str();
-    emitPtx(rewriter, loc, text, "r,b", ValueRange{base, first});
-    emitPtx(rewriter, loc, "fence.mbarrier_init.release.cluster;");
-    emitPtx(rewriter, loc, "bar.sync 0;");
+    emitOnEachBarrier(rewriter, loc, adaptor.getBarriers(),
+                      op.getBarriers().getType().getCount(),
+                      "mbarrier.init.shared::cta.b64 {0}, 1");
+    emitPtxStatement(rewriter, loc, "fence.mbarrier_init.release.cluster;");
+    emitPtxStatement(rewriter, loc, "bar.sync 0;");
     rewriter.eraseOp(op);
     return success();
   }
@@ -86,16 +90,10 @@ struct InvalBarriersOpLowering
   matchAndRewrite(InvalBarriersOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    emitPtx(rewriter, loc, "bar.sync 0;");
-    Value base = barrierAddress(rewriter, loc, adaptor.getBarriers());
-    Value first = isFirstThread(rewriter, loc);
-    int64_t count = op.getBarriers().getType().getCount();
-    std::string text;
-    for (int64_t i = 0; i < count; ++i)
-      text += llvm::formatv("@$1 mbarrier.inval.shared::cta.b64 [$0 + {0}];\n",
-                            i * 8)
-                  .str();
-    emitPtx(rewriter, loc, text, "r,b", ValueRange{base, first});
+    emitPtxStatement(rewriter, loc, "bar.sync 0;");
+    emitOnEachBarrier(rewriter, loc, adaptor.getBarriers(),
+                      op.getBarriers().getType().getCount(),
+                      "mbarrier.inval.shared::cta.b64 {0}");
     rewriter.eraseOp(op);
     return success();
   }
@@ -149,7 +147,7 @@ struct TmaCopyOpLowering : public ConvertOpToLLVMPattern<TmaCopyOp> {
               std::to_string(5 + j) + ", $4}], [$1];\n";
     }
     text += "}";
-    emitPtx(rewriter, loc, text, constraints, operands);
+    emitPtxStatement(rewriter, loc, text, constraints, operands);
     rewriter.eraseOp(op);
     return success();
   }
@@ -165,11 +163,12 @@ struct TmaWaitOpLowering : public ConvertOpToLLVMPattern<TmaWaitOp> {
                                    adaptor.getStage());
     // Labels inside braces are local to them, so the block may appear any
     // number of times in a kernel.
-    emitPtx(rewriter, loc,
-            "{\n.reg .pred done;\nTMA_WAIT:\n"
-            "mbarrier.try_wait.parity.shared::cta.b64 done, [$0], $1;\n"
-            "@!done bra TMA_WAIT;\n}",
-            "r,r", ValueRange{barrier, adaptor.getPhase()});
+    emitPtxStatement(
+        rewriter, loc,
+        "{\n.reg .pred done;\nTMA_WAIT:\n"
+        "mbarrier.try_wait.parity.shared::cta.b64 done, [$0], $1;\n"
+        "@!done bra TMA_WAIT;\n}",
+        "r,r", ValueRange{barrier, adaptor.getPhase()});
     rewriter.eraseOp(op);
     return success();
   }

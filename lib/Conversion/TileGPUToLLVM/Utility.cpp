@@ -43,6 +43,13 @@ mlir::tilegpu::createInlinePtx(OpBuilder &b, Location loc, Type result,
       ArrayAttr());
 }
 
+void mlir::tilegpu::emitPtxStatement(OpBuilder &b, Location loc, StringRef text,
+                                     StringRef constraints,
+                                     ValueRange operands) {
+  createInlinePtx(b, loc, Type(), operands, text, constraints,
+                  /*hasSideEffects=*/true);
+}
+
 StringRef mlir::tilegpu::constraintFor(unsigned bits) {
   return bits == 64 ? "l" : bits == 32 ? "r" : "h";
 }

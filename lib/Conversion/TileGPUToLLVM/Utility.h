@@ -61,6 +61,9 @@ SmallVector<Value> applyCombineRegion(OpBuilder &b, Region &combine,
 LLVM::InlineAsmOp createInlinePtx(OpBuilder &b, Location loc, Type result,
                                   ValueRange operands, StringRef text,
                                   StringRef constraints, bool hasSideEffects);
+/// Inline PTX with side effects and no result.
+void emitPtxStatement(OpBuilder &b, Location loc, StringRef text,
+                      StringRef constraints = "", ValueRange operands = {});
 /// The inline-asm constraint of a PTX register of `bits` bits (16, 32 or
 /// 64): "h", "r" or "l".
 StringRef constraintFor(unsigned bits);

@@ -339,9 +339,14 @@ Value mlir::tilegpu::convertToLayout(OpBuilder &builder, Location loc,
                                  value);
 }
 
+/// `op` if it is a module, else its enclosing module (or null).
+static ModuleOp getModuleOf(Operation *op) {
+  return isa<ModuleOp>(op) ? cast<ModuleOp>(op)
+                           : op->getParentOfType<ModuleOp>();
+}
+
 unsigned mlir::tilegpu::getNumWarps(Operation *op) {
-  auto module =
-      isa<ModuleOp>(op) ? cast<ModuleOp>(op) : op->getParentOfType<ModuleOp>();
+  ModuleOp module = getModuleOf(op);
   if (module)
     if (auto attr = module->getAttrOfType<IntegerAttr>(
             TileGPUDialect::getNumWarpsAttrName()))
@@ -360,8 +365,7 @@ unsigned mlir::tilegpu::getComputeCapability(StringRef target) {
 }
 
 unsigned mlir::tilegpu::getTargetComputeCapability(Operation *op) {
-  auto module =
-      isa<ModuleOp>(op) ? cast<ModuleOp>(op) : op->getParentOfType<ModuleOp>();
+  ModuleOp module = getModuleOf(op);
   if (module)
     if (auto attr = module->getAttrOfType<StringAttr>(
             TileGPUDialect::getTargetAttrName()))
