@@ -13,6 +13,7 @@
 //     wgmma tile keeps that block (WgmmaOperands.h), swizzled by the TMA as
 //     the tile is;
 //   - tma_wait: every thread polls mbarrier.try_wait.parity;
+//   - prefetch_tensormap: thread 0 runs prefetch.tensormap;
 //   - inval_barriers: bar.sync, then thread 0 runs mbarrier.inval.
 // The tensor map is a kernel argument: the generic address of 128 bytes in
 // global memory the host wrote before the launch.
@@ -153,6 +154,22 @@ struct TmaCopyOpLowering : public ConvertOpToLLVMPattern<TmaCopyOp> {
   }
 };
 
+struct PrefetchTensormapOpLowering
+    : public ConvertOpToLLVMPattern<PrefetchTensormapOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult
+  matchAndRewrite(PrefetchTensormapOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value address = LLVM::PtrToIntOp::create(
+        rewriter, loc, rewriter.getI64Type(), adaptor.getTensormap());
+    emitPtxStatement(rewriter, loc, "@$1 prefetch.tensormap [$0];", "l,b",
+                     ValueRange{address, isFirstThread(rewriter, loc)});
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 struct TmaWaitOpLowering : public ConvertOpToLLVMPattern<TmaWaitOp> {
   using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
   LogicalResult
@@ -177,6 +194,8 @@ struct TmaWaitOpLowering : public ConvertOpToLLVMPattern<TmaWaitOp> {
 
 void mlir::tilegpu::populateTmaOpToLLVMPatterns(LLVMTypeConverter &converter,
                                                 RewritePatternSet &patterns) {
-  patterns.add<InitBarriersOpLowering, InvalBarriersOpLowering,
-               TmaCopyOpLowering, TmaWaitOpLowering>(converter);
+  patterns
+      .add<InitBarriersOpLowering, InvalBarriersOpLowering,
+           PrefetchTensormapOpLowering, TmaCopyOpLowering, TmaWaitOpLowering>(
+          converter);
 }

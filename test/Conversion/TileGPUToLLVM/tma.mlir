@@ -5,7 +5,8 @@
 // where the copy is wanted, announces the 16384 bytes on the stage's
 // barrier and starts both, the second 64 x 128 bytes further into the
 // stage at column + 64. Every thread polls the barrier for the phase;
-// after a barrier, thread 0 invalidates them.
+// after a barrier, thread 0 invalidates them. Thread 0 prefetches a tensor
+// map.
 
 module attributes {"tilegpu.num-warps" = 4 : i32, "tilegpu.threads-per-warp" = 32 : i32, tilegpu.target = "sm_90a", tilegpu.shared = 32784 : i32} {
 // CHECK-LABEL: llvm.func @tma
@@ -16,6 +17,8 @@ func.func @tma(%map: !tile.ptr<i8>, %row: i32, %col: i32, %s: i32, %phase: i32, 
   // CHECK: "fence.mbarrier_init.release.cluster;"
   // CHECK: "bar.sync 0;"
   tilegpu.init_barriers %bar : !tilegpu.mbarriers<2>
+  // CHECK: "@$1 prefetch.tensormap [$0];", "l,b"
+  tilegpu.prefetch_tensormap %map : !tile.ptr<i8>
   // CHECK: %[[COL2:.*]] = llvm.add %{{.*}}, %{{.*}} : i32
   // CHECK: llvm.inline_asm has_side_effects asm_dialect = att "{\0A.reg .b64 state;\0A@$0 mbarrier.arrive.expect_tx.shared::cta.b64 state, [$1], 16384;\0A@$0 cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [$2 + 0], [$3, {$5, $4}], [$1];\0A@$0 cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [$2 + 8192], [$3, {$6, $4}], [$1];\0A}", "b,r,r,l,r,r,r" {{.*}}, %[[COL2]]
   tilegpu.tma_copy %map[%row, %col], %a[%s], %bar, %go : !tile.ptr<i8> -> !tilegpu.memdesc<2x64x128xf16>, !tilegpu.mbarriers<2>

@@ -85,6 +85,7 @@ func.func @register_operand(%p: tensor<64x64xf16, #mma64>, %acc: tensor<64x32xf3
 // CHECK: tilegpu.init_barriers %[[BAR]] : !tilegpu.mbarriers<2>
 // CHECK: tilegpu.tma_copy %{{.*}}[%{{.*}}, %{{.*}}], %{{.*}}[%{{.*}}], %[[BAR]], %{{.*}} : <i8> -> !tilegpu.memdesc<2x64x64xf16>, !tilegpu.mbarriers<2>
 // CHECK: tilegpu.tma_wait %[[BAR]][%{{.*}}], %{{.*}} : !tilegpu.mbarriers<2>
+// CHECK: tilegpu.prefetch_tensormap %{{.*}} : <i8>
 // CHECK: tilegpu.inval_barriers %[[BAR]] : !tilegpu.mbarriers<2>
 func.func @tma_stages(%map: !tile.ptr<i8>, %row: i32, %col: i32, %s: i32, %phase: i32, %go: i1) {
   %a = tilegpu.local_alloc : !tilegpu.memdesc<2x64x64xf16>
@@ -92,6 +93,7 @@ func.func @tma_stages(%map: !tile.ptr<i8>, %row: i32, %col: i32, %s: i32, %phase
   tilegpu.init_barriers %bar : !tilegpu.mbarriers<2>
   tilegpu.tma_copy %map[%row, %col], %a[%s], %bar, %go : !tile.ptr<i8> -> !tilegpu.memdesc<2x64x64xf16>, !tilegpu.mbarriers<2>
   tilegpu.tma_wait %bar[%s], %phase : !tilegpu.mbarriers<2>
+  tilegpu.prefetch_tensormap %map : !tile.ptr<i8>
   tilegpu.inval_barriers %bar : !tilegpu.mbarriers<2>
   return
 }

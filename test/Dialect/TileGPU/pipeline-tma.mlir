@@ -15,8 +15,11 @@
 // SM80-NOT: tma_copy
 // SM80: tilegpu.async_copy
 // SM80-NOT: tma_copy
+// The kernel starts by prefetching both tensor maps.
 // CHECK-LABEL: func.func @matmul_tma
 // CHECK-SAME: %[[TA:[a-z0-9]+]]: !tile.ptr<i8>, %[[TB:[a-z0-9]+]]: !tile.ptr<i8>
+// CHECK-NEXT: tilegpu.prefetch_tensormap %[[TB]]
+// CHECK-NEXT: tilegpu.prefetch_tensormap %[[TA]]
 // CHECK-DAG: %[[C0:.*]] = arith.constant 0 : i32
 // CHECK-DAG: %[[C1:.*]] = arith.constant 1 : i32
 // CHECK: %[[BUFA:.*]] = tilegpu.local_alloc : !tilegpu.memdesc<3x64x32xf16>
@@ -102,6 +105,8 @@ func.func @matmul_tma(%a: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %b: !ti
 // Only A carries a tensor map: A is copied with TMA, B with cp.async, and
 // the loop waits for both kinds (the cp.async groups first).
 // CHECK-LABEL: func.func @matmul_tma_a_only
+// CHECK-NEXT: tilegpu.prefetch_tensormap
+// CHECK-NOT: tilegpu.prefetch_tensormap
 // CHECK: scf.for
 // CHECK-NEXT: tilegpu.async_wait {pending = 1 : i32}
 // CHECK-NEXT: tilegpu.tma_wait

@@ -6,6 +6,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 
 using namespace mlir;
 using namespace mlir::tilegpu;
@@ -30,6 +31,22 @@ Value mlir::tilegpu::constantOf(OpBuilder &b, Location loc, Type type,
 }
 
 namespace {
+/// Starts fetching `tensormap` where the kernel begins, once per tensor map,
+/// when it is a kernel argument (a host descriptor's): the fetch then
+/// overlaps everything before the first copy instead of delaying it.
+void prefetchAtEntry(Value tensormap) {
+  auto argument = dyn_cast<BlockArgument>(tensormap);
+  if (!argument || !argument.getOwner()->isEntryBlock() ||
+      !isa<FunctionOpInterface>(argument.getOwner()->getParentOp()))
+    return;
+  Block *entry = argument.getOwner();
+  for (auto prefetch : entry->getOps<PrefetchTensormapOp>())
+    if (prefetch.getTensormap() == tensormap)
+      return;
+  OpBuilder b = OpBuilder::atBlockBegin(entry);
+  PrefetchTensormapOp::create(b, argument.getLoc(), tensormap);
+}
+
 /// Copies `load`'s block for `values`' iteration into `stage` of its
 /// buffer, only if `inRange` (cp.async copies are masked off, TMA copies
 /// not issued).
@@ -129,6 +146,7 @@ mlir::tilegpu::setUpStages(scf::ForOp loop, ArrayRef<tile::LoadOp> loads,
     staged.buffers.push_back(LocalAllocOp::create(b, loc, memdesc));
     Value barriers;
     if (isTmaLoad(load)) {
+      prefetchAtEntry(load.getTensormap());
       barriers = LocalAllocOp::create(
           b, loc, BarriersType::get(b.getContext(), stages));
       InitBarriersOp::create(b, loc, barriers);

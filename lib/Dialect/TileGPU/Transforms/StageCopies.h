@@ -8,7 +8,8 @@
 // cp.async (per thread, in commit groups, waited for with
 // cp.async.wait_group), or, where it carries the TMA tensor map of a host
 // descriptor whose block is a TMA box (TensorMapBox.h), with one TMA copy by
-// thread 0 that completes on the stage's mbarrier, waited for by phase.
+// thread 0 that completes on the stage's mbarrier, waited for by phase; its
+// tensor map is prefetched where the kernel begins.
 //
 //===----------------------------------------------------------------------===//
 

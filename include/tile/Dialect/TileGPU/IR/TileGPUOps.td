@@ -175,6 +175,19 @@ def TileGPU_TmaCopyOp : TileGPU_Op<"tma_copy", [
   let hasVerifier = 1;
 }
 
+// Declared as writing too, so that no pass drops it as dead.
+def TileGPU_PrefetchTensormapOp : TileGPU_Op<"prefetch_tensormap",
+    [MemoryEffects<[MemRead<DefaultResource>, MemWrite<DefaultResource>]>]> {
+  let summary = "Start fetching a TMA tensor map (prefetch.tensormap)";
+  let description = [{
+    Thread 0 asks for the 128-byte tensor map at `tensormap` to be brought
+    near the TMA unit, so that the first copy through it does not wait for
+    the fetch. A hint: it changes no result.
+  }];
+  let arguments = (ins Tile_Ptr:$tensormap);
+  let assemblyFormat = "$tensormap attr-dict `:` type($tensormap)";
+}
+
 def TileGPU_TmaWaitOp : TileGPU_Op<"tma_wait",
     [MemoryEffects<[MemRead<DefaultResource>, MemWrite<DefaultResource>]>]> {
   let summary = "Wait for phase `phase` of barrier `stage` to complete";
