@@ -369,13 +369,7 @@ struct StagedLoads {
   SmallVector<StagedDot> dots;
   SmallVector<unsigned> aheadArgs;
 
-  /// Bytes of one stage of every load, and of the register A buffers.
-  uint64_t stageBytes() const {
-    uint64_t bytes = 0;
-    for (tile::LoadOp load : loads)
-      bytes += cast<RankedTensorType>(load.getType()).getNumElements() * 2;
-    return bytes;
-  }
+  /// Bytes of the register A buffers.
   uint64_t registerBytes() const {
     uint64_t bytes = 0;
     for (const StagedDot &dot : dots)
@@ -601,18 +595,15 @@ struct Pipeline : public tilegpu::impl::TileGPUPipelineBase<Pipeline> {
         continue;
       unsigned stages = unsigned(
           std::min<uint64_t>(getWantedStages(candidate.loop),
-                             (limit - fixed) / candidate.stageBytes()));
+                             (limit - fixed) / getStageBytes(candidate.loads)));
       if (stages >= 2)
         pipelineStagedLoads(candidate, stages, stored);
     }
     for (PipelinedDot &candidate : candidates) {
       // Stages of A and B must fit; the deepest that does, up to numStages.
-      uint64_t stageBytes = 0;
-      for (tile::LoadOp load : candidate.loads)
-        stageBytes +=
-            cast<RankedTensorType>(load.getType()).getNumElements() * 2;
-      unsigned stages = unsigned(std::min<uint64_t>(
-          getWantedStages(candidate.loop), limit / stageBytes));
+      unsigned stages =
+          unsigned(std::min<uint64_t>(getWantedStages(candidate.loop),
+                                      limit / getStageBytes(candidate.loads)));
       if (stages >= 2)
         pipeline(candidate, stages);
     }

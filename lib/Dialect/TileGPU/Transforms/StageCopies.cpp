@@ -25,6 +25,14 @@ bool mlir::tilegpu::isTmaLoad(tile::LoadOp load) {
                          type.getElementType().getIntOrFloatBitWidth() / 8);
 }
 
+uint64_t mlir::tilegpu::getStageBytes(ArrayRef<tile::LoadOp> loads) {
+  uint64_t bytes = 0;
+  for (tile::LoadOp load : loads)
+    bytes += cast<RankedTensorType>(load.getType()).getNumElements() * 2 +
+             (isTmaLoad(load) ? 8 : 0);
+  return bytes;
+}
+
 Value mlir::tilegpu::constantOf(OpBuilder &b, Location loc, Type type,
                                 int64_t value) {
   return arith::ConstantOp::create(b, loc, type, b.getIntegerAttr(type, value));

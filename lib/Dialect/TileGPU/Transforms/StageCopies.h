@@ -34,6 +34,10 @@ bool isTransposedLoad(tile::LoadOp load);
 /// is a TMA box.
 bool isTmaLoad(tile::LoadOp load);
 
+/// The shared memory one stage of `loads` takes: their blocks (2-byte
+/// elements) and, for each load copied with TMA, its stage's mbarrier.
+uint64_t getStageBytes(ArrayRef<tile::LoadOp> loads);
+
 /// An integer constant of `type` (i32 or index).
 Value constantOf(OpBuilder &b, Location loc, Type type, int64_t value);
 
