@@ -52,17 +52,16 @@ Value barrierAddress(OpBuilder &b, Location loc, Value barriers,
       b, loc, base, LLVM::MulOp::create(b, loc, index, i32Constant(b, loc, 8)));
 }
 
-/// Thread 0 runs `statement` (with `{0}` the barrier's address operand) on
-/// each of the `count` barriers at `barriers`.
+/// Thread 0 runs `instruction [address]` followed by `operands` on each of
+/// the `count` barriers at `barriers`.
 void emitOnEachBarrier(OpBuilder &b, Location loc, Value barriers,
-                       int64_t count, StringRef statement) {
+                       int64_t count, StringRef instruction,
+                       StringRef operands = "") {
   std::string text;
   for (int64_t i = 0; i < count; ++i)
-    text +=
-        ("@$1 " +
-         llvm::formatv(statement.data(), "[$0 + " + std::to_string(i * 8) + "]")
-             .str() +
-         ";\n");
+    text += ("@$1 " + instruction + " [$0 + " + std::to_string(i * 8) + "]" +
+             operands + ";\n")
+                .str();
   emitPtxStatement(
       b, loc, text, "r,b",
       ValueRange{barrierAddress(b, loc, barriers), isFirstThread(b, loc)});
@@ -76,7 +75,7 @@ struct InitBarriersOpLowering : public ConvertOpToLLVMPattern<InitBarriersOp> {
     Location loc = op.getLoc();
     emitOnEachBarrier(rewriter, loc, adaptor.getBarriers(),
                       op.getBarriers().getType().getCount(),
-                      "mbarrier.init.shared::cta.b64 {0}, 1");
+                      "mbarrier.init.shared::cta.b64", ", 1");
     emitPtxStatement(rewriter, loc, "fence.mbarrier_init.release.cluster;");
     emitPtxStatement(rewriter, loc, "bar.sync 0;");
     rewriter.eraseOp(op);
@@ -94,7 +93,7 @@ struct InvalBarriersOpLowering
     emitPtxStatement(rewriter, loc, "bar.sync 0;");
     emitOnEachBarrier(rewriter, loc, adaptor.getBarriers(),
                       op.getBarriers().getType().getCount(),
-                      "mbarrier.inval.shared::cta.b64 {0}");
+                      "mbarrier.inval.shared::cta.b64");
     rewriter.eraseOp(op);
     return success();
   }

@@ -83,7 +83,7 @@ void emitCopies(OpBuilder &b, const StagedLoop &staged,
   for (auto [load, buffer, barriers] :
        llvm::zip_equal(loads, staged.buffers, staged.barriers))
     emitCopy(b, load, values, buffer, barriers, stage, inRange);
-  if (staged.anyAsyncCopy)
+  if (staged.anyAsyncCopy())
     AsyncCommitGroupOp::create(b, scf::ForOp(staged.loop).getLoc());
 }
 } // namespace
@@ -158,8 +158,6 @@ mlir::tilegpu::setUpStages(scf::ForOp loop, ArrayRef<tile::LoadOp> loads,
       barriers = LocalAllocOp::create(
           b, loc, BarriersType::get(b.getContext(), stages));
       InitBarriersOp::create(b, loc, barriers);
-    } else {
-      staged.anyAsyncCopy = true;
     }
     staged.barriers.push_back(barriers);
   }
@@ -186,7 +184,7 @@ mlir::tilegpu::setUpStages(scf::ForOp loop, ArrayRef<tile::LoadOp> loads,
 
 void mlir::tilegpu::emitStageWait(OpBuilder &b, const StagedLoop &staged) {
   Location loc = scf::ForOp(staged.loop).getLoc();
-  if (staged.anyAsyncCopy)
+  if (staged.anyAsyncCopy())
     AsyncWaitOp::create(b, loc, staged.stages - 2);
   for (Value barriers : staged.barriers)
     if (barriers)
@@ -214,7 +212,7 @@ void mlir::tilegpu::emitAfterLoop(OpBuilder &b, const StagedLoop &staged) {
   Location loc = scf::ForOp(staged.loop).getLoc();
   // cp.async copies past the end were masked off but still write zeros;
   // TMA copies past the end were never issued.
-  if (staged.anyAsyncCopy)
+  if (staged.anyAsyncCopy())
     AsyncWaitOp::create(b, loc, 0);
   for (Value barriers : staged.barriers)
     if (barriers)

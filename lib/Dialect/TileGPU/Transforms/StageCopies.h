@@ -51,7 +51,9 @@ struct StagedLoop {
   unsigned stages;
   Value readStage, writeStage, phase;
   SmallVector<Value> buffers, barriers;
-  bool anyAsyncCopy = false;
+
+  /// Whether some load is copied with cp.async (has no barriers).
+  bool anyAsyncCopy() const { return llvm::is_contained(barriers, Value()); }
 };
 
 /// Adds the stage counters to `loop`, allocates a buffer per load (and
