@@ -230,6 +230,10 @@ void mlir::tilegpu::getExplicitBufferAccesses(Operation *op,
     writes.push_back(store.getBuffer());
     return;
   }
+  if (auto load = dyn_cast<LocalLoadOp>(op)) {
+    reads.push_back(load.getBuffer());
+    return;
+  }
   if (auto dot = dyn_cast<WarpGroupDotOp>(op)) {
     if (isa<MemDescType>(dot.getA().getType())) // not A in registers
       reads.push_back(dot.getA());

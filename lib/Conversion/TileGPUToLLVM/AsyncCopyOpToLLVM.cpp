@@ -9,6 +9,9 @@
 //     address to its place in the stage's swizzled wgmma tile
 //     (WgmmaOperands.h); a masked-off run has source size 0, so it reads
 //     nothing and writes zeros;
+//   - async_copy of a 1-D block: into a plain stage (element i at byte
+//     i * size), by the threads holding each element's first copy;
+//   - local_load: each register's element from a plain stage;
 //   - async_commit_group and async_wait: cp.async.commit_group and
 //     cp.async.wait_group, with no proxy fence after the wait. cp.async
 //     into a stage that wgmma then reads is the pattern of CUTLASS's
@@ -67,6 +70,9 @@ struct AsyncCopyOpLowering : public ConvertOpToLLVMPattern<AsyncCopyOp> {
     VectorPlan plan =
         planVectors(axisInfo, op.getPtr(), op.getMask(), elementBytes * 8);
     unsigned bytes = plan.width * elementBytes;
+    if (ptrType.getRank() == 1)
+      return lowerPlainCopy(op, adaptor, rewriter, layout, plan.width,
+                            elementBytes);
     // The axis the runs go along: the stage's contiguous one.
     unsigned inner = op.getTransposed() ? 0 : 1, outer = 1 - inner;
     if (!layout || layout.getLayoutOrder()[0] != inner ||
@@ -134,7 +140,99 @@ struct AsyncCopyOpLowering : public ConvertOpToLLVMPattern<AsyncCopyOp> {
     return success();
   }
 
+  /// A 1-D block into a plain stage: element i at byte i * elementBytes.
+  /// Threads holding a replica of an element (a block smaller than its
+  /// layout's tile) copy nothing for it.
+  LogicalResult lowerPlainCopy(AsyncCopyOp op, OpAdaptor adaptor,
+                               ConversionPatternRewriter &rewriter,
+                               DistributedLayoutInterface layout,
+                               unsigned width, unsigned elementBytes) const {
+    Location loc = op.getLoc();
+    auto ptrType = cast<RankedTensorType>(op.getPtr().getType());
+    auto buffer = cast<MemDescType>(op.getBuffer().getType());
+    unsigned bytes = width * elementBytes;
+    if (!layout || (bytes != 4 && bytes != 8 && bytes != 16))
+      return op.emitOpError("cp.async copies 4, 8 or 16 bytes; this block "
+                            "allows ")
+             << bytes << " bytes";
+    SmallVector<Value> ptrs = unpackStruct(rewriter, loc, adaptor.getPtr());
+    SmallVector<Value> masks;
+    if (adaptor.getMask())
+      masks = unpackStruct(rewriter, loc, adaptor.getMask());
+    SmallVector<Value> firsts =
+        emitFirstCopyMasks(rewriter, loc, layout, ptrType.getShape());
+    auto indices = emitIndices(rewriter, loc, layout, ptrType.getShape());
+    Value stageBase =
+        emitStageAddress(rewriter, loc, adaptor.getBuffer(), adaptor.getStage(),
+                         buffer.getStageBytes());
+    Value full = i32Constant(rewriter, loc, bytes);
+    Value none = i32Constant(rewriter, loc, 0);
+    std::string text =
+        llvm::formatv("cp.async.{0}.shared.global [$0], [$1], {1}, $2;",
+                      bytes == 16 ? "cg" : "ca", bytes);
+    for (unsigned r = 0; r < ptrs.size(); r += width) {
+      Value dst = LLVM::AddOp::create(
+          rewriter, loc, stageBase,
+          LLVM::MulOp::create(rewriter, loc, indices[r][0],
+                              i32Constant(rewriter, loc, elementBytes)));
+      Value srcSize =
+          masks.empty()
+              ? full
+              : LLVM::SelectOp::create(rewriter, loc, masks[r], full, none)
+                    .getResult();
+      std::string copyText = text;
+      if (!firsts.empty() && firsts[r])
+        copyText = "@$3 " + text;
+      else if (!firsts.empty())
+        continue; // no first copy of this element here
+      SmallVector<Value> operands = {dst, ptrs[r], srcSize};
+      std::string constraints = "r,l,r";
+      if (!firsts.empty()) {
+        operands.push_back(firsts[r]);
+        constraints += ",b";
+      }
+      emitPtxStatement(rewriter, loc, copyText, constraints, operands);
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+
   const tile::ModuleAxisInfo &axisInfo;
+};
+
+/// Each register of the result loads its element from the plain stage.
+struct LocalLoadOpLowering : public ConvertOpToLLVMPattern<LocalLoadOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult
+  matchAndRewrite(LocalLoadOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto type = cast<RankedTensorType>(op.getType());
+    auto buffer = cast<MemDescType>(op.getBuffer().getType());
+    auto layout = getDistributedLayout(type);
+    if (!layout)
+      return op.emitOpError("needs a distributed layout, got ") << type;
+    Type element = getTypeConverter()->convertType(type.getElementType());
+    unsigned elementBytes = type.getElementTypeBitWidth() / 8;
+    Value stageBase =
+        emitStageAddress(rewriter, loc, adaptor.getBuffer(), adaptor.getStage(),
+                         buffer.getStageBytes());
+    auto sharedPtr = LLVM::LLVMPointerType::get(rewriter.getContext(), 3);
+    SmallVector<Value> values;
+    for (auto &index : emitIndices(rewriter, loc, layout, type.getShape())) {
+      Value byte = LLVM::AddOp::create(
+          rewriter, loc, stageBase,
+          LLVM::MulOp::create(rewriter, loc, index[0],
+                              i32Constant(rewriter, loc, elementBytes)));
+      values.push_back(LLVM::LoadOp::create(
+          rewriter, loc, element,
+          LLVM::IntToPtrOp::create(rewriter, loc, sharedPtr, byte)));
+    }
+    rewriter.replaceOp(
+        op, packStruct(rewriter, loc,
+                       getTypeConverter()->convertType(op.getType()), values));
+    return success();
+  }
 };
 
 struct AsyncCommitGroupOpLowering
@@ -167,7 +265,7 @@ struct AsyncWaitOpLowering : public ConvertOpToLLVMPattern<AsyncWaitOp> {
 void mlir::tilegpu::populateAsyncCopyOpToLLVMPatterns(
     LLVMTypeConverter &converter, const tile::ModuleAxisInfo &axisInfo,
     RewritePatternSet &patterns) {
-  patterns.add<LocalAllocOpLowering, AsyncCommitGroupOpLowering,
-               AsyncWaitOpLowering>(converter);
+  patterns.add<LocalAllocOpLowering, LocalLoadOpLowering,
+               AsyncCommitGroupOpLowering, AsyncWaitOpLowering>(converter);
   patterns.add<AsyncCopyOpLowering>(converter, axisInfo);
 }

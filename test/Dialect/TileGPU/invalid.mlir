@@ -27,13 +27,42 @@ func.func @shape(%x: tensor<128xf32, #a>) {
 
 // -----
 
-// expected-error @+1 {{a memdesc is stages x rows x columns, got 2 dimensions}}
-func.func private @f(!tilegpu.memdesc<64x32xf16>)
+// expected-error @+1 {{a memdesc is stages x rows x columns (or stages x elements), got 4 dimensions}}
+func.func private @f(!tilegpu.memdesc<2x2x64x32xf16>)
 
 // -----
 
-// expected-error @+1 {{a memdesc holds f16 or bf16, got 'f32'}}
+// expected-error @+1 {{a memdesc of 2-D stages holds f16 or bf16, got 'f32'}}
 func.func private @f(!tilegpu.memdesc<2x64x32xf32>)
+
+// -----
+
+// expected-error @+1 {{a memdesc of 1-D stages holds 2- or 4-byte elements, got 'i8'}}
+func.func private @f(!tilegpu.memdesc<2x64xi8>)
+
+// -----
+
+// A plain buffer of 1-D stages is read back with local_load in the block's
+// shape and element type only.
+#l = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+func.func @local_load_shape(%stage: i32) -> tensor<32xf32, #l> {
+  %buf = tilegpu.local_alloc : !tilegpu.memdesc<3x16xf32>
+  // expected-error @+1 {{reads a 'tensor<32xf32, #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>>' block from stages of '!tilegpu.memdesc<3x16xf32>'}}
+  %v = tilegpu.local_load %buf[%stage] : !tilegpu.memdesc<3x16xf32> -> tensor<32xf32, #l>
+  return %v : tensor<32xf32, #l>
+}
+
+// -----
+
+// wgmma reads swizzled 2-D stages, not plain ones.
+#mma = #tilegpu.mma<{version = 3, warpsPerCTA = [4, 1], instrShape = [16, 64]}>
+func.func @dot_of_plain_stages(%stage: i32, %acc: tensor<64x64xf32, #mma>) -> tensor<64x64xf32, #mma> {
+  %a = tilegpu.local_alloc : !tilegpu.memdesc<2x64xf16>
+  %b = tilegpu.local_alloc : !tilegpu.memdesc<2x64x64xf16>
+  // expected-error @+1 {{reads 2-D stages, got '!tilegpu.memdesc<2x64xf16>' and '!tilegpu.memdesc<2x64x64xf16>'}}
+  %d = tilegpu.warpgroup_dot %a, %b[%stage], %acc : !tilegpu.memdesc<2x64xf16>, !tilegpu.memdesc<2x64x64xf16>, tensor<64x64xf32, #mma>
+  return %d : tensor<64x64xf32, #mma>
+}
 
 // -----
 

@@ -412,3 +412,69 @@ func.func @two_loops_one_q(%q: tensor<64x32xf16>, %k: !tile.ptr<f16> {tile.divis
   }
   return %res2#0 : tensor<64x32xf32>
 }
+
+// -----
+
+// A loop with staged dots also stages its small side loads: the row of m
+// (1-D, f32) gets a plain buffer of three 1-D stages, copied with k's
+// stages and read back with local_load in the layout its use wants (a
+// slice of the dot's mma layout: no conversion through shared memory).
+// Its iter_arg %start feeds the body too, so it stays with its iteration:
+// the copies of iteration i + 2 step it twice (start + 64 + 64).
+// CHECK-LABEL: func.func @side_load
+// CHECK: %[[K:.*]] = tilegpu.local_alloc : !tilegpu.memdesc<3x64x32xf16>
+// CHECK-NEXT: %[[M:.*]] = tilegpu.local_alloc : !tilegpu.memdesc<3x64xf32>
+// CHECK: tilegpu.async_copy %{{.*}}, %[[M]][%c0_i32]
+// CHECK: tilegpu.async_copy %{{.*}}, %[[M]][%c1_i32]
+// CHECK: scf.for %{{.*}} iter_args(%{{.*}}, %{{.*}}, %[[START:[a-z0-9_]+]] = %c0_i32, %[[READ:[a-z0-9_]+]] = %c0_i32, %[[WRITE:[a-z0-9_]+]] = %c2_i32)
+// CHECK-NEXT: tilegpu.async_wait {pending = 1 : i32}
+// CHECK: %[[NEXT:.*]] = arith.addi %[[START]], %c64_i32 : i32
+// CHECK-NEXT: %[[AHEAD:.*]] = arith.addi %[[NEXT]], %c64_i32 : i32
+// CHECK: tilegpu.async_copy %{{.*}}, %[[K]][%[[WRITE]]]
+// CHECK: tile.splat %[[AHEAD]]
+// CHECK: tilegpu.async_copy %{{.*}}, %[[M]][%[[WRITE]]]
+// CHECK-NEXT: tilegpu.async_commit_group
+// CHECK: tilegpu.warpgroup_dot
+// CHECK: tilegpu.local_load %[[M]][%[[READ]]] : !tilegpu.memdesc<3x64xf32> -> tensor<64xf32, #{{.*}}>
+// CHECK-NOT: tile.load
+// CHECK-NOT: tilegpu.convert_layout
+// CHECK: scf.yield %{{.*}}, %{{.*}}, %[[NEXT]],
+func.func @side_load(%q: tensor<64x32xf16>, %k: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %m: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %n: i32) -> tensor<64x64xf32> {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c64 = arith.constant 64 : i32
+  %zeroS = arith.constant dense<0.0> : tensor<64x64xf32>
+  %r32 = tile.make_range {start = 0 : i32, end = 32 : i32} : tensor<32xi32>
+  %r64 = tile.make_range {start = 0 : i32, end = 64 : i32} : tensor<64xi32>
+  %rows = tile.expand_dims %r64 {axis = 1 : i32} : tensor<64xi32> -> tensor<64x1xi32>
+  %c32 = arith.constant dense<32> : tensor<64x1xi32>
+  %rowOff = arith.muli %rows, %c32 : tensor<64x1xi32>
+  %cols = tile.expand_dims %r32 {axis = 0 : i32} : tensor<32xi32> -> tensor<1x32xi32>
+  %rowb = tile.broadcast %rowOff : tensor<64x1xi32> -> tensor<64x32xi32>
+  %colb = tile.broadcast %cols : tensor<1x32xi32> -> tensor<64x32xi32>
+  %off = arith.addi %rowb, %colb : tensor<64x32xi32>
+  %ks = tile.splat %k : !tile.ptr<f16> -> tensor<64x32x!tile.ptr<f16>>
+  %k0 = tile.addptr %ks, %off : tensor<64x32x!tile.ptr<f16>>, tensor<64x32xi32>
+  %step = arith.constant dense<2048> : tensor<64x32xi32>
+  %res:3 = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zeroS, %pk = %k0, %start = %c0) -> (tensor<64x64xf32>, tensor<64x32x!tile.ptr<f16>>, i32) : i32 {
+    %kb = tile.load %pk : tensor<64x32x!tile.ptr<f16>>
+    %kt = tile.trans %kb {order = array<i32: 1, 0>} : tensor<64x32xf16> -> tensor<32x64xf16>
+    %s = tile.dot %q, %kt, %zeroS : tensor<64x32xf16> * tensor<32x64xf16> -> tensor<64x64xf32>
+    %starts = tile.splat %start : i32 -> tensor<64xi32>
+    %offs = arith.addi %starts, %r64 : tensor<64xi32>
+    %mp = tile.splat %m : !tile.ptr<f32> -> tensor<64x!tile.ptr<f32>>
+    %mptr = tile.addptr %mp, %offs : tensor<64x!tile.ptr<f32>>, tensor<64xi32>
+    %mv = tile.load %mptr : tensor<64x!tile.ptr<f32>>
+    %me = tile.expand_dims %mv {axis = 0 : i32} : tensor<64xf32> -> tensor<1x64xf32>
+    %mb = tile.broadcast %me : tensor<1x64xf32> -> tensor<64x64xf32>
+    %p = arith.subf %s, %mb : tensor<64x64xf32>
+    %sf = arith.sitofp %start : i32 to f32
+    %sfs = tile.splat %sf : f32 -> tensor<64x64xf32>
+    %p2 = arith.addf %p, %sfs : tensor<64x64xf32>
+    %acc2 = arith.addf %acc, %p2 : tensor<64x64xf32>
+    %pkn = tile.addptr %pk, %step : tensor<64x32x!tile.ptr<f16>>, tensor<64x32xi32>
+    %next = arith.addi %start, %c64 : i32
+    scf.yield %acc2, %pkn, %next : tensor<64x64xf32>, tensor<64x32x!tile.ptr<f16>>, i32
+  }
+  return %res#0 : tensor<64x64xf32>
+}

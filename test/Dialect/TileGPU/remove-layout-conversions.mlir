@@ -137,3 +137,32 @@ func.func @row_reduction(%p: !tile.ptr<f32>) {
   tile.store %ps, %dv : tensor<2x1024x!tile.ptr<f32>, #vec>
   return
 }
+
+// -----
+
+// A conversion of a value from before the loop (the attention backward's
+// rows of M and Delta in its dQ loop) moves before the loop: it goes
+// through shared memory, with barriers, once instead of every iteration.
+#row = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#per4 = #tilegpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+// CHECK-LABEL: func.func @hoist_invariant_conversion
+// CHECK: %[[X:.*]] = tile.load
+// CHECK-NEXT: %[[C:.*]] = tilegpu.convert_layout %[[X]]
+// CHECK-NEXT: scf.for
+// CHECK-NOT: tilegpu.convert_layout
+// CHECK: arith.addf %{{.*}}, %[[C]]
+func.func @hoist_invariant_conversion(%p: tensor<128x!tile.ptr<f32>, #row>, %q: tensor<128x!tile.ptr<f32>, #per4>, %n: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %zero = arith.constant dense<0.0> : tensor<128xf32, #per4>
+  %x = tile.load %p : tensor<128x!tile.ptr<f32>, #row>
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero) -> (tensor<128xf32, #per4>) : i32 {
+    %y = tile.load %q : tensor<128x!tile.ptr<f32>, #per4>
+    %xc = tilegpu.convert_layout %x : tensor<128xf32, #row> -> tensor<128xf32, #per4>
+    %s = arith.addf %y, %xc : tensor<128xf32, #per4>
+    %a = arith.addf %acc, %s : tensor<128xf32, #per4>
+    scf.yield %a : tensor<128xf32, #per4>
+  }
+  tile.store %q, %r : tensor<128x!tile.ptr<f32>, #per4>
+  return
+}

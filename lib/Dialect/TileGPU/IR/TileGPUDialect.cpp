@@ -426,18 +426,28 @@ void MemDescType::print(AsmPrinter &printer) const {
 
 LogicalResult MemDescType::verify(function_ref<InFlightDiagnostic()> emitError,
                                   ArrayRef<int64_t> shape, Type elementType) {
-  if (shape.size() != 3 ||
+  if ((shape.size() != 2 && shape.size() != 3) ||
       llvm::any_of(shape, [](int64_t d) { return d <= 0; }))
-    return emitError() << "a memdesc is stages x rows x columns, got "
+    return emitError() << "a memdesc is stages x rows x columns (or stages x "
+                          "elements), got "
                        << shape.size() << " dimensions";
-  if (!elementType.isF16() && !elementType.isBF16())
-    return emitError() << "a memdesc holds f16 or bf16, got " << elementType;
+  if (shape.size() == 3 && !elementType.isF16() && !elementType.isBF16())
+    return emitError() << "a memdesc of 2-D stages holds f16 or bf16, got "
+                       << elementType;
+  if (shape.size() == 2 && (!elementType.isIntOrFloat() ||
+                            (elementType.getIntOrFloatBitWidth() != 16 &&
+                             elementType.getIntOrFloatBitWidth() != 32)))
+    return emitError() << "a memdesc of 1-D stages holds 2- or 4-byte "
+                          "elements, got "
+                       << elementType;
   return success();
 }
 
 int64_t MemDescType::getStageBytes() const {
-  return getShape()[1] * getShape()[2] *
-         int64_t(getElementType().getIntOrFloatBitWidth() / 8);
+  int64_t elements = 1;
+  for (int64_t dim : getShape().drop_front())
+    elements *= dim;
+  return elements * int64_t(getElementType().getIntOrFloatBitWidth() / 8);
 }
 
 int64_t MemDescType::getTotalBytes() const {
@@ -461,6 +471,18 @@ LogicalResult AsyncCopyOp::verify() {
   if (getMask() && cast<RankedTensorType>(getMask().getType()).getShape() !=
                        ptrType.getShape())
     return emitOpError("mask shape differs from the pointers'");
+  return success();
+}
+
+LogicalResult LocalLoadOp::verify() {
+  auto type = cast<RankedTensorType>(getResult().getType());
+  auto buffer = cast<MemDescType>(getBuffer().getType());
+  if (buffer.getShape().size() != 2 ||
+      type.getShape() != buffer.getShape().drop_front() ||
+      type.getElementType() != buffer.getElementType())
+    return emitOpError("reads a ")
+           << type << " block from stages of " << buffer
+           << " (1-D stages of its shape and element type)";
   return success();
 }
 
@@ -496,6 +518,8 @@ static LogicalResult verifyStagedDot(Operation *op, Value aValue, Value bValue,
   auto a = cast<MemDescType>(aValue.getType());
   auto b = cast<MemDescType>(bValue.getType());
   auto acc = cast<RankedTensorType>(accValue.getType());
+  if (a.getShape().size() != 3 || b.getShape().size() != 3)
+    return op->emitOpError("reads 2-D stages, got ") << a << " and " << b;
   auto mma = dyn_cast<MmaEncodingAttr>(acc.getEncoding());
   if (acc.getRank() != 2 || !mma || mma.getVersionMajor() != version)
     return op->emitOpError("accumulator must be a 2-D tensor with an "

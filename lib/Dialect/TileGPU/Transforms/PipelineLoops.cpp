@@ -283,7 +283,8 @@ void eraseReplacedLoads(scf::ForOp loop,
 
 void pipeline(PipelinedDot candidate, unsigned stages) {
   std::optional<StagedLoop> staged =
-      setUpStages(candidate.loop, candidate.loads, candidate.aheadArgs, stages);
+      setUpStages(candidate.loop, candidate.loads, candidate.aheadArgs,
+                  /*steppedArgs=*/{}, stages);
   if (!staged)
     return;
   scf::ForOp loop = staged->loop;
@@ -364,7 +365,10 @@ bool isRegisterOperand(Value a, tile::DotOp dot) {
 
 struct StagedLoads {
   scf::ForOp loop;
+  /// The dots' staged loads, then the side loads (the last `sideLoads`).
   SmallVector<tile::LoadOp> loads;
+  unsigned sideLoads = 0;
+  SmallVector<unsigned> steppedArgs;
   SmallVector<SmallVector<Operation *>, 4> chains;
   SmallVector<StagedDot> dots;
   SmallVector<unsigned> aheadArgs;
@@ -380,6 +384,59 @@ struct StagedLoads {
     return bytes;
   }
 };
+
+/// Whether `load`, in a loop with staged dots, can be staged besides them:
+/// a 1-D block of 4-byte elements (other than zero it has none) that
+/// cp.async copies in runs of 4, 8 or 16 bytes.
+bool isSideLoadCopyable(tile::LoadOp load, const tile::ModuleAxisInfo &info) {
+  auto type = cast<RankedTensorType>(load.getType());
+  auto layout = getDistributedLayout(type);
+  if (type.getRank() != 1 || type.getElementTypeBitWidth() != 32 ||
+      load.getIsVolatile() || load.getTensormap() || !layout)
+    return false;
+  if (Value other = load.getOther())
+    if (!matchPattern(other, m_AnyZeroFloat()) &&
+        !matchPattern(other, m_Zero()))
+      return false;
+  // What the copy's lowering plans (planVectors).
+  unsigned width = std::min(layout.getLayoutSizePerThread()[0],
+                            info.getPtrVectorWidth(load.getPtr(), 0));
+  if (Value mask = load.getMask())
+    width = std::min(width, info.getMaskConstancy(mask, 0));
+  unsigned bytes = std::max(1u, width) * 4;
+  return bytes == 4 || bytes == 8 || bytes == 16;
+}
+
+/// Adds to `staged` the loop's small side loads (the attention backward's
+/// rows of M and Delta, which the body reads beside its dots): they are
+/// copied with the dots' operands and read back from their stage, so their
+/// latency hides behind the same S-1 iterations. The iter_args they need
+/// stay with their iteration (the body reads them too) and are stepped for
+/// the copies; they must not be among the dots' loads' `ahead` ones.
+void addSideLoads(StagedLoads &staged, const llvm::SetVector<unsigned> &ahead,
+                  const tile::ModuleAxisInfo &info) {
+  scf::ForOp loop = staged.loop;
+  SmallVector<tile::LoadOp> side;
+  for (tile::LoadOp load : loop.getBody()->getOps<tile::LoadOp>()) {
+    llvm::SmallPtrSet<Value, 16> visited;
+    if (!llvm::is_contained(staged.loads, load) &&
+        isSideLoadCopyable(load, info) &&
+        llvm::all_of(load->getOperands(), [&](Value operand) {
+          return isRecomputable(loop, operand, visited);
+        }))
+      side.push_back(load);
+  }
+  if (side.empty())
+    return;
+  llvm::SmallPtrSet<Operation *, 32> slice;
+  llvm::SetVector<unsigned> stepped;
+  collectLoadSlice(loop, side, slice, stepped);
+  if (llvm::any_of(stepped, [&](unsigned i) { return ahead.contains(i); }))
+    return;
+  staged.loads.append(side.begin(), side.end());
+  staged.sideLoads = side.size();
+  staged.steppedArgs.assign(stepped.begin(), stepped.end());
+}
 
 /// A loop whose dots all run on wgmma and whose dots' B operands (at least
 /// one) are loads the pipeline can copy: each such load gets stages, each
@@ -479,6 +536,7 @@ std::optional<StagedLoads> matchStagedLoads(scf::ForOp loop,
         return std::nullopt;
   }
   result.aheadArgs.assign(ahead.begin(), ahead.end());
+  addSideLoads(result, ahead, info);
   return result;
 }
 
@@ -522,7 +580,8 @@ void pipelineStagedLoads(StagedLoads candidate, unsigned stages,
   }
 
   std::optional<StagedLoop> staged =
-      setUpStages(candidate.loop, candidate.loads, candidate.aheadArgs, stages);
+      setUpStages(candidate.loop, candidate.loads, candidate.aheadArgs,
+                  candidate.steppedArgs, stages);
   if (!staged)
     return;
   scf::ForOp loop = staged->loop;
@@ -538,6 +597,24 @@ void pipelineStagedLoads(StagedLoads candidate, unsigned stages,
   OpBuilder start(loop.getBody(), loop.getBody()->begin());
   emitStageWait(start, *staged);
   emitAheadCopies(start, *staged, candidate.loads);
+  // The side loads read their stage, in the layout of the conversion that
+  // is their only use, if so (no conversion through shared memory then).
+  unsigned firstSide = candidate.loads.size() - candidate.sideLoads;
+  for (unsigned i = firstSide; i < candidate.loads.size(); ++i) {
+    tile::LoadOp load = candidate.loads[i];
+    Operation *replaced = load;
+    if (load->hasOneUse())
+      if (auto convert = dyn_cast<ConvertLayoutOp>(*load->user_begin()))
+        replaced = convert;
+    OpBuilder lb(load);
+    Value read =
+        LocalLoadOp::create(lb, load.getLoc(), replaced->getResult(0).getType(),
+                            staged->buffers[i], staged->readStage);
+    replaced->getResult(0).replaceAllUsesWith(read);
+    if (replaced != load)
+      replaced->erase();
+    load->erase();
+  }
   for (auto [dot, aBuffer] : llvm::zip_equal(candidate.dots, aBuffers)) {
     OpBuilder body(dot.dot);
     Location dotLoc = dot.dot.getLoc();

@@ -12,7 +12,10 @@
 //     stores would not coalesce);
 //   - through loops: a tensor an scf.for carries takes the layout its
 //     yielded value is converted from, so the conversion leaves the loop
-//     body.
+//     body; a conversion of a value from outside the loop moves before it
+//     (each one goes through shared memory with barriers, which LLVM
+//     cannot hoist: the attention backward's dQ loop converted M and Delta
+//     every iteration).
 // Ops left without users are erased.
 //
 //===----------------------------------------------------------------------===//
@@ -358,6 +361,19 @@ struct ForIterArgOfConversion : public OpRewritePattern<scf::ForOp> {
   }
 };
 
+/// A conversion of a value the loop does not change moves before the loop.
+struct HoistInvariantConversion : public OpRewritePattern<ConvertLayoutOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(ConvertLayoutOp op,
+                                PatternRewriter &rewriter) const override {
+    auto loop = dyn_cast<scf::ForOp>(op->getParentOp());
+    if (!loop || !loop.isDefinedOutsideOfLoop(op.getSrc()))
+      return failure();
+    rewriter.moveOpBefore(op, loop);
+    return success();
+  }
+};
+
 struct RemoveLayoutConversions
     : public tilegpu::impl::TileGPURemoveLayoutConversionsBase<
           RemoveLayoutConversions> {
@@ -365,7 +381,8 @@ struct RemoveLayoutConversions
     RewritePatternSet patterns(&getContext());
     patterns.add<RematerializeSource, PushConversionForward, ReduceOfConversion,
                  ConversionOfBroadcast, DotOfConversion, StoreOfConversion,
-                 ForIterArgOfConversion>(&getContext());
+                 ForIterArgOfConversion, HoistInvariantConversion>(
+        &getContext());
     // Every pattern leaves valid IR (it moves, merges or drops conversions),
     // so a rewrite that has not settled when the iterations run out is no
     // error: a loaded value feeding many elementwise chains needs more than

@@ -12,8 +12,9 @@ using namespace mlir;
 using namespace mlir::tilegpu;
 
 bool mlir::tilegpu::isTransposedLoad(tile::LoadOp load) {
-  auto layout = getDistributedLayout(cast<RankedTensorType>(load.getType()));
-  return layout && layout.getLayoutOrder()[0] == 0;
+  auto type = cast<RankedTensorType>(load.getType());
+  auto layout = getDistributedLayout(type);
+  return type.getRank() == 2 && layout && layout.getLayoutOrder()[0] == 0;
 }
 
 bool mlir::tilegpu::isTmaLoad(tile::LoadOp load) {
@@ -27,9 +28,11 @@ bool mlir::tilegpu::isTmaLoad(tile::LoadOp load) {
 
 uint64_t mlir::tilegpu::getStageBytes(ArrayRef<tile::LoadOp> loads) {
   uint64_t bytes = 0;
-  for (tile::LoadOp load : loads)
-    bytes += cast<RankedTensorType>(load.getType()).getNumElements() * 2 +
+  for (tile::LoadOp load : loads) {
+    auto type = cast<RankedTensorType>(load.getType());
+    bytes += type.getNumElements() * (type.getElementTypeBitWidth() / 8) +
              (isTmaLoad(load) ? 8 : 0);
+  }
   return bytes;
 }
 
@@ -90,7 +93,8 @@ void emitCopies(OpBuilder &b, const StagedLoop &staged,
 
 std::optional<StagedLoop>
 mlir::tilegpu::setUpStages(scf::ForOp loop, ArrayRef<tile::LoadOp> loads,
-                           ArrayRef<unsigned> aheadArgs, unsigned stages) {
+                           ArrayRef<unsigned> aheadArgs,
+                           ArrayRef<unsigned> steppedArgs, unsigned stages) {
   Location loc = loop.getLoc();
   OpBuilder b(loop);
   Type ivType = loop.getInductionVar().getType();
@@ -146,11 +150,14 @@ mlir::tilegpu::setUpStages(scf::ForOp loop, ArrayRef<tile::LoadOp> loads,
   for (tile::LoadOp load : loads) {
     auto type = cast<RankedTensorType>(load.getType());
     bool transposed = isTransposedLoad(load);
+    SmallVector<int64_t> shape = {int64_t(stages)};
+    if (type.getRank() == 1)
+      shape.push_back(type.getDimSize(0)); // a plain stage
+    else
+      shape.append({type.getDimSize(transposed ? 1 : 0),
+                    type.getDimSize(transposed ? 0 : 1)});
     auto memdesc =
-        MemDescType::get(b.getContext(),
-                         {int64_t(stages), type.getDimSize(transposed ? 1 : 0),
-                          type.getDimSize(transposed ? 0 : 1)},
-                         type.getElementType());
+        MemDescType::get(b.getContext(), shape, type.getElementType());
     staged.buffers.push_back(LocalAllocOp::create(b, loc, memdesc));
     Value barriers;
     if (isTmaLoad(load)) {
@@ -173,12 +180,13 @@ mlir::tilegpu::setUpStages(scf::ForOp loop, ArrayRef<tile::LoadOp> loads,
     Value stage = arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(s));
     emitCopies(b, staged, loads, values, stage, inRange);
     SmallVector<Value> next = current;
-    for (unsigned index : aheadArgs)
+    for (unsigned index : llvm::concat<const unsigned>(aheadArgs, steppedArgs))
       next[index] = values.get(loop.getYieldedValues()[index]);
     current = next;
   }
   for (unsigned index : aheadArgs)
     loop.getInitArgsMutable()[index].assign(current[index]);
+  staged.steppedArgs.assign(steppedArgs.begin(), steppedArgs.end());
   return staged;
 }
 
@@ -202,9 +210,21 @@ void mlir::tilegpu::emitAheadCopies(OpBuilder &b, const StagedLoop &staged,
       arith::AddIOp::create(b, loc, loop.getInductionVar(), aheadSteps);
   Value inRange = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
                                         aheadIv, loop.getUpperBound());
-  IterationValues ahead(loop, b, aheadIv, [&](unsigned i) -> Value {
-    return loop.getRegionIterArgs()[i];
-  });
+  // The stepped iter_args at iteration i+S-1: their yields applied S-1
+  // times to this iteration's values.
+  SmallVector<Value> current(loop.getRegionIterArgs());
+  Value iv = loop.getInductionVar();
+  for (unsigned s = 0; !staged.steppedArgs.empty() && s + 1 < staged.stages;
+       ++s) {
+    IterationValues values(loop, b, iv, [&](unsigned i) { return current[i]; });
+    SmallVector<Value> next = current;
+    for (unsigned index : staged.steppedArgs)
+      next[index] = values.get(loop.getYieldedValues()[index]);
+    current = next;
+    iv = arith::AddIOp::create(b, loc, iv, loop.getStep());
+  }
+  IterationValues ahead(loop, b, aheadIv,
+                        [&](unsigned i) -> Value { return current[i]; });
   emitCopies(b, staged, loads, ahead, staged.writeStage, inRange);
 }
 

@@ -51,6 +51,10 @@ struct StagedLoop {
   unsigned stages;
   Value readStage, writeStage, phase;
   SmallVector<Value> buffers, barriers;
+  /// Iter_args the loads need that the body uses too: they stay with their
+  /// iteration, and the copies of iteration i+S-1 apply their yields S-1
+  /// times.
+  SmallVector<unsigned> steppedArgs;
 
   /// Whether some load is copied with cp.async (has no barriers).
   bool anyAsyncCopy() const { return llvm::is_contained(barriers, Value()); }
@@ -59,10 +63,12 @@ struct StagedLoop {
 /// Adds the stage counters to `loop`, allocates a buffer per load (and
 /// barriers per TMA load) and emits the prologue: iterations 0 .. S-2
 /// copied into stages 0 .. S-2, the iter_args in `aheadArgs` advanced with
-/// them.
+/// them (those in `steppedArgs` are stepped for the copies only). A 1-D
+/// load gets a plain buffer of 1-D stages.
 std::optional<StagedLoop> setUpStages(scf::ForOp loop,
                                       ArrayRef<tile::LoadOp> loads,
                                       ArrayRef<unsigned> aheadArgs,
+                                      ArrayRef<unsigned> steppedArgs,
                                       unsigned stages);
 
 /// At `b`'s insertion point in the body: waits until iteration i's stages

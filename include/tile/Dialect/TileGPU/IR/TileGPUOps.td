@@ -103,6 +103,25 @@ def TileGPU_LocalStoreOp : TileGPU_Op<"local_store", [
   let hasVerifier = 1;
 }
 
+def TileGPU_LocalLoadOp : TileGPU_Op<"local_load", [
+    MemoryEffects<[MemRead<TileGPU_SharedMemory>]>]> {
+  let summary = "Read a 1-D stage into registers";
+  let description = [{
+    Each thread loads the elements its registers of the result hold from
+    stage `stage` of a plain buffer of 1-D stages (a small side load that
+    tilegpu-pipeline staged, such as a row of M in the attention backward),
+    in the result's layout, which need not be the copy's. A barrier
+    (tilegpu-insert-barriers) separates it from the copies' wait.
+  }];
+  let arguments = (ins TileGPU_MemDescType:$buffer, I32:$stage);
+  let results = (outs Tile_Tensor:$result);
+  let assemblyFormat = [{
+    $buffer `[` $stage `]` attr-dict `:` qualified(type($buffer)) `->`
+    type($result)
+  }];
+  let hasVerifier = 1;
+}
+
 def TileGPU_AsyncCommitGroupOp : TileGPU_Op<"async_commit_group",
     [MemoryEffects<[MemRead<DefaultResource>, MemWrite<DefaultResource>]>]> {
   let summary = "Close this thread's group of async copies (cp.async.commit_group)";

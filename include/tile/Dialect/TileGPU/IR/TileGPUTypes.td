@@ -17,8 +17,11 @@ def TileGPU_MemDescType : TypeDef<TileGPU_Dialect, "MemDesc"> {
     `!tilegpu.memdesc<3x128x64xf16>` is a shared-memory buffer of three
     stages, each a 128 x 64 f16 tile stored as wgmma reads an operand
     (lib/Conversion/TileGPUToLLVM/WgmmaOperands.h): the last dimension is
-    the contiguous one, cut into 128-, 64- or 32-byte swizzled blocks. The
-    buffer is a value so that the shared-memory allocator can give it an
+    the contiguous one, cut into 128-, 64- or 32-byte swizzled blocks.
+    `!tilegpu.memdesc<4x16xf32>` (stages of a 1-D block, 2- or 4-byte
+    elements) is plain: element i of stage s at byte (s * 16 + i) * 4; it
+    holds a loop's small side loads (the attention backward's rows of M and
+    Delta), read back with local_load. The buffer is a value so that the shared-memory allocator can give it an
     offset by its liveness (an explicit buffer, tile/Analysis/Allocation.h).
   }];
   let parameters = (ins ArrayRefParameter<"int64_t">:$shape,
