@@ -30,6 +30,7 @@
 #include "mlir/Conversion/LLVMCommon/Pattern.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/IR/Matchers.h"
 #include "llvm/Support/FormatVariadic.h"
 
 using namespace mlir;
@@ -82,30 +83,45 @@ int64_t getWgmmaK(StringRef inputType) { return inputType == "tf32" ? 8 : 16; }
 /// them), A and B from shared memory. A 16-bit B is read transposed unless
 /// `bKMajor` (MN-major, its transpose bit set); tf32 takes no transpose
 /// operands (both K-major). Operands number outputs, then inputs (the tied
-/// accumulators first).
+/// accumulators first). With `zeroAcc` the accumulators start from zero:
+/// scale-d is 0 and they are no inputs (as Triton emits a dot whose
+/// accumulator is a zero constant), so no registers are zeroed for it and
+/// written just before the wgmma reads them.
 SmallVector<Value> emitWgmma(OpBuilder &b, Location loc, ValueRange acc,
                              ValueRange a, Value descB, unsigned n,
-                             StringRef inputType, bool bKMajor) {
+                             StringRef inputType, bool bKMajor,
+                             bool zeroAcc = false) {
   unsigned count = acc.size();
   // A: one descriptor (shared memory, with its transpose operand), or four
   // b32 registers of 16-bit pairs (which take none).
   bool aInRegisters = a.size() == 4;
-  unsigned aFirst = 2 * count, bIndex = aFirst + a.size();
+  unsigned aFirst = zeroAcc ? count : 2 * count, bIndex = aFirst + a.size();
   std::string aText =
       aInRegisters ? registerList(aFirst, 4) : "$" + std::to_string(aFirst);
   std::string transpose = inputType == "tf32" ? ""
                           : aInRegisters      ? (bKMajor ? ", 0" : ", 1")
                           : bKMajor           ? ", 0, 0"
                                               : ", 0, 1";
-  std::string text = llvm::formatv(
-      "{ .reg .pred p; setp.ne.b32 p, ${0}, 0; "
-      "wgmma.mma_async.sync.aligned.m64n{1}k{6}.f32.{2}.{2} {3}, {4}, ${5}, "
-      "p, 1, 1{7}; }",
-      bIndex + 1, n, inputType, registerList(0, count), aText, bIndex,
-      getWgmmaK(inputType), transpose);
-  std::string constraints =
-      tiedF32Constraints(count) + (aInRegisters ? ",r,r,r,r" : ",l") + ",l,r";
-  SmallVector<Value> operands(acc.begin(), acc.end());
+  std::string instruction = llvm::formatv(
+      "wgmma.mma_async.sync.aligned.m64n{0}k{1}.f32.{2}.{2} {3}, {4}, ${5}, ",
+      n, getWgmmaK(inputType), inputType, registerList(0, count), aText,
+      bIndex);
+  std::string aConstraints = aInRegisters ? ",r,r,r,r" : ",l";
+  SmallVector<Value> operands;
+  if (zeroAcc) {
+    std::string outs;
+    for (unsigned i = 0; i < count; ++i)
+      outs += (i ? ",=f" : "=f");
+    operands.append(a.begin(), a.end());
+    operands.push_back(descB);
+    return emitPtx(b, loc, instruction + "0, 1, 1" + transpose + ";",
+                   outs + aConstraints + ",l", operands, count);
+  }
+  std::string text =
+      llvm::formatv("{ .reg .pred p; setp.ne.b32 p, ${0}, 0; {1}p, 1, 1{2}; }",
+                    bIndex + 1, instruction, transpose);
+  std::string constraints = tiedF32Constraints(count) + aConstraints + ",l,r";
+  operands.append(acc.begin(), acc.end());
   operands.append(a.begin(), a.end());
   operands.push_back(descB);
   operands.push_back(i32Constant(b, loc, 1)); // scale-d: D = A*B + D
@@ -119,15 +135,15 @@ using ARegisters = function_ref<SmallVector<Value>(int64_t rm, int64_t k)>;
 /// wgmma.fence, then one wgmma per K step and repetition of the mma tile
 /// on this warpgroup's accumulators `acc`, A and B read from the swizzled
 /// tiles at shared addresses `aAddr` and `bAddr` (i32) or A from
-/// `aRegisters` where given, then wgmma.commit_group. Returns the
+/// `aRegisters` where given, then wgmma.commit_group. `accIsZero`: `acc`
+/// is all zeros, which the first K step need not read. Returns the
 /// accumulators, valid only after a wgmma.wait_group that covers the group.
-SmallVector<Value> emitWgmmaGroup(OpBuilder &b, Location loc,
-                                  MmaEncodingAttr mma, ArrayRef<int64_t> dShape,
-                                  int64_t K, StringRef inputType,
-                                  const WgmmaOperandTile &aTile,
-                                  const WgmmaOperandTile &bTile, Value aAddr,
-                                  Value bAddr, SmallVector<Value> acc,
-                                  ARegisters aRegisters = nullptr) {
+SmallVector<Value>
+emitWgmmaGroup(OpBuilder &b, Location loc, MmaEncodingAttr mma,
+               ArrayRef<int64_t> dShape, int64_t K, StringRef inputType,
+               const WgmmaOperandTile &aTile, const WgmmaOperandTile &bTile,
+               Value aAddr, Value bAddr, SmallVector<Value> acc, bool accIsZero,
+               ARegisters aRegisters = nullptr) {
   emitPtx(b, loc, "wgmma.fence.sync.aligned;", "", {}, 0);
 
   // This warpgroup's rows of A and columns of B within the mma tile.
@@ -190,7 +206,7 @@ SmallVector<Value> emitWgmmaGroup(OpBuilder &b, Location loc,
         unsigned first = unsigned((rm * reps[1] + rn) * perInstr);
         SmallVector<Value> next =
             emitWgmma(b, loc, ValueRange(acc).slice(first, perInstr), a, descB,
-                      n, inputType, bTile.innerIsK);
+                      n, inputType, bTile.innerIsK, accIsZero && k == 0);
         std::copy(next.begin(), next.end(), acc.begin() + first);
       }
     }
@@ -292,7 +308,8 @@ struct DotOpWgmmaLowering : public ConvertOpToLLVMPattern<DotOp> {
                                       i32Constant(rewriter, loc, bOffset));
     SmallVector<Value> acc = emitWgmmaGroup(
         rewriter, loc, mma, dType.getShape(), K, inputType, aTile, bTile, base,
-        bBase, unpackStruct(rewriter, loc, adaptor.getC()));
+        bBase, unpackStruct(rewriter, loc, adaptor.getC()),
+        matchPattern(op.getC(), m_AnyZeroFloat()));
     acc = emitWgmmaWait(rewriter, loc, acc, 0);
     rewriter.replaceOp(
         op,
@@ -333,7 +350,8 @@ struct WarpGroupDotOpLowering : public ConvertOpToLLVMPattern<WarpGroupDotOp> {
         getMmaInputType(
             cast<MemDescType>(op.getA().getType()).getElementType()),
         staged->a, staged->b, staged->aBase, staged->bBase,
-        unpackStruct(rewriter, loc, adaptor.getAcc()));
+        unpackStruct(rewriter, loc, adaptor.getAcc()),
+        matchPattern(op.getAcc(), m_AnyZeroFloat()));
     rewriter.replaceOp(
         op, packStruct(rewriter, loc,
                        getTypeConverter()->convertType(op.getType()), acc));
@@ -386,7 +404,7 @@ struct WarpGroupDotOpLowering : public ConvertOpToLLVMPattern<WarpGroupDotOp> {
         rewriter, loc, mma, op.getType().getShape(), K,
         getMmaInputType(bType.getElementType()), WgmmaOperandTile{}, bTile,
         Value(), bBase, unpackStruct(rewriter, loc, adaptor.getAcc()),
-        aRegisters);
+        matchPattern(op.getAcc(), m_AnyZeroFloat()), aRegisters);
     rewriter.replaceOp(
         op, packStruct(rewriter, loc,
                        getTypeConverter()->convertType(op.getType()), acc));
