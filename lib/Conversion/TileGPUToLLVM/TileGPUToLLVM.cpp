@@ -537,6 +537,7 @@ struct ConvertTileGPUToLLVM
           Attribute(), /*alignment=*/1024, /*addrSpace=*/3);
     }
 
+    markWgmmaOffsetsInAsm(module);
     ModuleAxisInfo axisInfo(module);
     TileLLVMTypeConverter converter(ctx);
     RewritePatternSet patterns(ctx);

@@ -104,6 +104,9 @@ void populateDotOpToLLVMPatterns(LLVMTypeConverter &converter,
                                  RewritePatternSet &patterns);
 void populateWgmmaDotOpToLLVMPatterns(LLVMTypeConverter &converter,
                                       RewritePatternSet &patterns);
+/// Marks the warpgroup_dots whose A sub-tile offsets go into each wgmma's
+/// asm (WgmmaDotOpToLLVM.cpp): run before the conversion, which reads it.
+void markWgmmaOffsetsInAsm(ModuleOp module);
 void populateMmaSyncDotOpToLLVMPatterns(LLVMTypeConverter &converter,
                                         RewritePatternSet &patterns);
 void populateReduceOpToLLVMPatterns(LLVMTypeConverter &converter,

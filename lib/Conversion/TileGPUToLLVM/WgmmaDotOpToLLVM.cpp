@@ -30,6 +30,7 @@
 #include "mlir/Conversion/LLVMCommon/Pattern.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Matchers.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -38,6 +39,9 @@ using namespace mlir::tile;
 using namespace mlir::tilegpu;
 
 namespace {
+/// On a warpgroup_dot: its A sub-tile offsets go into each wgmma's asm.
+constexpr llvm::StringLiteral kOffsetsInAsmAttr = "tilegpu.a_offsets_in_asm";
+
 /// An inline-PTX statement with side effects (kept in place and order).
 SmallVector<Value> emitPtx(OpBuilder &b, Location loc, StringRef text,
                            StringRef constraints, ValueRange operands,
@@ -86,18 +90,25 @@ int64_t getWgmmaK(StringRef inputType) { return inputType == "tf32" ? 8 : 16; }
 /// accumulators first). With `zeroAcc` the accumulators start from zero:
 /// scale-d is 0 and they are no inputs (as Triton emits a dot whose
 /// accumulator is a zero constant), so no registers are zeroed for it and
-/// written just before the wgmma reads them.
+/// written just before the wgmma reads them. A nonzero `aOffset` is added
+/// to A's descriptor inside the instruction's asm (see emitWgmmaGroup).
 SmallVector<Value> emitWgmma(OpBuilder &b, Location loc, ValueRange acc,
                              ValueRange a, Value descB, unsigned n,
                              StringRef inputType, bool bKMajor,
-                             bool zeroAcc = false) {
+                             bool zeroAcc = false, int64_t aOffset = 0) {
   unsigned count = acc.size();
   // A: one descriptor (shared memory, with its transpose operand), or four
   // b32 registers of 16-bit pairs (which take none).
   bool aInRegisters = a.size() == 4;
   unsigned aFirst = zeroAcc ? count : 2 * count, bIndex = aFirst + a.size();
-  std::string aText =
-      aInRegisters ? registerList(aFirst, 4) : "$" + std::to_string(aFirst);
+  std::string aText = aInRegisters ? registerList(aFirst, 4)
+                      : aOffset    ? std::string("da")
+                                   : "$" + std::to_string(aFirst);
+  std::string prelude =
+      aOffset ? llvm::formatv(".reg .b64 da; add.s64 da, ${0}, {1}; ", aFirst,
+                              aOffset)
+                    .str()
+              : std::string();
   std::string transpose = inputType == "tf32" ? ""
                           : aInRegisters      ? (bKMajor ? ", 0" : ", 1")
                           : bKMajor           ? ", 0, 0"
@@ -114,12 +125,15 @@ SmallVector<Value> emitWgmma(OpBuilder &b, Location loc, ValueRange acc,
       outs += (i ? ",=f" : "=f");
     operands.append(a.begin(), a.end());
     operands.push_back(descB);
-    return emitPtx(b, loc, instruction + "0, 1, 1" + transpose + ";",
-                   outs + aConstraints + ",l", operands, count);
+    std::string zeroText = instruction + "0, 1, 1" + transpose + ";";
+    if (!prelude.empty())
+      zeroText = "{ " + prelude + zeroText + " }";
+    return emitPtx(b, loc, zeroText, outs + aConstraints + ",l", operands,
+                   count);
   }
-  std::string text =
-      llvm::formatv("{ .reg .pred p; setp.ne.b32 p, ${0}, 0; {1}p, 1, 1{2}; }",
-                    bIndex + 1, instruction, transpose);
+  std::string text = llvm::formatv(
+      "{ .reg .pred p; {3}setp.ne.b32 p, ${0}, 0; {1}p, 1, 1{2}; }", bIndex + 1,
+      instruction, transpose, prelude);
   std::string constraints = tiedF32Constraints(count) + aConstraints + ",l,r";
   operands.append(acc.begin(), acc.end());
   operands.append(a.begin(), a.end());
@@ -136,14 +150,16 @@ using ARegisters = function_ref<SmallVector<Value>(int64_t rm, int64_t k)>;
 /// on this warpgroup's accumulators `acc`, A and B read from the swizzled
 /// tiles at shared addresses `aAddr` and `bAddr` (i32) or A from
 /// `aRegisters` where given, then wgmma.commit_group. `accIsZero`: `acc`
-/// is all zeros, which the first K step need not read. Returns the
-/// accumulators, valid only after a wgmma.wait_group that covers the group.
+/// is all zeros, which the first K step need not read. `aInAsm`: each
+/// instruction adds its A sub-tile's offset to the tile's descriptor inside
+/// its asm (markWgmmaOffsetsInAsm says where). Returns the accumulators,
+/// valid only after a wgmma.wait_group that covers the group.
 SmallVector<Value>
 emitWgmmaGroup(OpBuilder &b, Location loc, MmaEncodingAttr mma,
                ArrayRef<int64_t> dShape, int64_t K, StringRef inputType,
                const WgmmaOperandTile &aTile, const WgmmaOperandTile &bTile,
                Value aAddr, Value bAddr, SmallVector<Value> acc, bool accIsZero,
-               ARegisters aRegisters = nullptr) {
+               ARegisters aRegisters = nullptr, bool aInAsm = false) {
   emitPtx(b, loc, "wgmma.fence.sync.aligned;", "", {}, 0);
 
   // This warpgroup's rows of A and columns of B within the mma tile.
@@ -192,11 +208,13 @@ emitWgmmaGroup(OpBuilder &b, Location loc, MmaEncodingAttr mma,
   Value bDescriptor = bTile.emitDescriptor(b, loc, bBase);
   for (int64_t k = 0; k < K; k += getWgmmaK(inputType)) {
     for (int64_t rm = 0; rm < reps[0]; ++rm) {
+      int64_t aOffset =
+          aRegisters ? 0 : aTile.linearOffset(rm * tileShape[0], k);
       SmallVector<Value> a =
           aRegisters ? aRegisters(rm, k)
+          : aInAsm   ? SmallVector<Value>{aDescriptor}
                      : SmallVector<Value>{WgmmaOperandTile::offsetDescriptor(
-                           b, loc, aDescriptor,
-                           aTile.linearOffset(rm * tileShape[0], k))};
+                           b, loc, aDescriptor, aOffset)};
       for (int64_t rn = 0; rn < reps[1]; ++rn) {
         int64_t column = rn * tileShape[1];
         Value descB = WgmmaOperandTile::offsetDescriptor(
@@ -206,7 +224,8 @@ emitWgmmaGroup(OpBuilder &b, Location loc, MmaEncodingAttr mma,
         unsigned first = unsigned((rm * reps[1] + rn) * perInstr);
         SmallVector<Value> next =
             emitWgmma(b, loc, ValueRange(acc).slice(first, perInstr), a, descB,
-                      n, inputType, bTile.innerIsK, accIsZero && k == 0);
+                      n, inputType, bTile.innerIsK, accIsZero && k == 0,
+                      aInAsm ? aOffset >> 4 : 0);
         std::copy(next.begin(), next.end(), acc.begin() + first);
       }
     }
@@ -351,7 +370,8 @@ struct WarpGroupDotOpLowering : public ConvertOpToLLVMPattern<WarpGroupDotOp> {
             cast<MemDescType>(op.getA().getType()).getElementType()),
         staged->a, staged->b, staged->aBase, staged->bBase,
         unpackStruct(rewriter, loc, adaptor.getAcc()),
-        matchPattern(op.getAcc(), m_AnyZeroFloat()));
+        matchPattern(op.getAcc(), m_AnyZeroFloat()), /*aRegisters=*/nullptr,
+        /*aInAsm=*/op->hasAttr(kOffsetsInAsmAttr));
     rewriter.replaceOp(
         op, packStruct(rewriter, loc,
                        getTypeConverter()->convertType(op.getType()), acc));
@@ -461,6 +481,42 @@ struct WarpGroupDotWaitOpLowering
   }
 };
 } // namespace
+
+// An A buffer a loop does not change (one stage: q, k, v, dO of attention)
+// has loop-invariant descriptors, one per K step and row repetition, which
+// LLVM hoists out of the loop: 2 registers each for the whole loop. Where
+// the loop's accumulators already take most registers, that pushes ptxas
+// into spilling them and reloading every iteration (the attention
+// backward's dQ loop at HEAD_DIM 128 kept 32 such descriptors), so there
+// each wgmma adds its sub-tile's offset to the one descriptor in its own
+// asm instead. Elsewhere the hoisted descriptors are free and the extra add
+// per wgmma is not (the forward at HEAD_DIM 128 ran 3% slower with it).
+void mlir::tilegpu::markWgmmaOffsetsInAsm(ModuleOp module) {
+  module.walk([](scf::ForOp loop) {
+    // Per thread: the accumulator registers of the loop's dots and the
+    // descriptor registers their one-stage A buffers would hoist.
+    int64_t registers = 0;
+    SmallVector<WarpGroupDotOp> invariantA;
+    for (auto dot : loop.getBody()->getOps<WarpGroupDotOp>()) {
+      auto type = cast<RankedTensorType>(dot.getType());
+      auto mma = cast<MmaEncodingAttr>(type.getEncoding());
+      unsigned threads = mma.getWarpsPerCTA()[0] * mma.getWarpsPerCTA()[1] * 32;
+      registers += type.getNumElements() / threads;
+      auto a = dyn_cast<MemDescType>(dot.getA().getType());
+      if (!a || a.getShape()[0] != 1)
+        continue;
+      invariantA.push_back(dot);
+      registers += 2 * (a.getShape()[2] / 16) * mma.getReps(type.getShape())[0];
+    }
+    // Tutorial 06's forward loops come to 144 (D 64, 4 warps; D 128, 8
+    // warps), its backward's to 160 and more (D 64's dQ loop: 128 of
+    // accumulators and 32 of descriptors).
+    if (registers <= 150)
+      return;
+    for (WarpGroupDotOp dot : invariantA)
+      dot->setAttr(kOffsetsInAsmAttr, UnitAttr::get(dot.getContext()));
+  });
+}
 
 void mlir::tilegpu::populateWgmmaDotOpToLLVMPatterns(
     LLVMTypeConverter &converter, RewritePatternSet &patterns) {
