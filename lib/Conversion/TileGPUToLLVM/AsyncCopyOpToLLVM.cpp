@@ -54,6 +54,52 @@ struct LocalAllocOpLowering : public ConvertOpToLLVMPattern<LocalAllocOp> {
   }
 };
 
+/// What both forms of async_copy share: the thread's pointers, masks and
+/// element coordinates, the stage's address, and one cp.async per run.
+struct CopyRuns {
+  SmallVector<Value> ptrs, masks;
+  SmallVector<SmallVector<Value>> indices;
+  Value stageBase;
+  unsigned bytes; // per run
+
+  CopyRuns(ConversionPatternRewriter &rewriter, Location loc, AsyncCopyOp op,
+           AsyncCopyOp::Adaptor adaptor, DistributedLayoutInterface layout,
+           unsigned bytes)
+      : bytes(bytes) {
+    auto buffer = cast<MemDescType>(op.getBuffer().getType());
+    ptrs = unpackStruct(rewriter, loc, adaptor.getPtr());
+    if (adaptor.getMask())
+      masks = unpackStruct(rewriter, loc, adaptor.getMask());
+    indices =
+        emitIndices(rewriter, loc, layout,
+                    cast<RankedTensorType>(op.getPtr().getType()).getShape());
+    stageBase = emitStageAddress(rewriter, loc, adaptor.getBuffer(),
+                                 adaptor.getStage(), buffer.getStageBytes());
+  }
+
+  /// The copy of the run at register `r` to `dst` + `immediate`, masked-off
+  /// runs with source size 0 (zeros written, nothing read); only where
+  /// `predicate` holds, if given. .cg (L2 only) takes 16-byte copies;
+  /// smaller ones go through L1 (.ca).
+  void emit(ConversionPatternRewriter &rewriter, Location loc, unsigned r,
+            Value dst, int64_t immediate = 0, Value predicate = {}) const {
+    Value full = i32Constant(rewriter, loc, bytes);
+    Value srcSize = masks.empty()
+                        ? full
+                        : LLVM::SelectOp::create(rewriter, loc, masks[r], full,
+                                                 i32Constant(rewriter, loc, 0))
+                              .getResult();
+    std::string text = llvm::formatv(
+        "{0}cp.async.{1}.shared.global [$0 + {2}], [$1], {3}, $2;",
+        predicate ? "@$3 " : "", bytes == 16 ? "cg" : "ca", immediate, bytes);
+    SmallVector<Value> operands = {dst, ptrs[r], srcSize};
+    if (predicate)
+      operands.push_back(predicate);
+    emitPtxStatement(rewriter, loc, text, predicate ? "r,l,r,b" : "r,l,r",
+                     operands);
+  }
+};
+
 struct AsyncCopyOpLowering : public ConvertOpToLLVMPattern<AsyncCopyOp> {
   AsyncCopyOpLowering(const LLVMTypeConverter &converter,
                       const tile::ModuleAxisInfo &axisInfo)
@@ -83,24 +129,15 @@ struct AsyncCopyOpLowering : public ConvertOpToLLVMPattern<AsyncCopyOp> {
 
     WgmmaOperandTile tile{buffer.getShape()[1], buffer.getShape()[2],
                           elementBytes, /*innerIsK=*/false};
-    SmallVector<Value> ptrs = unpackStruct(rewriter, loc, adaptor.getPtr());
-    SmallVector<Value> masks;
-    if (adaptor.getMask())
-      masks = unpackStruct(rewriter, loc, adaptor.getMask());
-    auto indices = emitIndices(rewriter, loc, layout, ptrType.getShape());
-
-    Value stageBase =
-        emitStageAddress(rewriter, loc, adaptor.getBuffer(), adaptor.getStage(),
-                         buffer.getStageBytes());
-    Value full = i32Constant(rewriter, loc, bytes);
-    Value none = i32Constant(rewriter, loc, 0);
+    CopyRuns runs(rewriter, loc, op, adaptor, layout, bytes);
+    auto &indices = runs.indices;
     // A run whose tile offset differs from the first run's by a constant
     // multiple of 1024 bytes has the same swizzle: it is addressed from the
     // first run's address with an immediate offset.
     std::optional<SmallVector<int64_t>> first =
         getRegisterOffsets(layout, ptrType.getShape(), 0);
     Value firstDst;
-    for (unsigned r = 0; r < ptrs.size(); r += plan.width) {
+    for (unsigned r = 0; r < runs.ptrs.size(); r += plan.width) {
       std::optional<SmallVector<int64_t>> here =
           getRegisterOffsets(layout, ptrType.getShape(), r);
       Value dst;
@@ -119,22 +156,12 @@ struct AsyncCopyOpLowering : public ConvertOpToLLVMPattern<AsyncCopyOp> {
       if (!dst) {
         Value linear = tile.emitLinearOffset(rewriter, loc, indices[r][outer],
                                              indices[r][inner]);
-        dst = LLVM::AddOp::create(rewriter, loc, stageBase,
+        dst = LLVM::AddOp::create(rewriter, loc, runs.stageBase,
                                   tile.emitSwizzle(rewriter, loc, linear));
         if (r == 0)
           firstDst = dst;
       }
-      // .cg (L2 only) takes 16-byte copies; smaller ones go through L1
-      // (.ca).
-      std::string text =
-          llvm::formatv("cp.async.{0}.shared.global [$0 + {1}], [$1], {2}, $2;",
-                        bytes == 16 ? "cg" : "ca", immediate, bytes);
-      Value srcSize =
-          masks.empty()
-              ? full
-              : LLVM::SelectOp::create(rewriter, loc, masks[r], full, none);
-      emitPtxStatement(rewriter, loc, text, "r,l,r",
-                       ValueRange{dst, ptrs[r], srcSize});
+      runs.emit(rewriter, loc, r, dst, immediate);
     }
     rewriter.eraseOp(op);
     return success();
@@ -155,43 +182,18 @@ struct AsyncCopyOpLowering : public ConvertOpToLLVMPattern<AsyncCopyOp> {
       return op.emitOpError("cp.async copies 4, 8 or 16 bytes; this block "
                             "allows ")
              << bytes << " bytes";
-    SmallVector<Value> ptrs = unpackStruct(rewriter, loc, adaptor.getPtr());
-    SmallVector<Value> masks;
-    if (adaptor.getMask())
-      masks = unpackStruct(rewriter, loc, adaptor.getMask());
+    CopyRuns runs(rewriter, loc, op, adaptor, layout, bytes);
     SmallVector<Value> firsts =
         emitFirstCopyMasks(rewriter, loc, layout, ptrType.getShape());
-    auto indices = emitIndices(rewriter, loc, layout, ptrType.getShape());
-    Value stageBase =
-        emitStageAddress(rewriter, loc, adaptor.getBuffer(), adaptor.getStage(),
-                         buffer.getStageBytes());
-    Value full = i32Constant(rewriter, loc, bytes);
-    Value none = i32Constant(rewriter, loc, 0);
-    std::string text =
-        llvm::formatv("cp.async.{0}.shared.global [$0], [$1], {1}, $2;",
-                      bytes == 16 ? "cg" : "ca", bytes);
-    for (unsigned r = 0; r < ptrs.size(); r += width) {
-      Value dst = LLVM::AddOp::create(
-          rewriter, loc, stageBase,
-          LLVM::MulOp::create(rewriter, loc, indices[r][0],
-                              i32Constant(rewriter, loc, elementBytes)));
-      Value srcSize =
-          masks.empty()
-              ? full
-              : LLVM::SelectOp::create(rewriter, loc, masks[r], full, none)
-                    .getResult();
-      std::string copyText = text;
-      if (!firsts.empty() && firsts[r])
-        copyText = "@$3 " + text;
-      else if (!firsts.empty())
+    for (unsigned r = 0; r < runs.ptrs.size(); r += width) {
+      if (!firsts.empty() && !firsts[r])
         continue; // no first copy of this element here
-      SmallVector<Value> operands = {dst, ptrs[r], srcSize};
-      std::string constraints = "r,l,r";
-      if (!firsts.empty()) {
-        operands.push_back(firsts[r]);
-        constraints += ",b";
-      }
-      emitPtxStatement(rewriter, loc, copyText, constraints, operands);
+      Value dst = LLVM::AddOp::create(
+          rewriter, loc, runs.stageBase,
+          LLVM::MulOp::create(rewriter, loc, runs.indices[r][0],
+                              i32Constant(rewriter, loc, elementBytes)));
+      runs.emit(rewriter, loc, r, dst, /*immediate=*/0,
+                firsts.empty() ? Value() : firsts[r]);
     }
     rewriter.eraseOp(op);
     return success();

@@ -18,7 +18,7 @@ func.func @plain_stage(%base: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %s:
   %ns = tile.splat %n : i32 -> tensor<16xi32, #l>
   %mask = arith.cmpi slt, %r, %ns : tensor<16xi32, #l>
   // CHECK: llvm.mul %{{.*}}, %{{.*}} : i32
-  // CHECK: "@$3 cp.async.ca.shared.global [$0], [$1], 4, $2;", "r,l,r,b"
+  // CHECK: "@$3 cp.async.ca.shared.global [$0 + 0], [$1], 4, $2;", "r,l,r,b"
   // CHECK-NOT: cp.async.ca
   tilegpu.async_copy %p, %buf[%s], %mask : tensor<16x!tile.ptr<f32>, #l> -> !tilegpu.memdesc<2x16xf32>, tensor<16xi1, #l>
   tilegpu.async_commit_group
