@@ -10,7 +10,7 @@ TFLOP/s as the tutorial counts the backward: 2.5 x the forward's
 4 Z H N^2 D, halved for causal.
 
     python3 scripts/bench-attention-bwd.py [--tile-run PATH] [--repeats N]
-        [--shapes Z,H,N,D;...]
+        [--shapes Z,H,N,D;...] [--tile-timeout 120]
 
 Needs torch, triton and a CUDA GPU.
 """
@@ -42,7 +42,10 @@ def load_triton_kernel():
 def tile_ms(args, z, h, n, d):
     cmd = [args.tile_run, KERNEL, "--no-check", "--set", f"BATCH={z}", "--set", f"N_HEAD={h}",
            "--set", f"N_CTX={n}", "--set", f"HEAD_DIM={d}"]
-    out = subprocess.run(cmd, capture_output=True, text=True)
+    try:
+        out = subprocess.run(cmd, capture_output=True, text=True, timeout=args.tile_timeout)
+    except subprocess.TimeoutExpired:
+        raise SystemExit(f"FAIL: tile-run did not finish within {args.tile_timeout} s: {' '.join(cmd)}")
     times = [float(m[1]) for m in map(TIME_RE.match, out.stdout.splitlines()) if m]
     if out.returncode != 0 or not times:
         sys.stdout.write(out.stdout + out.stderr)
@@ -54,6 +57,8 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--tile-run", default="tile-run")
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--tile-timeout", type=int, default=120,
+                        help="seconds one tile-run may take before the run fails")
     parser.add_argument("--shapes", default="4,32,1024,64;4,32,4096,64")
     args = parser.parse_args()
     attn_bwd = load_triton_kernel()

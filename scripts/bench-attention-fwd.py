@@ -17,7 +17,7 @@ same), and Triton's output against SDPA's at the full shape.
     python3 scripts/bench-attention-fwd.py [--tile-run PATH] [--repeats N]
         [--kernel block-pointer|descriptor]
         [--shapes Z,H,N,D,causal;...] [--block-m 128] [--block-n 64]
-        [--warps 4] [--stages 3]
+        [--warps 4] [--stages 3] [--tile-timeout 120]
 
 Needs torch, triton and a CUDA GPU.
 """
@@ -86,7 +86,10 @@ def triton_descriptor_call(attn_fwd, q, k, v, o, m, sm_scale, causal, args):
 
 def run_tile(args, sets, bench):
     cmd = [args.tile_run, KERNEL] + sets + ([] if bench else ["--no-bench"]) + (["--no-check"] if bench else [])
-    proc = subprocess.run(cmd, capture_output=True, text=True)
+    try:
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=args.tile_timeout)
+    except subprocess.TimeoutExpired:
+        raise SystemExit(f"FAIL: tile-run did not finish within {args.tile_timeout} s: {' '.join(cmd)}")
     out = proc.stdout + proc.stderr
     ms, checks = None, []
     for line in out.splitlines():
@@ -107,6 +110,8 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--tile-run", default="tile-run")
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--tile-timeout", type=int, default=120,
+                        help="seconds one tile-run may take before the run fails")
     parser.add_argument("--shapes", default=DEFAULT_SHAPES)
     parser.add_argument("--block-m", type=int, default=128)
     parser.add_argument("--block-n", type=int, default=64)
@@ -133,7 +138,9 @@ def main():
         causal = bool(causal)
         flops = 4.0 * z * h * n * n * d * (0.5 if causal else 1.0)
         sets = tile_sets(z, h, n, d, causal, args)
+        print(f"# {shape}: checking Tile", file=sys.stderr, flush=True)
         run_tile(args, tile_sets(1, 2, min(n, args.check_max_n), d, causal, args), bench=False)
+        print(f"# {shape}: compiling Triton", file=sys.stderr, flush=True)
         q, k, v = (torch.randn((z, h, n, d), dtype=torch.float16, device="cuda") for _ in range(3))
         o = torch.empty_like(q)
         m = torch.empty((z, h, n), dtype=torch.float32, device="cuda")
@@ -173,6 +180,7 @@ def main():
                     return triton.testing.do_bench(sdpa)
             except Exception:  # noqa: BLE001 - a backend that cannot run this shape
                 return None
+        print(f"# {shape}: timing", file=sys.stderr, flush=True)
         for _ in range(args.repeats):
             tile_ms.append(run_tile(args, sets, bench=True)[0])
             triton_ms.append(triton.testing.do_bench(triton_call))
