@@ -237,3 +237,37 @@ func.func @dot_loop(%a: tensor<16x8xf16, #l>, %b: tensor<8x16xf16, #l>, %c: tens
   }
   return %r : tensor<16x16xf32, #l>
 }
+
+// -----
+
+// A staged side load (tilegpu-pipeline): each iteration waits for its
+// stage, starts the copy of a later iteration into another stage, then
+// reads its own stage with local_load. One barrier, after the wait, orders
+// both the copy after every thread's read of the stage it overwrites
+// (previous iteration) and the read after every thread's copy: the copy in
+// flight is no write yet, so none goes before the local_load.
+#s = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+// CHECK-LABEL: func.func @side_load_loop
+// CHECK: scf.for
+// CHECK-NEXT: tilegpu.async_wait
+// CHECK-NEXT: tilegpu.barrier
+// CHECK-NEXT: tilegpu.async_copy
+// CHECK-NEXT: tilegpu.async_commit_group
+// CHECK-NEXT: tilegpu.local_load
+// CHECK-NOT: tilegpu.barrier
+// CHECK: scf.yield
+func.func @side_load_loop(%p: tensor<16x!tile.ptr<f32>, #s>, %n: index, %read: i32, %write: i32) -> tensor<16xf32, #s> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant dense<0.0> : tensor<16xf32, #s>
+  %buf = tilegpu.local_alloc {tilegpu.shared_offset = 0 : i32} : !tilegpu.memdesc<3x16xf32>
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero) -> tensor<16xf32, #s> {
+    tilegpu.async_wait {pending = 1 : i32}
+    tilegpu.async_copy %p, %buf[%write] : tensor<16x!tile.ptr<f32>, #s> -> !tilegpu.memdesc<3x16xf32>
+    tilegpu.async_commit_group
+    %v = tilegpu.local_load %buf[%read] : !tilegpu.memdesc<3x16xf32> -> tensor<16xf32, #s>
+    %a = arith.addf %acc, %v : tensor<16xf32, #s>
+    scf.yield %a : tensor<16xf32, #s>
+  }
+  return %r : tensor<16xf32, #s>
+}
