@@ -116,16 +116,17 @@ struct AsyncCopyOpLowering : public ConvertOpToLLVMPattern<AsyncCopyOp> {
     VectorPlan plan =
         planVectors(axisInfo, op.getPtr(), op.getMask(), elementBytes * 8);
     unsigned bytes = plan.width * elementBytes;
-    if (ptrType.getRank() == 1)
-      return lowerPlainCopy(op, adaptor, rewriter, layout, plan.width,
-                            elementBytes);
     // The axis the runs go along: the stage's contiguous one.
-    unsigned inner = op.getTransposed() ? 0 : 1, outer = 1 - inner;
+    bool plain = ptrType.getRank() == 1;
+    unsigned inner = plain || op.getTransposed() ? 0 : 1, outer = 1 - inner;
     if (!layout || layout.getLayoutOrder()[0] != inner ||
         (bytes != 4 && bytes != 8 && bytes != 16))
       return op.emitOpError("cp.async copies 4, 8 or 16 bytes along the "
                             "stage's contiguous axis; this block allows ")
              << bytes << " bytes";
+    if (plain)
+      return lowerPlainCopy(op, adaptor, rewriter, layout, plan.width,
+                            elementBytes);
 
     WgmmaOperandTile tile{buffer.getShape()[1], buffer.getShape()[2],
                           elementBytes, /*innerIsK=*/false};
@@ -176,13 +177,7 @@ struct AsyncCopyOpLowering : public ConvertOpToLLVMPattern<AsyncCopyOp> {
                                unsigned width, unsigned elementBytes) const {
     Location loc = op.getLoc();
     auto ptrType = cast<RankedTensorType>(op.getPtr().getType());
-    auto buffer = cast<MemDescType>(op.getBuffer().getType());
-    unsigned bytes = width * elementBytes;
-    if (!layout || (bytes != 4 && bytes != 8 && bytes != 16))
-      return op.emitOpError("cp.async copies 4, 8 or 16 bytes; this block "
-                            "allows ")
-             << bytes << " bytes";
-    CopyRuns runs(rewriter, loc, op, adaptor, layout, bytes);
+    CopyRuns runs(rewriter, loc, op, adaptor, layout, width * elementBytes);
     SmallVector<Value> firsts =
         emitFirstCopyMasks(rewriter, loc, layout, ptrType.getShape());
     for (unsigned r = 0; r < runs.ptrs.size(); r += width) {

@@ -225,7 +225,7 @@ emitWgmmaGroup(OpBuilder &b, Location loc, MmaEncodingAttr mma,
         SmallVector<Value> next =
             emitWgmma(b, loc, ValueRange(acc).slice(first, perInstr), a, descB,
                       n, inputType, bTile.innerIsK, accIsZero && k == 0,
-                      aInAsm ? aOffset >> 4 : 0);
+                      aInAsm ? WgmmaOperandTile::descriptorDelta(aOffset) : 0);
         std::copy(next.begin(), next.end(), acc.begin() + first);
       }
     }

@@ -87,7 +87,8 @@ Value WgmmaOperandTile::offsetDescriptor(OpBuilder &b, Location loc,
     return descriptor;
   return LLVM::AddOp::create(
       b, loc, descriptor,
-      LLVM::ConstantOp::create(b, loc, b.getI64Type(), startLinearOffset >> 4));
+      LLVM::ConstantOp::create(b, loc, b.getI64Type(),
+                               descriptorDelta(startLinearOffset)));
 }
 
 Value mlir::tilegpu::emitStageAddress(OpBuilder &b, Location loc, Value buffer,

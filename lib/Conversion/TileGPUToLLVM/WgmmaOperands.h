@@ -46,6 +46,11 @@ struct WgmmaOperandTile {
   Value emitDescriptor(OpBuilder &b, Location loc, Value base) const;
   /// `descriptor` moved to the sub-tile at byte `startLinearOffset` (a
   /// multiple of 16): one 64-bit add, as the start field is the low bits.
+  /// What moving a descriptor to the sub-tile at byte `startLinearOffset`
+  /// (a multiple of 16) adds to it: the start address field's units.
+  static int64_t descriptorDelta(int64_t startLinearOffset) {
+    return startLinearOffset >> 4;
+  }
   static Value offsetDescriptor(OpBuilder &b, Location loc, Value descriptor,
                                 int64_t startLinearOffset);
 };

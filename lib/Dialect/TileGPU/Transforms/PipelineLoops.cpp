@@ -131,6 +131,22 @@ tile::LoadOp getOperandLoad(Value operand, SmallVectorImpl<Operation *> &chain,
   return load;
 }
 
+/// Whether a thread's runs of `load`'s elements along `axis` make cp.async
+/// copies of 4, 8 or 16 bytes: the run the async_copy lowering plans
+/// (planVectors: the layout's registers along the axis, the pointers'
+/// contiguity and alignment, the mask's constancy).
+bool hasCopyableRuns(tile::LoadOp load, DistributedLayoutInterface layout,
+                     const tile::ModuleAxisInfo &axisInfo, unsigned axis) {
+  unsigned width = std::min(layout.getLayoutSizePerThread()[axis],
+                            axisInfo.getPtrVectorWidth(load.getPtr(), axis));
+  if (Value mask = load.getMask())
+    width = std::min(width, axisInfo.getMaskConstancy(mask, axis));
+  unsigned bytes =
+      std::max(1u, width) *
+      cast<RankedTensorType>(load.getType()).getElementTypeBitWidth() / 8;
+  return bytes == 4 || bytes == 8 || bytes == 16;
+}
+
 /// Whether `load` can become an async copy into a swizzled wgmma tile (also
 /// a transposed one where `allowTransposed`).
 bool isCopyable(tile::LoadOp load, const tile::ModuleAxisInfo &axisInfo,
@@ -152,15 +168,10 @@ bool isCopyable(tile::LoadOp load, const tile::ModuleAxisInfo &axisInfo,
   // pointers' alignment.
   if (isTmaLoad(load))
     return true;
-  unsigned width = std::min(layout.getLayoutSizePerThread()[inner],
-                            axisInfo.getPtrVectorWidth(load.getPtr(), inner));
-  if (Value mask = load.getMask())
-    width = std::min(width, axisInfo.getMaskConstancy(mask, inner));
-  unsigned bytes = width * 2;
   // The swizzled stage tiles need rows of at least 32 bytes.
   if (type.getDimSize(inner) * 2 < 32)
     return false;
-  return bytes == 4 || bytes == 8 || bytes == 16;
+  return hasCopyableRuns(load, layout, axisInfo, inner);
 }
 
 /// Ops of `loop`'s body that compute the loads' operands and the next values
@@ -402,13 +413,7 @@ bool isSideLoadCopyable(tile::LoadOp load, const tile::ModuleAxisInfo &info) {
     if (!matchPattern(other, m_AnyZeroFloat()) &&
         !matchPattern(other, m_Zero()))
       return false;
-  // What the copy's lowering plans (planVectors).
-  unsigned width = std::min(layout.getLayoutSizePerThread()[0],
-                            info.getPtrVectorWidth(load.getPtr(), 0));
-  if (Value mask = load.getMask())
-    width = std::min(width, info.getMaskConstancy(mask, 0));
-  unsigned bytes = std::max(1u, width) * 4;
-  return bytes == 4 || bytes == 8 || bytes == 16;
+  return hasCopyableRuns(load, layout, info, /*axis=*/0);
 }
 
 /// Adds to `staged` the loop's small side loads (the attention backward's

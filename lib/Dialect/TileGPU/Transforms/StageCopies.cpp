@@ -80,6 +80,17 @@ void emitCopy(OpBuilder &b, tile::LoadOp load, IterationValues &values,
                       isTransposedLoad(load));
 }
 
+/// `current` (a value per iter_arg, at the iteration `values` computes) one
+/// iteration on for the iter_args in `indices`: their yields recomputed.
+SmallVector<Value> stepIterArgs(scf::ForOp loop, IterationValues &values,
+                                ArrayRef<Value> current,
+                                ArrayRef<unsigned> indices) {
+  SmallVector<Value> next(current);
+  for (unsigned index : indices)
+    next[index] = values.get(loop.getYieldedValues()[index]);
+  return next;
+}
+
 void emitCopies(OpBuilder &b, const StagedLoop &staged,
                 ArrayRef<tile::LoadOp> loads, IterationValues &values,
                 Value stage, Value inRange) {
@@ -179,10 +190,9 @@ mlir::tilegpu::setUpStages(scf::ForOp loop, ArrayRef<tile::LoadOp> loads,
     IterationValues values(loop, b, iv, [&](unsigned i) { return current[i]; });
     Value stage = arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(s));
     emitCopies(b, staged, loads, values, stage, inRange);
-    SmallVector<Value> next = current;
-    for (unsigned index : llvm::concat<const unsigned>(aheadArgs, steppedArgs))
-      next[index] = values.get(loop.getYieldedValues()[index]);
-    current = next;
+    SmallVector<unsigned> carried(aheadArgs);
+    llvm::append_range(carried, steppedArgs);
+    current = stepIterArgs(loop, values, current, carried);
   }
   for (unsigned index : aheadArgs)
     loop.getInitArgsMutable()[index].assign(current[index]);
@@ -217,10 +227,7 @@ void mlir::tilegpu::emitAheadCopies(OpBuilder &b, const StagedLoop &staged,
   for (unsigned s = 0; !staged.steppedArgs.empty() && s + 1 < staged.stages;
        ++s) {
     IterationValues values(loop, b, iv, [&](unsigned i) { return current[i]; });
-    SmallVector<Value> next = current;
-    for (unsigned index : staged.steppedArgs)
-      next[index] = values.get(loop.getYieldedValues()[index]);
-    current = next;
+    current = stepIterArgs(loop, values, current, staged.steppedArgs);
     iv = arith::AddIOp::create(b, loc, iv, loop.getStep());
   }
   IterationValues ahead(loop, b, aheadIv,
