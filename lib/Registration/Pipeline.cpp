@@ -53,6 +53,7 @@ void mlir::tile::buildTileToTileGPUPipeline(OpPassManager &pm,
   tilegpu::TileGPUPipelineOptions pipeline;
   pipeline.numStages = options.numStages;
   pm.addPass(tilegpu::createTileGPUPipeline(pipeline));
+  pm.addPass(tilegpu::createTileGPUOverlapChainedDots());
   pm.addPass(createCSEPass());
 }
 

@@ -106,6 +106,26 @@ def TileGPUPipeline : Pass<"tilegpu-pipeline", "mlir::ModuleOp"> {
                            "::mlir::arith::ArithDialect"];
 }
 
+def TileGPUOverlapChainedDots
+    : Pass<"tilegpu-overlap-chained-dots", "mlir::ModuleOp"> {
+  let summary = "Start a loop's first dot a step ahead of its second";
+  let description = [{
+    FlashAttention-3's intra-warpgroup overlap, on a loop tilegpu-pipeline
+    staged with TMA copies (attention's forward): the second dot of
+    iteration j-1 (p v, with the accumulator's rescale and its operand's
+    wait and copy) moves into iteration j, after the first dot of
+    iteration j (q k^T) has started, and the first dot's result is waited
+    for with that second wgmma still in flight, so the tensor cores run
+    it while the warps compute iteration j's softmax. The first
+    iteration's first part and the last iteration's second part are
+    peeled, under a test that the loop runs at all. Other loops do not
+    change.
+  }];
+  let dependentDialects = ["::mlir::tilegpu::TileGPUDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 def TileGPUAllocateSharedMemory
     : Pass<"tilegpu-allocate-shared-memory", "mlir::ModuleOp"> {
   let summary = "Give every shared-memory buffer an offset, by liveness";
