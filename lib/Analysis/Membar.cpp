@@ -38,6 +38,15 @@ void PendingAccesses::join(const PendingAccesses &other) {
   unite(tmaInFlight, other.tmaInFlight);
 }
 
+/// The bytes of an explicit buffer (a local_alloc with its offset).
+static std::optional<Interval> getBufferInterval(Value buffer) {
+  Operation *def = buffer.getDefiningOp();
+  std::optional<uint64_t> offset = def ? getSharedOffset(def) : std::nullopt;
+  if (!offset)
+    return std::nullopt;
+  return Interval{*offset, *offset + getExplicitBufferSize(buffer)->first};
+}
+
 FailureOr<MembarAnalysis> MembarAnalysis::analyze(Operation *func) {
   MembarAnalysis analysis;
   PendingAccesses pending;
@@ -126,6 +135,20 @@ LogicalResult MembarAnalysis::visitOp(Operation *op, PendingAccesses &pending,
   }
   if (isa<InvalBarriersOp>(op))
     pending.clear();
+  // Every warp released the stages of the buffer it guards after its reads:
+  // they are ordered before thread 0's next copy into it, which is the
+  // only write the pipeline makes there (PipelineLoops.cpp).
+  if (auto acquire = dyn_cast<AcquireStageOp>(op)) {
+    std::optional<Interval> guarded = getBufferInterval(acquire.getBuffer());
+    if (!guarded)
+      return op->emitError("guards a shared-memory buffer with no ")
+             << kSharedOffsetAttr
+             << "; run tilegpu-allocate-shared-memory first";
+    llvm::erase_if(pending.reads, [&](const Interval &read) {
+      return read.intersects(*guarded);
+    });
+    return success();
+  }
   // TMA copies land visible to every thread that waits for them, and every
   // thread does: nothing is left to order.
   if (isa<TmaWaitOp>(op)) {
@@ -146,15 +169,12 @@ LogicalResult MembarAnalysis::visitOp(Operation *op, PendingAccesses &pending,
     PendingAccesses accesses;
     auto addInterval = [&](Value buffer,
                            SmallVector<Interval> &into) -> LogicalResult {
-      Operation *def = buffer.getDefiningOp();
-      std::optional<uint64_t> offset =
-          def ? getSharedOffset(def) : std::nullopt;
-      if (!offset)
+      std::optional<Interval> whole = getBufferInterval(buffer);
+      if (!whole)
         return op->emitError("reads or writes a shared-memory buffer with no ")
                << kSharedOffsetAttr
                << "; run tilegpu-allocate-shared-memory first";
-      uint64_t start = *offset,
-               end = start + getExplicitBufferSize(buffer)->first;
+      uint64_t start = whole->start, end = whole->end;
       // A copy into a constant stage touches only that stage.
       APInt stage;
       Value copyStage;

@@ -13,6 +13,10 @@
 //     wgmma tile keeps that block (WgmmaOperands.h), swizzled by the TMA as
 //     the tile is;
 //   - tma_wait: every thread polls mbarrier.try_wait.parity;
+//   - release_stage: each warp's lane 0, after bar.warp.sync, runs
+//     mbarrier.arrive on the stage's barrier (one arrival per warp);
+//   - acquire_stage: thread 0, where wanted, polls
+//     mbarrier.try_wait.parity on it; the other threads go on;
 //   - prefetch_tensormap: thread 0 runs prefetch.tensormap;
 //   - inval_barriers: bar.sync, then thread 0 runs mbarrier.inval.
 // The tensor map is a kernel argument: the generic address of 128 bytes in
@@ -75,7 +79,8 @@ struct InitBarriersOpLowering : public ConvertOpToLLVMPattern<InitBarriersOp> {
     Location loc = op.getLoc();
     emitOnEachBarrier(rewriter, loc, adaptor.getBarriers(),
                       op.getBarriers().getType().getCount(),
-                      "mbarrier.init.shared::cta.b64", ", 1");
+                      "mbarrier.init.shared::cta.b64",
+                      ", " + std::to_string(op.getArrivals()));
     emitPtxStatement(rewriter, loc, "fence.mbarrier_init.release.cluster;");
     emitPtxStatement(rewriter, loc, "bar.sync 0;");
     rewriter.eraseOp(op);
@@ -189,12 +194,54 @@ struct TmaWaitOpLowering : public ConvertOpToLLVMPattern<TmaWaitOp> {
     return success();
   }
 };
+struct ReleaseStageOpLowering : public ConvertOpToLLVMPattern<ReleaseStageOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult
+  matchAndRewrite(ReleaseStageOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value barrier = barrierAddress(rewriter, loc, adaptor.getBarriers(),
+                                   adaptor.getStage());
+    // The warp's lanes are done with the stage before lane 0 speaks for
+    // them (mbarrier.arrive releases what the thread did before it).
+    emitPtxStatement(rewriter, loc,
+                     "{\n.reg .b32 lane;\n.reg .pred lead;\n.reg .b64 state;\n"
+                     "mov.u32 lane, %laneid;\n"
+                     "setp.eq.u32 lead, lane, 0;\n"
+                     "bar.warp.sync -1;\n"
+                     "@lead mbarrier.arrive.shared::cta.b64 state, [$0];\n}",
+                     "r", ValueRange{barrier});
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct AcquireStageOpLowering : public ConvertOpToLLVMPattern<AcquireStageOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult
+  matchAndRewrite(AcquireStageOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value barrier = barrierAddress(rewriter, loc, adaptor.getBarriers(),
+                                   adaptor.getStage());
+    Value waits = LLVM::AndOp::create(
+        rewriter, loc, isFirstThread(rewriter, loc), adaptor.getPred());
+    emitPtxStatement(
+        rewriter, loc,
+        "{\n.reg .pred done;\n@!$2 bra ACQUIRED;\nACQUIRE_WAIT:\n"
+        "mbarrier.try_wait.parity.shared::cta.b64 done, [$0], $1;\n"
+        "@!done bra ACQUIRE_WAIT;\nACQUIRED:\n}",
+        "r,r,b", ValueRange{barrier, adaptor.getPhase(), waits});
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
 } // namespace
 
 void mlir::tilegpu::populateTmaOpToLLVMPatterns(LLVMTypeConverter &converter,
                                                 RewritePatternSet &patterns) {
   patterns
       .add<InitBarriersOpLowering, InvalBarriersOpLowering,
-           PrefetchTensormapOpLowering, TmaCopyOpLowering, TmaWaitOpLowering>(
-          converter);
+           PrefetchTensormapOpLowering, TmaCopyOpLowering, TmaWaitOpLowering,
+           ReleaseStageOpLowering, AcquireStageOpLowering>(converter);
 }

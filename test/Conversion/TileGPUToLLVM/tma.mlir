@@ -6,13 +6,16 @@
 // barrier and starts both, the second 64 x 128 bytes further into the
 // stage at column + 64. Every thread polls the barrier for the phase;
 // after a barrier, thread 0 invalidates them. Thread 0 prefetches a tensor
-// map.
+// map. Barriers that stages are released on count one arrival per warp:
+// each warp's lane 0 arrives after bar.warp.sync, and thread 0 alone,
+// where wanted, waits for the phase before refilling the stage.
 
-module attributes {"tilegpu.num-warps" = 4 : i32, "tilegpu.threads-per-warp" = 32 : i32, tilegpu.target = "sm_90a", tilegpu.shared = 32784 : i32} {
+module attributes {"tilegpu.num-warps" = 4 : i32, "tilegpu.threads-per-warp" = 32 : i32, tilegpu.target = "sm_90a", tilegpu.shared = 32800 : i32} {
 // CHECK-LABEL: llvm.func @tma
 func.func @tma(%map: !tile.ptr<i8>, %row: i32, %col: i32, %s: i32, %phase: i32, %go: i1) {
   %a = tilegpu.local_alloc {tilegpu.shared_offset = 0 : i32} : !tilegpu.memdesc<2x64x128xf16>
   %bar = tilegpu.local_alloc {tilegpu.shared_offset = 32768 : i32} : !tilegpu.mbarriers<2>
+  %released = tilegpu.local_alloc {tilegpu.shared_offset = 32784 : i32} : !tilegpu.mbarriers<2>
   // CHECK: "@$1 mbarrier.init.shared::cta.b64 [$0 + 0], 1;\0A@$1 mbarrier.init.shared::cta.b64 [$0 + 8], 1;\0A", "r,b"
   // CHECK: "fence.mbarrier_init.release.cluster;"
   // CHECK: "bar.sync 0;"
@@ -24,6 +27,15 @@ func.func @tma(%map: !tile.ptr<i8>, %row: i32, %col: i32, %s: i32, %phase: i32, 
   tilegpu.tma_copy %map[%row, %col], %a[%s], %bar, %go : !tile.ptr<i8> -> !tilegpu.memdesc<2x64x128xf16>, !tilegpu.mbarriers<2>
   // CHECK: "{\0A.reg .pred done;\0ATMA_WAIT:\0Ambarrier.try_wait.parity.shared::cta.b64 done, [$0], $1;\0A@!done bra TMA_WAIT;\0A}", "r,r"
   tilegpu.tma_wait %bar[%s], %phase : !tilegpu.mbarriers<2>
+  // CHECK: "@$1 mbarrier.init.shared::cta.b64 [$0 + 0], 4;\0A@$1 mbarrier.init.shared::cta.b64 [$0 + 8], 4;\0A", "r,b"
+  tilegpu.init_barriers %released {arrivals = 4 : i32} : !tilegpu.mbarriers<2>
+  // CHECK: "{\0A.reg .b32 lane;\0A.reg .pred lead;\0A.reg .b64 state;\0Amov.u32 lane, %laneid;\0Asetp.eq.u32 lead, lane, 0;\0Abar.warp.sync -1;\0A@lead mbarrier.arrive.shared::cta.b64 state, [$0];\0A}", "r"
+  tilegpu.release_stage %released[%s] : !tilegpu.mbarriers<2>
+  // CHECK: %[[TID:.*]] = nvvm.read.ptx.sreg.tid.x
+  // CHECK: %[[FIRST:.*]] = llvm.icmp "eq" %[[TID]]
+  // CHECK: %[[WAITS:.*]] = llvm.and %[[FIRST]], %{{.*}} : i1
+  // CHECK: "{\0A.reg .pred done;\0A@!$2 bra ACQUIRED;\0AACQUIRE_WAIT:\0Ambarrier.try_wait.parity.shared::cta.b64 done, [$0], $1;\0A@!done bra ACQUIRE_WAIT;\0AACQUIRED:\0A}", "r,r,b" %{{.*}}, %{{.*}}, %[[WAITS]]
+  tilegpu.acquire_stage %released[%s], %phase, %go for %a : !tilegpu.mbarriers<2>, !tilegpu.memdesc<2x64x128xf16>
   // CHECK: "bar.sync 0;"
   // CHECK: "@$1 mbarrier.inval.shared::cta.b64 [$0 + 0];\0A@$1 mbarrier.inval.shared::cta.b64 [$0 + 8];\0A", "r,b"
   tilegpu.inval_barriers %bar : !tilegpu.mbarriers<2>

@@ -6,11 +6,12 @@
 // iteration's first part (K's wait and copy, q k^T waited for, the
 // softmax) is peeled. The loop then runs from lb + step and carries what
 // the second part needs from the iteration before: the read stage and its
-// phase, V's copy coordinate, write stage and predicate, alpha and p. Each
+// phase, V's write stage, copy predicate and coordinate, alpha and p. Each
 // iteration starts q k^T, then waits for the previous iteration's V stage,
-// copies V into the stage written one iteration late, rescales and starts
-// p v, and waits for q k^T with p v still in flight (pending 1) before the
-// softmax; p v is waited for last. After the loop, the last iteration's
+// acquires and copies V into the stage written one iteration late,
+// rescales and starts p v, and waits for q k^T with p v still in flight
+// (pending 1) before releasing K's stage and the softmax; p v is waited
+// for last, then V's stage released. After the loop, the last iteration's
 // second part runs.
 #mma = #tilegpu.mma<{version = 3, warpsPerCTA = [4, 1], instrShape = [16, 64]}>
 #slice = #tilegpu.slice<{dim = 1, parent = #mma}>
@@ -28,23 +29,28 @@ module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "sm_90a", "ti
 // CHECK: %[[P0:.*]] = arith.truncf
 // CHECK-NOT: tilegpu.warpgroup_dot
 // CHECK: %[[START:.*]] = arith.addi %[[LB]], %[[STEP:.*]] : i32
-// CHECK: %[[LOOP:.*]]:15 = scf.for %[[IV:.*]] = %[[START]] to %[[UB]] step %[[STEP]] iter_args(%[[ACC:[a-z0-9]+]] = %[[ZERO:[a-z0-9_]+]], {{.*}}, %[[PREAD:[a-z0-9]+]] = %{{.*}}, %[[PPHASE:[a-z0-9]+]] = %{{.*}}, %[[PVOFF:[a-z0-9]+]] = %{{.*}}, %[[PWRITE:[a-z0-9]+]] = %{{.*}}, %[[PIN:[a-z0-9]+]] = %{{.*}}, %[[PALPHA:[a-z0-9]+]] = %{{.*}}, %[[PP:[a-z0-9]+]] = %[[P0]])
+// CHECK: %[[LOOP:.*]]:15 = scf.for %[[IV:.*]] = %[[START]] to %[[UB]] step %[[STEP]] iter_args(%[[ACC:[a-z0-9]+]] = %[[ZERO:[a-z0-9_]+]], {{.*}}, %[[PREAD:[a-z0-9]+]] = %{{.*}}, %[[PPHASE:[a-z0-9]+]] = %{{.*}}, %[[PWRITE:[a-z0-9]+]] = %{{.*}}, %[[PIN:[a-z0-9]+]] = %{{.*}}, %[[PVOFF:[a-z0-9]+]] = %{{.*}}, %[[PALPHA:[a-z0-9]+]] = %{{.*}}, %[[PP:[a-z0-9]+]] = %[[P0]])
 // CHECK-NEXT: tilegpu.tma_wait %[[KBAR]]
-// CHECK: tilegpu.tma_copy %{{.*}}, %[[KBUF]]
+// CHECK: tilegpu.acquire_stage %[[KREL:[a-z0-9]+]][%{{.*}}], %{{.*}}, %{{.*}} for %[[KBUF]]
+// CHECK-NEXT: tilegpu.tma_copy %{{.*}}, %[[KBUF]]
 // CHECK-NEXT: %[[S:.*]] = tilegpu.warpgroup_dot %{{.*}}, %[[KBUF]]
 // CHECK-NEXT: tilegpu.tma_wait %[[VBAR:[a-z0-9]+]][%[[PREAD]]], %[[PPHASE]]
-// CHECK-NEXT: tilegpu.tma_copy %{{.*}}[%[[PVOFF]], %{{.*}}], %[[VBUF:[a-z0-9]+]][%[[PWRITE]]], %[[VBAR]], %[[PIN]]
+// CHECK-NEXT: tilegpu.acquire_stage %[[VREL:[a-z0-9]+]][%[[PWRITE]]], %[[PPHASE]], %[[PIN]] for %[[VBUF:[a-z0-9]+]]
+// CHECK-NEXT: tilegpu.tma_copy %{{.*}}[%[[PVOFF]], %{{.*}}], %[[VBUF]][%[[PWRITE]]], %[[VBAR]], %[[PIN]]
 // CHECK-NEXT: tile.expand_dims %[[PALPHA]]
 // CHECK-NEXT: tile.broadcast
 // CHECK-NEXT: %[[SCALED:.*]] = arith.mulf %[[ACC]]
 // CHECK-NEXT: %[[PV:.*]] = tilegpu.warpgroup_dot %[[PP]], %[[VBUF]][%[[PREAD]]], %[[SCALED]]
 // CHECK-NEXT: tilegpu.warpgroup_dot_wait %[[S]] {pending = 1 : i32}
+// CHECK-NEXT: tilegpu.release_stage %[[KREL]]
 // CHECK: math.exp2
 // CHECK: %[[PVDONE:.*]] = tilegpu.warpgroup_dot_wait %[[PV]] {pending = 0 : i32}
+// CHECK-NEXT: tilegpu.release_stage %[[VREL]][%[[PREAD]]]
 // CHECK-NEXT: scf.yield %[[PVDONE]],
 // CHECK: tilegpu.tma_wait %[[VBAR]][%[[LOOP]]#8], %[[LOOP]]#9
 // CHECK: %[[LAST:.*]] = tilegpu.warpgroup_dot %[[LOOP]]#14, %[[VBUF]][%[[LOOP]]#8]
 // CHECK-NEXT: %[[LASTDONE:.*]] = tilegpu.warpgroup_dot_wait %[[LAST]] {pending = 0 : i32}
+// CHECK-NEXT: tilegpu.release_stage %[[VREL]][%[[LOOP]]#8]
 // CHECK-NEXT: scf.yield %[[LASTDONE]], %[[LOOP]]#1, %[[LOOP]]#2, %[[LOOP]]#3, %[[LOOP]]#4, %[[LOOP]]#5, %[[LOOP]]#6, %[[LOOP]]#7
 // CHECK-NEXT: } else {
 // CHECK-NEXT: scf.yield %[[ZERO]],
@@ -64,15 +70,20 @@ func.func @attention(%lb: i32, %ub: i32, %tk: !tile.ptr<i8>, %tv: !tile.ptr<i8>,
   %kbar = tilegpu.local_alloc : !tilegpu.mbarriers<3>
   %vbuf = tilegpu.local_alloc : !tilegpu.memdesc<3x64x64xf16>
   %vbar = tilegpu.local_alloc : !tilegpu.mbarriers<3>
+  %krel = tilegpu.local_alloc : !tilegpu.mbarriers<3>
+  %vrel = tilegpu.local_alloc : !tilegpu.mbarriers<3>
   %r:8 = scf.for %iv = %lb to %ub step %c64 iter_args(%acc = %zero, %l = %one, %m = %ninf, %koff = %c128, %voff = %c128, %read = %c0, %write = %c2, %phase = %c0) -> (tensor<128x64xf32, #mma>, tensor<128xf32, #slice>, tensor<128xf32, #slice>, i32, i32, i32, i32, i32) : i32 {
     tilegpu.tma_wait %kbar[%read], %phase : !tilegpu.mbarriers<3>
     tilegpu.tma_wait %vbar[%read], %phase : !tilegpu.mbarriers<3>
     %ahead = arith.addi %iv, %c128 : i32
     %in = arith.cmpi slt, %ahead, %ub : i32
+    tilegpu.acquire_stage %krel[%write], %phase, %in for %kbuf : !tilegpu.mbarriers<3>, !tilegpu.memdesc<3x64x64xf16>
+    tilegpu.acquire_stage %vrel[%write], %phase, %in for %vbuf : !tilegpu.mbarriers<3>, !tilegpu.memdesc<3x64x64xf16>
     tilegpu.tma_copy %tk[%koff, %c0], %kbuf[%write], %kbar, %in : <i8> -> !tilegpu.memdesc<3x64x64xf16>, !tilegpu.mbarriers<3>
     tilegpu.tma_copy %tv[%voff, %c0], %vbuf[%write], %vbar, %in : <i8> -> !tilegpu.memdesc<3x64x64xf16>, !tilegpu.mbarriers<3>
     %s = tilegpu.warpgroup_dot %q[%c0], %kbuf[%read], %zero {b_k_major} : !tilegpu.memdesc<1x128x64xf16>, !tilegpu.memdesc<3x64x64xf16>, tensor<128x64xf32, #mma>
     %sw = tilegpu.warpgroup_dot_wait %s {pending = 0 : i32} : tensor<128x64xf32, #mma>
+    tilegpu.release_stage %krel[%read] : !tilegpu.mbarriers<3>
     %rowmax = tile.reduce(%sw) {axis = 1 : i32} : (tensor<128x64xf32, #mma>) -> tensor<128xf32, #slice> {
     ^bb0(%x: f32, %y: f32):
       %mx = arith.maxnumf %x, %y : f32
@@ -91,6 +102,7 @@ func.func @attention(%lb: i32, %ub: i32, %tk: !tile.ptr<i8>, %tv: !tile.ptr<i8>,
     %p16 = arith.truncf %p : tensor<128x64xf32, #mma> to tensor<128x64xf16, #mma>
     %pv = tilegpu.warpgroup_dot %p16, %vbuf[%read], %scaled : tensor<128x64xf16, #mma>, !tilegpu.memdesc<3x64x64xf16>, tensor<128x64xf32, #mma>
     %pvw = tilegpu.warpgroup_dot_wait %pv {pending = 0 : i32} : tensor<128x64xf32, #mma>
+    tilegpu.release_stage %vrel[%read] : !tilegpu.mbarriers<3>
     %lnew = arith.mulf %l, %alpha : tensor<128xf32, #slice>
     %koff1 = arith.addi %koff, %c64 : i32
     %voff1 = arith.addi %voff, %c64 : i32
@@ -111,16 +123,17 @@ func.func @attention(%lb: i32, %ub: i32, %tk: !tile.ptr<i8>, %tv: !tile.ptr<i8>,
 
 // -----
 
-// With two warpgroups (8 warps), each one's softmax already overlaps the
-// other's wgmma: the loop stays as it is.
-// CHECK-LABEL: func.func @two_warpgroups
+// The accumulator's iteration value is also read before the second dot
+// (by part 0): delaying part 1 would change what that read sees, so the
+// loop stays as it is.
+// CHECK-LABEL: func.func @accumulator_read_early
 // CHECK-NOT: scf.if
 // CHECK: scf.for
 // CHECK-NOT: pending = 1
 #mma = #tilegpu.mma<{version = 3, warpsPerCTA = [8, 1], instrShape = [16, 64]}>
 #slice = #tilegpu.slice<{dim = 1, parent = #mma}>
 module attributes {"tilegpu.num-warps" = 8 : i32, tilegpu.target = "sm_90a", "tilegpu.threads-per-warp" = 32 : i32} {
-func.func @two_warpgroups(%lb: i32, %ub: i32, %tk: !tile.ptr<i8>, %tv: !tile.ptr<i8>, %scale: f32) -> (tensor<128x64xf32, #mma>, tensor<128xf32, #slice>) {
+func.func @accumulator_read_early(%lb: i32, %ub: i32, %tk: !tile.ptr<i8>, %tv: !tile.ptr<i8>, %scale: f32) -> (tensor<128x64xf32, #mma>, tensor<128xf32, #slice>) {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32
   %c2 = arith.constant 2 : i32
@@ -135,15 +148,21 @@ func.func @two_warpgroups(%lb: i32, %ub: i32, %tk: !tile.ptr<i8>, %tv: !tile.ptr
   %kbar = tilegpu.local_alloc : !tilegpu.mbarriers<3>
   %vbuf = tilegpu.local_alloc : !tilegpu.memdesc<3x64x64xf16>
   %vbar = tilegpu.local_alloc : !tilegpu.mbarriers<3>
+  %krel = tilegpu.local_alloc : !tilegpu.mbarriers<3>
+  %vrel = tilegpu.local_alloc : !tilegpu.mbarriers<3>
   %r:8 = scf.for %iv = %lb to %ub step %c64 iter_args(%acc = %zero, %l = %one, %m = %ninf, %koff = %c128, %voff = %c128, %read = %c0, %write = %c2, %phase = %c0) -> (tensor<128x64xf32, #mma>, tensor<128xf32, #slice>, tensor<128xf32, #slice>, i32, i32, i32, i32, i32) : i32 {
     tilegpu.tma_wait %kbar[%read], %phase : !tilegpu.mbarriers<3>
     tilegpu.tma_wait %vbar[%read], %phase : !tilegpu.mbarriers<3>
     %ahead = arith.addi %iv, %c128 : i32
     %in = arith.cmpi slt, %ahead, %ub : i32
+    tilegpu.acquire_stage %krel[%write], %phase, %in for %kbuf : !tilegpu.mbarriers<3>, !tilegpu.memdesc<3x64x64xf16>
+    tilegpu.acquire_stage %vrel[%write], %phase, %in for %vbuf : !tilegpu.mbarriers<3>, !tilegpu.memdesc<3x64x64xf16>
     tilegpu.tma_copy %tk[%koff, %c0], %kbuf[%write], %kbar, %in : <i8> -> !tilegpu.memdesc<3x64x64xf16>, !tilegpu.mbarriers<3>
     tilegpu.tma_copy %tv[%voff, %c0], %vbuf[%write], %vbar, %in : <i8> -> !tilegpu.memdesc<3x64x64xf16>, !tilegpu.mbarriers<3>
     %s = tilegpu.warpgroup_dot %q[%c0], %kbuf[%read], %zero {b_k_major} : !tilegpu.memdesc<1x128x64xf16>, !tilegpu.memdesc<3x64x64xf16>, tensor<128x64xf32, #mma>
     %sw = tilegpu.warpgroup_dot_wait %s {pending = 0 : i32} : tensor<128x64xf32, #mma>
+    tilegpu.release_stage %krel[%read] : !tilegpu.mbarriers<3>
+    %early = arith.addf %acc, %sw : tensor<128x64xf32, #mma>
     %rowmax = tile.reduce(%sw) {axis = 1 : i32} : (tensor<128x64xf32, #mma>) -> tensor<128xf32, #slice> {
     ^bb0(%x: f32, %y: f32):
       %mx = arith.maxnumf %x, %y : f32
@@ -162,6 +181,7 @@ func.func @two_warpgroups(%lb: i32, %ub: i32, %tk: !tile.ptr<i8>, %tv: !tile.ptr
     %p16 = arith.truncf %p : tensor<128x64xf32, #mma> to tensor<128x64xf16, #mma>
     %pv = tilegpu.warpgroup_dot %p16, %vbuf[%read], %scaled : tensor<128x64xf16, #mma>, !tilegpu.memdesc<3x64x64xf16>, tensor<128x64xf32, #mma>
     %pvw = tilegpu.warpgroup_dot_wait %pv {pending = 0 : i32} : tensor<128x64xf32, #mma>
+    tilegpu.release_stage %vrel[%read] : !tilegpu.mbarriers<3>
     %lnew = arith.mulf %l, %alpha : tensor<128xf32, #slice>
     %koff1 = arith.addi %koff, %c64 : i32
     %voff1 = arith.addi %voff, %c64 : i32

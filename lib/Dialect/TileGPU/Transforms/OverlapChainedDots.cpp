@@ -21,19 +21,15 @@
 //     part 1 of the last iteration
 //
 // Part 1 is the second dot, its wait, the ops only its accumulator operand
-// needs (the rescale) and the TMA waits and copies of the buffer it reads;
-// everything else is part 0. The values part 1 takes from part 0 and from
-// the iter_args (p, alpha, the read stage and its phase, the copies'
-// coordinates and predicate) are carried one iteration further. The copies
-// of the second dot's buffer move one iteration later with it: iteration
-// j's copy fills the stage iteration j-2's dot read, which every warp has
-// finished before iteration j starts (the barrier before the first dot's
-// copies orders both), never the stage iteration j-1's dot reads during
-// iteration j. The copy of iteration j is still issued S-1 iterations
-// before the dot that reads it.
-//
-// Only loops of one warpgroup are rewritten: with more, each warpgroup's
-// softmax already overlaps the others' wgmma.
+// needs (the rescale) and the TMA waits, copies, acquires and releases of
+// the buffer it reads; everything else is part 0. The values part 1 takes from
+// part 0 and from the iter_args (p, alpha, the read stage and its phase, the
+// copies' coordinates and predicate) are carried one iteration further. The
+// copies of the second dot's buffer move one iteration later with it: iteration
+// j's copy fills the stage iteration j-2's dot read (after every warp has
+// released it, or after the barrier before the first dot's copies), never
+// the stage iteration j-1's dot reads during iteration j. The copy of
+// iteration j is still issued S-1 iterations before the dot that reads it.
 //
 // Assumes the staged form: each warpgroup_dot's only user is a
 // warpgroup_dot_wait with pending 0. A loop qualifies when it has exactly
@@ -102,13 +98,6 @@ std::optional<ChainedDots> match(scf::ForOp loop) {
       dots[1]->getBlock() != body)
     return std::nullopt;
   WarpGroupDotOp first = dots[0], second = dots[1];
-  // With two warpgroups or more, each one's softmax already overlaps the
-  // others' wgmma; on the H100 the rotation then cost 1-2% (attention at
-  // D 128 with 8 warps) where one warpgroup gained 4-8% (D 64, 4 warps).
-  auto mma = dyn_cast_or_null<MmaEncodingAttr>(
-      cast<RankedTensorType>(second.getType()).getEncoding());
-  if (!mma || mma.getWarpsPerCTA()[0] * mma.getWarpsPerCTA()[1] != 4)
-    return std::nullopt;
   ChainedDots chain;
   chain.loop = loop;
   chain.firstWait = getImmediateWait(first);
@@ -136,9 +125,15 @@ std::optional<ChainedDots> match(scf::ForOp loop) {
       chain.late.insert(copy);
       lateBarriers.insert(copy.getBarriers());
     }
-  for (auto wait : body->getOps<TmaWaitOp>())
-    if (lateBarriers.contains(wait.getBarriers()))
-      chain.late.insert(wait);
+  for (auto acquire : body->getOps<AcquireStageOp>())
+    if (acquire.getBuffer() == late) {
+      chain.late.insert(acquire);
+      lateBarriers.insert(acquire.getBarriers());
+    }
+  for (Operation &op : *body)
+    if (isa<TmaWaitOp, ReleaseStageOp>(op) &&
+        lateBarriers.contains(op.getOperand(0)))
+      chain.late.insert(&op);
   llvm::SmallPtrSet<Operation *, 16> accSlice;
   SmallVector<Value> worklist = {second.getAcc()};
   while (!worklist.empty()) {
@@ -195,13 +190,13 @@ void overlap(ChainedDots &chain) {
   auto yield = cast<scf::YieldOp>(body->getTerminator());
   unsigned numArgs = loop.getNumRegionIterArgs();
   Value acc = loop.getRegionIterArgs()[chain.accIndex];
-  auto lateOps = [&] {
-    SmallVector<Operation *> ops;
-    for (Operation &op : body->without_terminator())
-      if (chain.late.contains(&op))
-        ops.push_back(&op);
-    return ops;
-  }();
+  // Part 1's ops in body order, split at the second dot's wait: what
+  // follows it (the release of its stage) follows it in the new loop too.
+  SmallVector<Operation *> lateOps, afterSecondWait;
+  for (Operation &op : body->without_terminator())
+    if (chain.late.contains(&op))
+      (chain.secondWait->isBeforeInBlock(&op) ? afterSecondWait : lateOps)
+          .push_back(&op);
 
   // Nothing runs when the loop does not (a causal forward's first loop for
   // its first row block).
@@ -263,6 +258,8 @@ void overlap(ChainedDots &chain) {
     kb.clone(op, early);
   }
   kb.clone(*chain.secondWait, delayed);
+  for (Operation *lateOp : afterSecondWait)
+    kb.clone(*lateOp, delayed);
   SmallVector<Value> yielded;
   for (unsigned i = 0; i < numArgs; ++i)
     yielded.push_back(i == chain.accIndex
@@ -278,7 +275,7 @@ void overlap(ChainedDots &chain) {
   epilogue.map(acc, rotated.getResult(chain.accIndex));
   for (auto [i, value] : llvm::enumerate(chain.crossing))
     epilogue.map(value, rotated.getResult(numArgs + i));
-  for (Operation *lateOp : lateOps)
+  for (Operation *lateOp : llvm::concat<Operation *>(lateOps, afterSecondWait))
     b.clone(*lateOp, epilogue);
   SmallVector<Value> results(rotated.getResults().take_front(numArgs));
   results[chain.accIndex] = epilogue.lookup(chain.secondWait.getResult());

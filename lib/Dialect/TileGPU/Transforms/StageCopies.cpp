@@ -26,12 +26,13 @@ bool mlir::tilegpu::isTmaLoad(tile::LoadOp load) {
                          type.getElementType().getIntOrFloatBitWidth() / 8);
 }
 
-uint64_t mlir::tilegpu::getStageBytes(ArrayRef<tile::LoadOp> loads) {
+uint64_t mlir::tilegpu::getStageBytes(ArrayRef<tile::LoadOp> loads,
+                                      bool releaseBarriers) {
   uint64_t bytes = 0;
   for (tile::LoadOp load : loads) {
     auto type = cast<RankedTensorType>(load.getType());
     bytes += type.getNumElements() * (type.getElementTypeBitWidth() / 8) +
-             (isTmaLoad(load) ? 8 : 0);
+             (isTmaLoad(load) ? (releaseBarriers ? 16 : 8) : 0);
   }
   return bytes;
 }
@@ -102,10 +103,9 @@ void emitCopies(OpBuilder &b, const StagedLoop &staged,
 }
 } // namespace
 
-std::optional<StagedLoop>
-mlir::tilegpu::setUpStages(scf::ForOp loop, ArrayRef<tile::LoadOp> loads,
-                           ArrayRef<unsigned> aheadArgs,
-                           ArrayRef<unsigned> steppedArgs, unsigned stages) {
+std::optional<StagedLoop> mlir::tilegpu::setUpStages(
+    scf::ForOp loop, ArrayRef<tile::LoadOp> loads, ArrayRef<unsigned> aheadArgs,
+    ArrayRef<unsigned> steppedArgs, unsigned stages, bool releaseStages) {
   Location loc = loop.getLoc();
   OpBuilder b(loop);
   Type ivType = loop.getInductionVar().getType();
@@ -170,14 +170,20 @@ mlir::tilegpu::setUpStages(scf::ForOp loop, ArrayRef<tile::LoadOp> loads,
     auto memdesc =
         MemDescType::get(b.getContext(), shape, type.getElementType());
     staged.buffers.push_back(LocalAllocOp::create(b, loc, memdesc));
-    Value barriers;
+    Value barriers, releaseBarriers;
     if (isTmaLoad(load)) {
       prefetchAtEntry(load.getTensormap());
-      barriers = LocalAllocOp::create(
-          b, loc, BarriersType::get(b.getContext(), stages));
+      auto type = BarriersType::get(b.getContext(), stages);
+      barriers = LocalAllocOp::create(b, loc, type);
       InitBarriersOp::create(b, loc, barriers);
+      if (releaseStages) {
+        releaseBarriers = LocalAllocOp::create(b, loc, type);
+        InitBarriersOp::create(b, loc, releaseBarriers,
+                               getNumWarps(loop.getOperation()));
+      }
     }
     staged.barriers.push_back(barriers);
+    staged.releaseBarriers.push_back(releaseBarriers);
   }
 
   SmallVector<Value> current(loop.getInitArgs());
@@ -232,7 +238,34 @@ void mlir::tilegpu::emitAheadCopies(OpBuilder &b, const StagedLoop &staged,
   }
   IterationValues ahead(loop, b, aheadIv,
                         [&](unsigned i) -> Value { return current[i]; });
+  // The stage written is the one iteration i-1 read: its phase then had
+  // the read phase's parity of that iteration. The first iteration writes
+  // a stage no iteration has read yet.
+  if (llvm::any_of(staged.releaseBarriers, [](Value v) { return bool(v); })) {
+    Type i32 = b.getI32Type();
+    Value zero = constantOf(b, loc, i32, 0), one = constantOf(b, loc, i32, 1);
+    Value wrapped = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                          staged.readStage, zero);
+    Value previousPhase = arith::SelectOp::create(
+        b, loc, wrapped, arith::XOrIOp::create(b, loc, staged.phase, one),
+        staged.phase);
+    Value notFirst =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
+                              loop.getInductionVar(), loop.getLowerBound());
+    Value wait = arith::AndIOp::create(b, loc, notFirst, inRange);
+    for (auto [buffer, release] :
+         llvm::zip_equal(staged.buffers, staged.releaseBarriers))
+      if (release)
+        AcquireStageOp::create(b, loc, release, staged.writeStage,
+                               previousPhase, wait, buffer);
+  }
   emitCopies(b, staged, loads, ahead, staged.writeStage, inRange);
+}
+
+void mlir::tilegpu::emitStageRelease(OpBuilder &b, const StagedLoop &staged,
+                                     unsigned index) {
+  ReleaseStageOp::create(b, scf::ForOp(staged.loop).getLoc(),
+                         staged.releaseBarriers[index], staged.readStage);
 }
 
 void mlir::tilegpu::emitAfterLoop(OpBuilder &b, const StagedLoop &staged) {
@@ -241,7 +274,8 @@ void mlir::tilegpu::emitAfterLoop(OpBuilder &b, const StagedLoop &staged) {
   // TMA copies past the end were never issued.
   if (staged.anyAsyncCopy())
     AsyncWaitOp::create(b, loc, 0);
-  for (Value barriers : staged.barriers)
+  for (Value barriers :
+       llvm::concat<const Value>(staged.barriers, staged.releaseBarriers))
     if (barriers)
       InvalBarriersOp::create(b, loc, barriers);
 }

@@ -35,8 +35,10 @@ bool isTransposedLoad(tile::LoadOp load);
 bool isTmaLoad(tile::LoadOp load);
 
 /// The shared memory one stage of `loads` takes: their blocks (2-byte
-/// elements) and, for each load copied with TMA, its stage's mbarrier.
-uint64_t getStageBytes(ArrayRef<tile::LoadOp> loads);
+/// elements) and, for each load copied with TMA, its stage's mbarrier (two
+/// where `releaseBarriers`: the stages are also released on one).
+uint64_t getStageBytes(ArrayRef<tile::LoadOp> loads,
+                       bool releaseBarriers = false);
 
 /// An integer constant of `type` (i32 or index).
 Value constantOf(OpBuilder &b, Location loc, Type type, int64_t value);
@@ -51,6 +53,10 @@ struct StagedLoop {
   unsigned stages;
   Value readStage, writeStage, phase;
   SmallVector<Value> buffers, barriers;
+  /// Per TMA load, where the warps release its stages instead of meeting
+  /// at a barrier before the copies: the barriers they release them on,
+  /// one arrival per warp (null otherwise).
+  SmallVector<Value> releaseBarriers;
   /// Iter_args the loads need that the body uses too: they stay with their
   /// iteration, and the copies of iteration i+S-1 apply their yields S-1
   /// times.
@@ -64,21 +70,27 @@ struct StagedLoop {
 /// barriers per TMA load) and emits the prologue: iterations 0 .. S-2
 /// copied into stages 0 .. S-2, the iter_args in `aheadArgs` advanced with
 /// them (those in `steppedArgs` are stepped for the copies only). A 1-D
-/// load gets a plain buffer of 1-D stages.
-std::optional<StagedLoop> setUpStages(scf::ForOp loop,
-                                      ArrayRef<tile::LoadOp> loads,
-                                      ArrayRef<unsigned> aheadArgs,
-                                      ArrayRef<unsigned> steppedArgs,
-                                      unsigned stages);
+/// load gets a plain buffer of 1-D stages. With `releaseStages`, each TMA
+/// load also gets barriers its stages are released on (emitStageRelease),
+/// which its copies in the body wait for (acquire_stage).
+std::optional<StagedLoop>
+setUpStages(scf::ForOp loop, ArrayRef<tile::LoadOp> loads,
+            ArrayRef<unsigned> aheadArgs, ArrayRef<unsigned> steppedArgs,
+            unsigned stages, bool releaseStages = false);
 
 /// At `b`'s insertion point in the body: waits until iteration i's stages
 /// have landed (for cp.async, in this thread; S-2 groups stay pending).
 void emitStageWait(OpBuilder &b, const StagedLoop &staged);
 
 /// At `b`'s insertion point in the body: the copies of iteration i+S-1
-/// into the stage iteration i-1 read.
+/// into the stage iteration i-1 read (each TMA copy with released stages
+/// after thread 0 has waited for every warp's release of iteration i-1).
 void emitAheadCopies(OpBuilder &b, const StagedLoop &staged,
                      ArrayRef<tile::LoadOp> loads);
+
+/// At `b`'s insertion point in the body, after the warp's last read of
+/// iteration i's stage of load `index`: the warp releases the stage.
+void emitStageRelease(OpBuilder &b, const StagedLoop &staged, unsigned index);
 
 /// After the loop: the copies past the end waited for, the barriers
 /// invalidated.

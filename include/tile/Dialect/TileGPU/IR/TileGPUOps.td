@@ -147,15 +147,54 @@ def TileGPU_AsyncWaitOp : TileGPU_Op<"async_wait",
 
 def TileGPU_InitBarriersOp : TileGPU_Op<"init_barriers",
     [MemoryEffects<[MemWrite<TileGPU_SharedMemory>]>]> {
-  let summary = "Initialize a loop's mbarriers (one arrival each)";
+  let summary = "Initialize a loop's mbarriers";
   let description = [{
-    Thread 0 initializes every barrier with an arrival count of one (the
-    thread that starts a stage's copies), then the program synchronizes,
-    so that every thread may wait on them. Phase 0 is the first to
-    complete.
+    Thread 0 initializes every barrier with an arrival count of `arrivals`
+    (one by default: the thread that starts a stage's copies; a barrier
+    that stages are released on counts one arrival per warp), then the
+    program synchronizes, so that every thread may wait on them. Phase 0 is
+    the first to complete.
   }];
-  let arguments = (ins TileGPU_BarriersType:$barriers);
+  let arguments = (ins TileGPU_BarriersType:$barriers,
+                       DefaultValuedAttr<I32Attr, "1">:$arrivals);
   let assemblyFormat = "$barriers attr-dict `:` qualified(type($barriers))";
+}
+
+def TileGPU_ReleaseStageOp : TileGPU_Op<"release_stage",
+    [MemoryEffects<[MemRead<DefaultResource>, MemWrite<DefaultResource>]>]> {
+  let summary = "Tell the copying thread this warp is done with a stage";
+  let description = [{
+    After the warp's reads of stage `stage` of a pipelined buffer (its
+    wgmma waited for), the warp's lane 0 arrives on barrier `stage` of
+    `barriers`, initialized with one arrival per warp: the barrier's phase
+    completes once every warp has released the stage, and the thread that
+    refills it waits for that (acquire_stage) instead of the whole program
+    meeting at a barrier.
+  }];
+  let arguments = (ins TileGPU_BarriersType:$barriers, I32:$stage);
+  let assemblyFormat = [{
+    $barriers `[` $stage `]` attr-dict `:` qualified(type($barriers))
+  }];
+}
+
+def TileGPU_AcquireStageOp : TileGPU_Op<"acquire_stage",
+    [MemoryEffects<[MemRead<DefaultResource>, MemWrite<DefaultResource>]>]> {
+  let summary = "Thread 0 waits until every warp has released a stage";
+  let description = [{
+    Where `pred` holds, thread 0 (the thread that starts TMA copies) polls
+    mbarrier.try_wait.parity until the phase of parity `phase` of barrier
+    `stage` of `barriers` has completed: every warp has released that
+    stage of `buffer` (release_stage) since it was last filled, so a copy
+    into it may start. Other threads go on. `buffer` names the stages the
+    barriers guard, for the barrier analysis: the reads of `buffer` before
+    it are ordered before thread 0's next copy into it.
+  }];
+  let arguments = (ins TileGPU_BarriersType:$barriers, I32:$stage,
+                       I32:$phase, I1:$pred, TileGPU_MemDescType:$buffer);
+  let assemblyFormat = [{
+    $barriers `[` $stage `]` `,` $phase `,` $pred `for` $buffer attr-dict `:`
+    qualified(type($barriers)) `,` qualified(type($buffer))
+  }];
 }
 
 def TileGPU_InvalBarriersOp : TileGPU_Op<"inval_barriers",
