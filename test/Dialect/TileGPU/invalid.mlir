@@ -169,6 +169,25 @@ func.func @tma_copy_rank(%map: !tile.ptr<i8>, %r: i32, %s: i32, %go: i1) {
 
 // -----
 
+func.func @acquire_stage_count(%s: i32, %phase: i32, %go: i1) {
+  %a = tilegpu.local_alloc : !tilegpu.memdesc<3x64x64xf16>
+  %released = tilegpu.local_alloc : !tilegpu.mbarriers<2>
+  // expected-error @below {{guards 3 stages with 2 barriers}}
+  tilegpu.acquire_stage %released[%s], %phase, %go for %a : !tilegpu.mbarriers<2>, !tilegpu.memdesc<3x64x64xf16>
+  return
+}
+
+// -----
+
+func.func @init_no_arrivals() {
+  %released = tilegpu.local_alloc : !tilegpu.mbarriers<2>
+  // expected-error @below {{needs at least one arrival per phase, got 0}}
+  tilegpu.init_barriers %released {arrivals = 0 : i32} : !tilegpu.mbarriers<2>
+  return
+}
+
+// -----
+
 func.func @tma_copy_box(%map: !tile.ptr<i8>, %r: i32, %s: i32, %go: i1) {
   %a = tilegpu.local_alloc : !tilegpu.memdesc<2x512x64xf16>
   %bar = tilegpu.local_alloc : !tilegpu.mbarriers<2>

@@ -498,6 +498,23 @@ LogicalResult TmaCopyOp::verify() {
   return success();
 }
 
+LogicalResult InitBarriersOp::verify() {
+  if (getArrivals() < 1)
+    return emitOpError("needs at least one arrival per phase, got ")
+           << getArrivals();
+  return success();
+}
+
+LogicalResult AcquireStageOp::verify() {
+  auto buffer = cast<MemDescType>(getBuffer().getType());
+  int64_t barriers = getBarriers().getType().getCount();
+  if (buffer.getShape()[0] != barriers)
+    return emitOpError("guards ")
+           << buffer.getShape()[0] << " stages with " << barriers
+           << " barriers";
+  return success();
+}
+
 LogicalResult LocalStoreOp::verify() {
   auto type = cast<RankedTensorType>(getSrc().getType());
   auto buffer = cast<MemDescType>(getBuffer().getType());

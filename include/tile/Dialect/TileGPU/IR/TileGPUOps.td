@@ -157,7 +157,7 @@ def TileGPU_InitBarriersOp : TileGPU_Op<"init_barriers",
   }];
   let arguments = (ins TileGPU_BarriersType:$barriers,
                        DefaultValuedAttr<I32Attr, "1">:$arrivals);
-  let assemblyFormat = "$barriers attr-dict `:` qualified(type($barriers))";
+  let assemblyFormat = "$barriers attr-dict `:` qualified(type($barriers))";  let hasVerifier = 1;
 }
 
 def TileGPU_ReleaseStageOp : TileGPU_Op<"release_stage",
@@ -194,7 +194,7 @@ def TileGPU_AcquireStageOp : TileGPU_Op<"acquire_stage",
   let assemblyFormat = [{
     $barriers `[` $stage `]` `,` $phase `,` $pred `for` $buffer attr-dict `:`
     qualified(type($barriers)) `,` qualified(type($buffer))
-  }];
+  }];  let hasVerifier = 1;
 }
 
 def TileGPU_InvalBarriersOp : TileGPU_Op<"inval_barriers",
