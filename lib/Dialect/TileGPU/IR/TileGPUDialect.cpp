@@ -509,9 +509,8 @@ LogicalResult AcquireStageOp::verify() {
   auto buffer = cast<MemDescType>(getBuffer().getType());
   int64_t barriers = getBarriers().getType().getCount();
   if (buffer.getShape()[0] != barriers)
-    return emitOpError("guards ")
-           << buffer.getShape()[0] << " stages with " << barriers
-           << " barriers";
+    return emitOpError("guards ") << buffer.getShape()[0] << " stages with "
+                                  << barriers << " barriers";
   return success();
 }
 
