@@ -71,6 +71,30 @@ void emitOnEachBarrier(OpBuilder &b, Location loc, Value barriers,
       ValueRange{barrierAddress(b, loc, barriers), isFirstThread(b, loc)});
 }
 
+/// Polls mbarrier.try_wait.parity until the phase of parity `phase` of the
+/// barrier at `barrier` has completed, looping at `label`; where `waits` is
+/// given, only the threads where it holds poll (the others branch past).
+/// Labels inside braces are local to them, so the block may appear any
+/// number of times in a kernel.
+void emitPhaseWait(OpBuilder &b, Location loc, Value barrier, Value phase,
+                   Value waits, StringRef label) {
+  std::string text = "{\n.reg .pred done;\n";
+  if (waits)
+    text += "@!$2 bra ACQUIRED;\n";
+  text += (label +
+           ":\nmbarrier.try_wait.parity.shared::cta.b64 done, "
+           "[$0], $1;\n@!done bra " +
+           label + ";\n")
+              .str();
+  if (waits)
+    text += "ACQUIRED:\n";
+  text += "}";
+  SmallVector<Value> operands = {barrier, phase};
+  if (waits)
+    operands.push_back(waits);
+  emitPtxStatement(b, loc, text, waits ? "r,r,b" : "r,r", operands);
+}
+
 struct InitBarriersOpLowering : public ConvertOpToLLVMPattern<InitBarriersOp> {
   using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
   LogicalResult
@@ -180,20 +204,15 @@ struct TmaWaitOpLowering : public ConvertOpToLLVMPattern<TmaWaitOp> {
   matchAndRewrite(TmaWaitOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    Value barrier = barrierAddress(rewriter, loc, adaptor.getBarriers(),
-                                   adaptor.getStage());
-    // Labels inside braces are local to them, so the block may appear any
-    // number of times in a kernel.
-    emitPtxStatement(
-        rewriter, loc,
-        "{\n.reg .pred done;\nTMA_WAIT:\n"
-        "mbarrier.try_wait.parity.shared::cta.b64 done, [$0], $1;\n"
-        "@!done bra TMA_WAIT;\n}",
-        "r,r", ValueRange{barrier, adaptor.getPhase()});
+    emitPhaseWait(rewriter, loc,
+                  barrierAddress(rewriter, loc, adaptor.getBarriers(),
+                                 adaptor.getStage()),
+                  adaptor.getPhase(), /*waits=*/Value(), "TMA_WAIT");
     rewriter.eraseOp(op);
     return success();
   }
 };
+
 struct ReleaseStageOpLowering : public ConvertOpToLLVMPattern<ReleaseStageOp> {
   using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
   LogicalResult
@@ -226,12 +245,8 @@ struct AcquireStageOpLowering : public ConvertOpToLLVMPattern<AcquireStageOp> {
                                    adaptor.getStage());
     Value waits = LLVM::AndOp::create(
         rewriter, loc, isFirstThread(rewriter, loc), adaptor.getPred());
-    emitPtxStatement(
-        rewriter, loc,
-        "{\n.reg .pred done;\n@!$2 bra ACQUIRED;\nACQUIRE_WAIT:\n"
-        "mbarrier.try_wait.parity.shared::cta.b64 done, [$0], $1;\n"
-        "@!done bra ACQUIRE_WAIT;\nACQUIRED:\n}",
-        "r,r,b", ValueRange{barrier, adaptor.getPhase(), waits});
+    emitPhaseWait(rewriter, loc, barrier, adaptor.getPhase(), waits,
+                  "ACQUIRE_WAIT");
     rewriter.eraseOp(op);
     return success();
   }
