@@ -55,7 +55,12 @@
 // A load that carries a host descriptor's TMA tensor map, whose block is a
 // TMA box, is copied with TMA instead of cp.async in either scheme
 // (StageCopies.h): thread 0 starts one copy per stage that completes on the
-// stage's mbarrier, and the wait is a wait for the barrier's phase.
+// stage's mbarrier, and the wait is a wait for the barrier's phase. In a
+// staged-loads loop whose loads all go by TMA, in a program of several
+// warpgroups, the warps release each stage on a second mbarrier after the
+// dot that read it, and thread 0 waits for those releases before refilling
+// it (releasesStages), so no barrier of the whole program is left in the
+// loop.
 //
 //===----------------------------------------------------------------------===//
 
