@@ -562,7 +562,7 @@ std::optional<StagedLoads> matchStagedLoads(scf::ForOp loop,
 /// the stage it overwrites, and the warpgroups need not keep in step: on
 /// the H100 the attention forward at D 128 with two warpgroups ran 7-10%
 /// faster. One warpgroup keeps in step anyway (its wgmma are collective);
-/// there the releases cost 1-13% (D 64, 4 warps).
+/// there the releases cost up to 13% (D 64, 4 warps).
 bool releasesStages(const StagedLoads &candidate) {
   return getNumWarps(scf::ForOp(candidate.loop).getOperation()) > 4 &&
          llvm::all_of(candidate.loads, isTmaLoad);
