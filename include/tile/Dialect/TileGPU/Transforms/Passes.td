@@ -93,9 +93,12 @@ def TileGPUPipeline : Pass<"tilegpu-pipeline", "mlir::ModuleOp"> {
     (wgmma), or a shared_dot (mma.sync). Loops with several wgmma dots
     (attention) have their copyable loads staged the same way, each dot
     completing in its iteration, A from a stage, from registers or from a
-    one-stage buffer. The stage count is lowered to what fits in the
-    target's shared memory; below 2, or for loops that do not have the
-    shapes described in PipelineLoops.cpp, nothing changes.
+    one-stage buffer. Where such a loop's loads all go by TMA and the
+    program has several warpgroups, the warps release each stage on an
+    mbarrier and thread 0 acquires it before refilling it, instead of a
+    barrier of the whole program per iteration. The stage count is lowered
+    to what fits in the target's shared memory; below 2, or for loops that
+    do not have the shapes described in PipelineLoops.cpp, nothing changes.
   }];
   let options = [
     Option<"numStages", "num-stages", "unsigned", /*default=*/"3",
