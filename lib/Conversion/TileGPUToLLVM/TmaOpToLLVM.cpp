@@ -2,9 +2,9 @@
 //
 // The lowering of the TMA side of a pipelined loop (tilegpu-pipeline), in
 // inline PTX for sm_90:
-//   - init_barriers: thread 0 runs mbarrier.init (one arrival) on each
-//     barrier, then fence.mbarrier_init and bar.sync, so that every thread
-//     and the TMA unit see them initialized;
+//   - init_barriers: thread 0 runs mbarrier.init (the op's arrival count)
+//     on each barrier, then fence.mbarrier_init and bar.sync, so that every
+//     thread and the TMA unit see them initialized;
 //   - tma_copy: thread 0, where the copy is wanted, runs
 //     mbarrier.arrive.expect_tx with the stage's bytes, then one
 //     cp.async.bulk.tensor.2d per swizzle-wide column block of the stage

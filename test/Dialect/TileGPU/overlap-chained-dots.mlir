@@ -130,9 +130,9 @@ func.func @attention(%lb: i32, %ub: i32, %tk: !tile.ptr<i8>, %tv: !tile.ptr<i8>,
 // CHECK-NOT: scf.if
 // CHECK: scf.for
 // CHECK-NOT: pending = 1
-#mma = #tilegpu.mma<{version = 3, warpsPerCTA = [8, 1], instrShape = [16, 64]}>
+#mma = #tilegpu.mma<{version = 3, warpsPerCTA = [4, 1], instrShape = [16, 64]}>
 #slice = #tilegpu.slice<{dim = 1, parent = #mma}>
-module attributes {"tilegpu.num-warps" = 8 : i32, tilegpu.target = "sm_90a", "tilegpu.threads-per-warp" = 32 : i32} {
+module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "sm_90a", "tilegpu.threads-per-warp" = 32 : i32} {
 func.func @accumulator_read_early(%lb: i32, %ub: i32, %tk: !tile.ptr<i8>, %tv: !tile.ptr<i8>, %scale: f32) -> (tensor<128x64xf32, #mma>, tensor<128xf32, #slice>) {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32

@@ -31,6 +31,11 @@
 // the stage iteration j-1's dot reads during iteration j. The copy of
 // iteration j is still issued S-1 iterations before the dot that reads it.
 //
+// mlir::scf::pipelineForLoop is not used: with bounds known only at run
+// time it predicates every op of the peeled iterations through a callback,
+// and warpgroup_dot and the TMA ops have no predicated form; one scf.if
+// around the prologue, loop and epilogue is what this needs.
+//
 // Assumes the staged form: each warpgroup_dot's only user is a
 // warpgroup_dot_wait with pending 0. A loop qualifies when it has exactly
 // two warpgroup_dots, the second's A in registers (a buffer stored in each
@@ -81,6 +86,48 @@ WarpGroupDotWaitOp getImmediateWait(WarpGroupDotOp dot) {
   return wait;
 }
 
+/// Part 1 of `chain`'s loop into chain.late: the second dot and its wait,
+/// the TMA copies into its buffer `late`, the acquires of that buffer, the
+/// waits and releases on their barriers (returned), and the ops of the
+/// accumulator operand that nothing else uses.
+llvm::SmallPtrSet<Value, 4> collectPartOne(ChainedDots &chain,
+                                           WarpGroupDotOp second, Value late) {
+  Block *body = chain.loop.getBody();
+  chain.late.insert(second);
+  chain.late.insert(chain.secondWait);
+  llvm::SmallPtrSet<Value, 4> lateBarriers;
+  for (auto copy : body->getOps<TmaCopyOp>())
+    if (copy.getBuffer() == late) {
+      chain.late.insert(copy);
+      lateBarriers.insert(copy.getBarriers());
+    }
+  for (auto acquire : body->getOps<AcquireStageOp>())
+    if (acquire.getBuffer() == late) {
+      chain.late.insert(acquire);
+      lateBarriers.insert(acquire.getBarriers());
+    }
+  for (Operation &op : *body)
+    if (isa<TmaWaitOp, ReleaseStageOp>(op) &&
+        lateBarriers.contains(op.getOperand(0)))
+      chain.late.insert(&op);
+  llvm::SmallPtrSet<Operation *, 16> accSlice;
+  SmallVector<Value> worklist = {second.getAcc()};
+  while (!worklist.empty()) {
+    Operation *def = worklist.pop_back_val().getDefiningOp();
+    if (!def || def->getBlock() != body || !accSlice.insert(def).second)
+      continue;
+    worklist.append(def->operand_begin(), def->operand_end());
+  }
+  for (Operation &op : llvm::reverse(body->without_terminator()))
+    if (accSlice.contains(&op) && op.getNumResults() != 0 &&
+        op.getNumRegions() == 0 && isMemoryEffectFree(&op) &&
+        llvm::all_of(op.getUsers(), [&](Operation *user) {
+          return chain.late.contains(user);
+        }))
+      chain.late.insert(&op);
+  return lateBarriers;
+}
+
 std::optional<ChainedDots> match(scf::ForOp loop) {
   Block *body = loop.getBody();
   APInt step;
@@ -114,41 +161,8 @@ std::optional<ChainedDots> match(scf::ForOp loop) {
     return std::nullopt;
   chain.accIndex = chain.secondWait->use_begin()->getOperandNumber();
 
-  // Part 1: the second dot and its wait, the TMA copies into its buffer and
-  // the waits on their barriers, and the accumulator operand's ops that
-  // nothing else uses.
-  chain.late.insert(second);
-  chain.late.insert(chain.secondWait);
-  llvm::SmallPtrSet<Value, 4> lateBarriers;
-  for (auto copy : body->getOps<TmaCopyOp>())
-    if (copy.getBuffer() == late) {
-      chain.late.insert(copy);
-      lateBarriers.insert(copy.getBarriers());
-    }
-  for (auto acquire : body->getOps<AcquireStageOp>())
-    if (acquire.getBuffer() == late) {
-      chain.late.insert(acquire);
-      lateBarriers.insert(acquire.getBarriers());
-    }
-  for (Operation &op : *body)
-    if (isa<TmaWaitOp, ReleaseStageOp>(op) &&
-        lateBarriers.contains(op.getOperand(0)))
-      chain.late.insert(&op);
-  llvm::SmallPtrSet<Operation *, 16> accSlice;
-  SmallVector<Value> worklist = {second.getAcc()};
-  while (!worklist.empty()) {
-    Operation *def = worklist.pop_back_val().getDefiningOp();
-    if (!def || def->getBlock() != body || !accSlice.insert(def).second)
-      continue;
-    worklist.append(def->operand_begin(), def->operand_end());
-  }
-  for (Operation &op : llvm::reverse(body->without_terminator()))
-    if (accSlice.contains(&op) && op.getNumResults() != 0 &&
-        op.getNumRegions() == 0 && isMemoryEffectFree(&op) &&
-        llvm::all_of(op.getUsers(), [&](Operation *user) {
-          return chain.late.contains(user);
-        }))
-      chain.late.insert(&op);
+  llvm::SmallPtrSet<Value, 4> lateBarriers =
+      collectPartOne(chain, second, late);
 
   // The accumulator's iteration value is part 1's alone, and part 0 does
   // not touch part 1's buffer or barriers.

@@ -241,7 +241,7 @@ void mlir::tilegpu::emitAheadCopies(OpBuilder &b, const StagedLoop &staged,
   // The stage written is the one iteration i-1 read: its phase then had
   // the read phase's parity of that iteration. The first iteration writes
   // a stage no iteration has read yet.
-  if (llvm::any_of(staged.releaseBarriers, [](Value v) { return bool(v); })) {
+  if (staged.anyReleasedStages()) {
     Type i32 = b.getI32Type();
     Value zero = constantOf(b, loc, i32, 0), one = constantOf(b, loc, i32, 1);
     Value wrapped = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,

@@ -64,6 +64,10 @@ struct StagedLoop {
 
   /// Whether some load is copied with cp.async (has no barriers).
   bool anyAsyncCopy() const { return llvm::is_contained(barriers, Value()); }
+  /// Whether some load's stages are released on barriers.
+  bool anyReleasedStages() const {
+    return llvm::any_of(releaseBarriers, [](Value v) { return bool(v); });
+  }
 };
 
 /// Adds the stage counters to `loop`, allocates a buffer per load (and
