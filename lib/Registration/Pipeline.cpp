@@ -40,7 +40,6 @@ void mlir::tile::buildTileToTileGPUPipeline(OpPassManager &pm,
   convert.numWarps = options.numWarps;
   convert.target = options.target;
   pm.addPass(createConvertTileToTileGPU(convert));
-  pm.addPass(tilegpu::createTileGPUHeavyProgramsFirst());
   pm.addPass(tilegpu::createTileGPUCoalesce());
   pm.addPass(tilegpu::createTileGPUAccelerateMatmul());
   pm.addPass(tilegpu::createTileGPUPropagateAccumulatorLayout());

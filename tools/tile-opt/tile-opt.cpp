@@ -49,7 +49,6 @@ namespace mlir::tile::test {
 void registerTestAxisInfoPass();
 void registerTestAllocationPass();
 void registerTestMembarPass();
-void registerTestProgramWorkPass();
 void registerTestGPUParityPass();
 } // namespace mlir::tile::test
 
@@ -58,7 +57,6 @@ int main(int argc, char **argv) {
   mlir::tile::test::registerTestAxisInfoPass();
   mlir::tile::test::registerTestAllocationPass();
   mlir::tile::test::registerTestMembarPass();
-  mlir::tile::test::registerTestProgramWorkPass();
   mlir::tile::test::registerTestGPUParityPass();
   DialectRegistry registry;
   mlir::tile::registerTileDialects(registry);

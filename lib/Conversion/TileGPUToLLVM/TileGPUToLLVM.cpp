@@ -166,16 +166,6 @@ struct BarrierOpLowering : public ConvertOpToLLVMPattern<OpTy> {
   }
 };
 
-struct SmCountOpLowering : public ConvertOpToLLVMPattern<SmCountOp> {
-  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
-  LogicalResult
-  matchAndRewrite(SmCountOp op, OpAdaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    rewriter.replaceOpWithNewOp<NVVM::SmDimOp>(op, rewriter.getI32Type());
-    return success();
-  }
-};
-
 template <typename OpTy, typename XOp, typename YOp, typename ZOp>
 struct GridQueryLowering : public ConvertOpToLLVMPattern<OpTy> {
   using ConvertOpToLLVMPattern<OpTy>::ConvertOpToLLVMPattern;
@@ -444,8 +434,8 @@ void populateTileGPUToLLVMPatterns(TileLLVMTypeConverter &converter,
                GridQueryLowering<ProgramIdOp, NVVM::BlockIdXOp,
                                  NVVM::BlockIdYOp, NVVM::BlockIdZOp>,
                GridQueryLowering<NumProgramsOp, NVVM::GridDimXOp,
-                                 NVVM::GridDimYOp, NVVM::GridDimZOp>,
-               SmCountOpLowering>(converter);
+                                 NVVM::GridDimYOp, NVVM::GridDimZOp>>(
+      converter);
   patterns.add<ConstantOpLowering>(converter, /*benefit=*/3);
   populateLoadStoreOpToLLVMPatterns(converter, axisInfo, patterns);
   patterns.add<ElementwiseOpLowering>(converter, ctx, axisInfo);

@@ -36,17 +36,6 @@ def TileGPU_BarrierOp : TileGPU_Op<"barrier",
   let assemblyFormat = "attr-dict";
 }
 
-def TileGPU_SmCountOp : TileGPU_Op<"sm_count", [Pure]> {
-  let summary = "The number of streaming multiprocessors (%nsmid)";
-  let description = [{
-    How many programs of one SM's worth of resources run at once, which
-    tilegpu-heavy-programs-first sizes its groups of programs by. PTX's
-    %nsmid: at least the number of SMs of the device.
-  }];
-  let results = (outs I32:$result);
-  let assemblyFormat = "attr-dict `:` type($result)";
-}
-
 //===----------------------------------------------------------------------===//
 // The software-pipelined dot (tilegpu-pipeline). Each stage of a
 // !tilegpu.memdesc is filled by async copies and read by wgmma while the

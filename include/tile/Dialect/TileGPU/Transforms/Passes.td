@@ -109,29 +109,6 @@ def TileGPUPipeline : Pass<"tilegpu-pipeline", "mlir::ModuleOp"> {
                            "::mlir::arith::ArithDialect"];
 }
 
-def TileGPUHeavyProgramsFirst
-    : Pass<"tilegpu-heavy-programs-first", "mlir::ModuleOp"> {
-  let summary = "Launch the programs with the most loop work first";
-  let description = [{
-    For a kernel whose loops run more iterations the higher its program id
-    along one axis and do not depend on the others (lib/Analysis/
-    ProgramWork.cpp; a causal attention forward's row blocks), renumbers
-    its programs so that the GPU, which starts programs in the order of
-    their linear block index, starts the longest ones first and ends with
-    the shortest: the last wave then has little work left to wait for.
-    The programs are taken in groups of whole index ranges of the other
-    axes (a causal forward's heads) holding at least twice the SM count
-    (tilegpu.sm_count) of programs, heaviest first within each group, so
-    that programs that run together still share the other axes' data in
-    L2. Each program's tile.program_id becomes its new index, a bijection
-    of the grid: results do not change. Kernels whose work does not vary,
-    or varies along several axes or in ways the analysis cannot read, do
-    not change.
-  }];
-  let dependentDialects = ["::mlir::tilegpu::TileGPUDialect",
-                           "::mlir::arith::ArithDialect"];
-}
-
 def TileGPUOverlapChainedDots
     : Pass<"tilegpu-overlap-chained-dots", "mlir::ModuleOp"> {
   let summary = "Start a loop's first dot a step ahead of its second";
