@@ -286,17 +286,21 @@ func.func @matmul_b_transposed(%a: !tile.ptr<f16> {tile.divisibility = 16 : i32}
 // Attention's loop: S = q k^T with q from before the loop and k loaded N x K,
 // then the rescaled accumulator plus p v, p computed in the loop. The loads
 // of k and v get three stages each; q is stored once, before the loop, into
-// a buffer of one stage; p, computed in the first dot's mma layout, goes to
-// the second wgmma from its registers. The body first waits for iteration
-// i's stages, then starts iteration i + 2's copies; each dot completes in
-// its iteration (what follows needs its result).
+// a buffer of one stage, after the copies of the first two stages have
+// started; p, computed in the first dot's mma layout, goes to the second
+// wgmma from its registers. The body first waits for iteration i's stages,
+// then starts iteration i + 2's copies; each dot completes in its
+// iteration (what follows needs its result).
 // CHECK-LABEL: func.func @attention_like
 // CHECK: %[[Q:.*]] = tilegpu.local_alloc : !tilegpu.memdesc<1x64x32xf16>
-// CHECK-NEXT: tilegpu.local_store %{{.*}}, %[[Q]][%{{.*}}]
+// CHECK-NOT: tilegpu.local_store
 // CHECK: %[[K:.*]] = tilegpu.local_alloc : !tilegpu.memdesc<3x64x32xf16>
 // CHECK: %[[V:.*]] = tilegpu.local_alloc : !tilegpu.memdesc<3x64x32xf16>
 // CHECK-NOT: tilegpu.local_alloc
-// CHECK: scf.for
+// CHECK: tilegpu.async_copy %{{.*}}, %[[V]][%{{.*}}]
+// CHECK: tilegpu.async_commit_group
+// CHECK: tilegpu.local_store %{{.*}}, %[[Q]][%{{.*}}]
+// CHECK-NEXT: scf.for
 // CHECK-NEXT: tilegpu.async_wait {pending = 1 : i32}
 // CHECK: tilegpu.async_copy %{{.*}}, %[[K]]
 // CHECK-NEXT: tilegpu.async_copy %{{.*}}, %[[V]]
@@ -352,11 +356,13 @@ func.func @attention_like(%q: tensor<64x32xf16>, %k: !tile.ptr<f16> {tile.divisi
 // -----
 
 // Tutorial 06's causal forward: two loops over the same q. q is stored
-// once, before the first; the second reads the same buffer.
+// once, before the first (after its first copies); the second reads the
+// same buffer.
 // CHECK-LABEL: func.func @two_loops_one_q
 // CHECK: %[[Q:.*]] = tilegpu.local_alloc : !tilegpu.memdesc<1x64x32xf16>
-// CHECK-NEXT: tilegpu.local_store %{{.*}}, %[[Q]][%{{.*}}]
-// CHECK: scf.for
+// CHECK: tilegpu.async_commit_group
+// CHECK: tilegpu.local_store %{{.*}}, %[[Q]][%{{.*}}]
+// CHECK-NEXT: scf.for
 // CHECK: tilegpu.warpgroup_dot %[[Q]][%{{.*}}]
 // CHECK-NOT: tilegpu.local_alloc : !tilegpu.memdesc<1x64x32xf16>
 // CHECK-NOT: tilegpu.local_store

@@ -576,11 +576,15 @@ using StoredOperands = DenseMap<Value, LocalStoreOp>;
 void pipelineStagedLoads(StagedLoads candidate, unsigned stages,
                          StoredOperands &stored) {
   // A operands from registers that the loop does not change are stored once,
-  // before it (or before an earlier loop that stored them already).
+  // before it (or before an earlier loop that stored them already), after
+  // the copies of its first stages: those then start while the operand's
+  // own load (tutorial 06's q) is still on its way.
   OpBuilder b(candidate.loop);
   Location loc = candidate.loop.getLoc();
   Value zero = constantOf(b, loc, b.getI32Type(), 0);
   SmallVector<Value> aBuffers;
+  SmallVector<std::pair<Value, Value>> invariantStores; // operand, buffer
+  SmallVector<LocalAllocOp> newBuffers;
   for (StagedDot &dot : candidate.dots) {
     if (dot.aLoad >= 0 || dot.aFromRegisters) {
       aBuffers.push_back({});
@@ -601,18 +605,25 @@ void pipelineStagedLoads(StagedLoads candidate, unsigned stages,
     auto memdesc = MemDescType::get(b.getContext(),
                                     {1, type.getDimSize(0), type.getDimSize(1)},
                                     type.getElementType());
-    aBuffers.push_back(LocalAllocOp::create(b, loc, memdesc));
+    newBuffers.push_back(LocalAllocOp::create(b, loc, memdesc));
+    aBuffers.push_back(newBuffers.back());
     if (invariant)
-      stored[dot.registerA] =
-          LocalStoreOp::create(b, loc, dot.registerA, aBuffers.back(), zero);
+      invariantStores.push_back({dot.registerA, aBuffers.back()});
   }
 
   std::optional<StagedLoop> staged =
       setUpStages(candidate.loop, candidate.loads, candidate.aheadArgs,
                   candidate.steppedArgs, stages, releasesStages(candidate));
-  if (!staged)
+  if (!staged) {
+    for (LocalAllocOp buffer : newBuffers)
+      buffer->erase();
     return;
+  }
   scf::ForOp loop = staged->loop;
+  OpBuilder beforeLoop(loop);
+  for (auto [operand, buffer] : invariantStores)
+    stored[operand] =
+        LocalStoreOp::create(beforeLoop, loc, operand, buffer, zero);
 
   // The body: first the wait for this iteration's stages (S-2 groups left
   // pending), then iteration i+S-1's copies into the stage the previous
