@@ -44,9 +44,9 @@
 // i+S-1's copies, so one barrier after the wait orders both; each dot is a
 // warpgroup_dot that completes in its iteration. Its A comes from a stage,
 // from registers (an mma-layout f16 block: P), or from a one-stage buffer
-// stored once before the loop when the loop does not change it (q; a
-// later loop storing the same value reads the same buffer), else in each
-// iteration. Such a loop's small side loads (1-D, 4-byte elements: the
+// stored once before the loop, after its first copies, when the loop does
+// not change it (q; a later loop storing the same value reads the same
+// buffer), else in each iteration. Such a loop's small side loads (1-D, 4-byte elements: the
 // backward's rows of M and Delta) are staged with the dots' operands into
 // plain 1-D stages and read back with local_load in the layout their use
 // wants; the iter_args they need, which the body also reads, are stepped
