@@ -16,11 +16,13 @@
 #    run: build, kernel, shape, tile-run's median and TFLOP/s.
 # Any failed check makes the exit status non-zero; the timings still run.
 #
-# Make the baseline before rebuilding: strip -o /tmp/pre build-static/bin/tile-run
-# && xz -c /tmp/pre > .gpu/bin/tile-run-pre.xz (after ../shared/device/pack.sh,
-# which empties .gpu/); .gpu/unpack.sh unpacks both.
+# Make the baseline before rebuilding:
+#   strip -o /tmp/pre build-static/bin/tile-run
+#   xz -c /tmp/pre > .gpu/bin/tile-run-pre.xz
+# (after ../shared/device/pack.sh, which empties .gpu/); .gpu/unpack.sh
+# unpacks both.
 set -uo pipefail
-[ $# -ge 2 ] || { sed -n 2,20p "$0" >&2; exit 2; }
+[ $# -ge 2 ] || { sed -n 2,23p "$0" >&2; exit 2; }
 base=$1 cand=$2 blocks=${3:-2}
 root=$(cd "$(dirname "$0")/.." && pwd)
 fwd=$root/kernels/attn_fwd_descriptor.tile
@@ -37,7 +39,8 @@ for d in "$d64" "$d128"; do
     out=$("$cand" "$fwd" $d --set CAUSAL=$causal --set Z=1 --set H=2 \
       --set N_CTX=1024 --no-bench --no-cache 2>&1)
     checks=$(grep -cE '^check .*: PASS$' <<<"$out")
-    echo "forward $(grep -o 'HEAD_DIM=[0-9]*' <<<"$d") CAUSAL=$causal: $checks checks passed"
+    dim=$(grep -o 'HEAD_DIM=[0-9]*' <<<"$d")
+    echo "forward $dim CAUSAL=$causal: $checks checks passed"
     [ "$checks" -ge 2 ] && ! grep -qE '^check .*: FAIL$' <<<"$out" ||
       { echo "$out" | tail -5; status=1; }
   done
@@ -48,8 +51,9 @@ if python3 -c 'import torch' 2>/dev/null; then
 fi
 if command -v compute-sanitizer >/dev/null; then
   for tool in racecheck synccheck; do
-    line=$(compute-sanitizer --tool $tool "$cand" "$fwd" $d128 --set CAUSAL=True \
-      --set N_CTX=256 --no-bench --no-cache 2>&1 | grep -E 'ERROR SUMMARY')
+    line=$(compute-sanitizer --tool $tool "$cand" "$fwd" $d128 \
+      --set CAUSAL=True --set N_CTX=256 --no-bench --no-cache 2>&1 |
+      grep -E 'ERROR SUMMARY')
     echo "$tool: $line"
     grep -q ' 0 errors' <<<"$line" || status=1
   done

@@ -46,11 +46,12 @@
 // from registers (an mma-layout f16 block: P), or from a one-stage buffer
 // stored once before the loop, after its first copies, when the loop does
 // not change it (q; a later loop storing the same value reads the same
-// buffer), else in each iteration. Such a loop's small side loads (1-D, 4-byte elements: the
-// backward's rows of M and Delta) are staged with the dots' operands into
-// plain 1-D stages and read back with local_load in the layout their use
-// wants; the iter_args they need, which the body also reads, are stepped
-// S-1 times for the copies instead of running ahead (addSideLoads).
+// buffer), else in each iteration. Such a loop's small side loads (1-D,
+// 4-byte elements: the backward's rows of M and Delta) are staged with the
+// dots' operands into plain 1-D stages and read back with local_load in the
+// layout their use wants; the iter_args they need, which the body also
+// reads, are stepped S-1 times for the copies instead of running ahead
+// (addSideLoads).
 //
 // A load that carries a host descriptor's TMA tensor map, whose block is a
 // TMA box, is copied with TMA instead of cp.async in either scheme
