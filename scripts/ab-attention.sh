@@ -1,19 +1,20 @@
 #!/usr/bin/env bash
-# A/B of two tile-run builds on tutorial 06's attention, on the GPU machine,
-# in one call: what a compiler change to the attention path is measured with.
+# A/B of tile-run builds on tutorial 06's attention, on the GPU machine, in
+# one call: what a compiler change to the attention path is measured with.
 #
-#   scripts/ab-attention.sh BASELINE_TILE_RUN CANDIDATE_TILE_RUN [BLOCKS]
+#   scripts/ab-attention.sh BASELINE_TILE_RUN CANDIDATE_TILE_RUN... [BLOCKS]
 #
-# 1. The candidate's correctness: the forward (kernels/attn_fwd_descriptor.tile)
-#    against its float64 references of O and M at D 64 (BLOCK_N 64, 4 warps)
-#    and D 128 (BLOCK_N 128, 8 warps), causal and not; the backward against
-#    PyTorch (scripts/check-attention-bwd.py, where torch imports); racecheck
-#    and synccheck on the D 128 causal forward at N_CTX 256 (where
+# 1. Each candidate's correctness: the forward (kernels/attn_fwd_descriptor
+#    .tile) against its float64 references of O and M at D 64 (BLOCK_N 64,
+#    4 warps) and D 128 (BLOCK_N 128, 8 warps), causal and not; the backward
+#    against PyTorch (scripts/check-attention-bwd.py, where torch imports);
+#    racecheck and synccheck on the D 128 causal forward at N_CTX 256 (where
 #    compute-sanitizer is found).
-# 2. Timing, Z = 4, H = 32: the two builds alternating, BLOCKS times (2 by
+# 2. Timing, Z = 4, H = 32: the builds taking turns, BLOCKS times (2 by
 #    default), on the forward at N_CTX 1024 and 4096, causal and not, both
 #    head dims, and the backward at N_CTX 1024, D 64 and 128. One line per
-#    run: build, kernel, shape, tile-run's median and TFLOP/s.
+#    run: build (the file's name), kernel, shape, tile-run's median and
+#    TFLOP/s.
 # Any failed check makes the exit status non-zero; the timings still run.
 #
 # Make the baseline before rebuilding:
@@ -22,8 +23,17 @@
 # (after ../shared/device/pack.sh, which empties .gpu/); .gpu/unpack.sh
 # unpacks both.
 set -uo pipefail
-[ $# -ge 2 ] || { sed -n 2,23p "$0" >&2; exit 2; }
-base=$1 cand=$2 blocks=${3:-2}
+[ $# -ge 2 ] || { sed -n 2,24p "$0" >&2; exit 2; }
+blocks=2
+if [ $# -ge 3 ] && [[ ${!#} =~ ^[0-9]+$ ]]; then
+  blocks=${!#}
+  set -- "${@:1:$#-1}"
+fi
+builds=("$@")
+for build in "${builds[@]}"; do
+  [ -x "$build" ] ||
+    { echo "ab-attention.sh: $build is not an executable" >&2; exit 2; }
+done
 root=$(cd "$(dirname "$0")/.." && pwd)
 fwd=$root/kernels/attn_fwd_descriptor.tile
 bwd=$root/kernels/attn_bwd.tile
@@ -33,33 +43,36 @@ status=0
 
 command -v nvidia-smi >/dev/null &&
   nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm --format=csv,noheader
-echo "## checks ($cand)"
-for d in "$d64" "$d128"; do
-  for causal in False True; do
-    out=$("$cand" "$fwd" $d --set CAUSAL=$causal --set Z=1 --set H=2 \
-      --set N_CTX=1024 --no-bench --no-cache 2>&1)
-    checks=$(grep -cE '^check .*: PASS$' <<<"$out")
-    dim=$(grep -o 'HEAD_DIM=[0-9]*' <<<"$d")
-    echo "forward $dim CAUSAL=$causal: $checks checks passed"
-    [ "$checks" -ge 2 ] && ! grep -qE '^check .*: FAIL$' <<<"$out" ||
-      { echo "$out" | tail -5; status=1; }
+for cand in "${builds[@]:1}"; do
+  echo "## checks ($cand)"
+  for d in "$d64" "$d128"; do
+    for causal in False True; do
+      out=$("$cand" "$fwd" $d --set CAUSAL=$causal --set Z=1 --set H=2 \
+        --set N_CTX=1024 --no-bench --no-cache 2>&1)
+      checks=$(grep -cE '^check .*: PASS$' <<<"$out")
+      dim=$(grep -o 'HEAD_DIM=[0-9]*' <<<"$d")
+      echo "forward $dim CAUSAL=$causal: $checks checks passed"
+      [ "$checks" -ge 2 ] && ! grep -qE '^check .*: FAIL$' <<<"$out" ||
+        { echo "$out" | tail -5; status=1; }
+    done
   done
+  if python3 -c 'import torch' 2>/dev/null; then
+    python3 "$root/scripts/check-attention-bwd.py" --tile-run "$cand" |
+      tail -1 || status=1
+  fi
+  if command -v compute-sanitizer >/dev/null; then
+    for tool in racecheck synccheck; do
+      line=$(compute-sanitizer --tool $tool "$cand" "$fwd" $d128 \
+        --set CAUSAL=True --set N_CTX=256 --no-bench --no-cache 2>&1 |
+        grep -E '(ERROR|RACECHECK) SUMMARY')
+      echo "$tool: $line"
+      # racecheck sums up as "0 hazards displayed (0 errors, 0 warnings)".
+      grep -qE 'SUMMARY: 0 (errors|hazards)' <<<"$line" || status=1
+    done
+  fi
 done
-if python3 -c 'import torch' 2>/dev/null; then
-  python3 "$root/scripts/check-attention-bwd.py" --tile-run "$cand" | tail -1 ||
-    status=1
-fi
-if command -v compute-sanitizer >/dev/null; then
-  for tool in racecheck synccheck; do
-    line=$(compute-sanitizer --tool $tool "$cand" "$fwd" $d128 \
-      --set CAUSAL=True --set N_CTX=256 --no-bench --no-cache 2>&1 |
-      grep -E 'ERROR SUMMARY')
-    echo "$tool: $line"
-    grep -q ' 0 errors' <<<"$line" || status=1
-  done
-fi
 
-echo "## timing (Z=4, H=32; $blocks blocks, builds alternating)"
+echo "## timing (Z=4, H=32; $blocks blocks, builds taking turns)"
 time_one() { # build name shape kernel sets...
   local build=$1 name=$2 shape=$3 kernel=$4
   shift 4
@@ -74,19 +87,19 @@ for ((b = 1; b <= blocks; b++)); do
     [ $dim = 128 ] && d=$d128
     for n in 1024 4096; do
       for causal in False True; do
-        for pair in "base $base" "cand $cand"; do
-          set -- $pair
-          time_one "$2" "$1" "forward D $dim N_CTX $n causal $causal" "$fwd" \
-            $d --set Z=4 --set H=32 --set N_CTX=$n --set CAUSAL=$causal
+        for build in "${builds[@]}"; do
+          time_one "$build" "$(basename "$build")" \
+            "forward D $dim N_CTX $n causal $causal" "$fwd" $d --set Z=4 \
+            --set H=32 --set N_CTX=$n --set CAUSAL=$causal
         done
       done
     done
   done
   for dim in 64 128; do
-    for pair in "base $base" "cand $cand"; do
-      set -- $pair
-      time_one "$2" "$1" "backward D $dim N_CTX 1024" "$bwd" --set BATCH=4 \
-        --set N_HEAD=32 --set N_CTX=1024 --set HEAD_DIM=$dim
+    for build in "${builds[@]}"; do
+      time_one "$build" "$(basename "$build")" "backward D $dim N_CTX 1024" \
+        "$bwd" --set BATCH=4 --set N_HEAD=32 --set N_CTX=1024 \
+        --set HEAD_DIM=$dim
     done
   done
 done
