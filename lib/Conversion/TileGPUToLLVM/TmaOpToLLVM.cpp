@@ -182,6 +182,57 @@ struct TmaCopyOpLowering : public ConvertOpToLLVMPattern<TmaCopyOp> {
   }
 };
 
+/// Thread 0 stores the stage box by box, then waits until the bulk copies
+/// have read it.
+struct TmaStoreOpLowering : public ConvertOpToLLVMPattern<TmaStoreOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult
+  matchAndRewrite(TmaStoreOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto buffer = cast<MemDescType>(op.getBuffer().getType());
+    unsigned elementBytes = buffer.getElementType().getIntOrFloatBitWidth() / 8;
+    std::optional<TensorMapBox> box =
+        getTensorMapBox(buffer.getShape().drop_front(), elementBytes);
+    if (!box)
+      return op.emitOpError("has stages that are no TMA box");
+    int64_t rows = buffer.getShape()[1], cols = buffer.getShape()[2];
+    int64_t boxes = cols / box->innerElements;
+
+    Value stageBase =
+        emitStageAddress(rewriter, loc, adaptor.getBuffer(), adaptor.getStage(),
+                         buffer.getStageBytes());
+    Value tensormap = LLVM::PtrToIntOp::create(
+        rewriter, loc, rewriter.getI64Type(), adaptor.getTensormap());
+    Value row = adaptor.getCoords()[0], col = adaptor.getCoords()[1];
+
+    // Operands: $0 thread 0, $1 stage, $2 tensor map, $3 row, then one
+    // column coordinate per box.
+    SmallVector<Value> operands = {isFirstThread(rewriter, loc), stageBase,
+                                   tensormap, row};
+    std::string constraints = "b,r,l,r";
+    std::string text = "{\n";
+    for (int64_t j = 0; j < boxes; ++j) {
+      Value column =
+          j == 0 ? col
+                 : LLVM::AddOp::create(
+                       rewriter, loc, col,
+                       i32Constant(rewriter, loc, j * box->innerElements));
+      operands.push_back(column);
+      constraints += ",r";
+      text += "@$0 cp.async.bulk.tensor.2d.global.shared::cta.bulk_group "
+              "[$2, {$" +
+              std::to_string(4 + j) + ", $3}], [$1 + " +
+              std::to_string(j * rows * box->swizzleBytes) + "];\n";
+    }
+    text += "@$0 cp.async.bulk.commit_group;\n"
+            "@$0 cp.async.bulk.wait_group.read 0;\n}";
+    emitPtxStatement(rewriter, loc, text, constraints, operands);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 struct PrefetchTensormapOpLowering
     : public ConvertOpToLLVMPattern<PrefetchTensormapOp> {
   using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
@@ -258,5 +309,6 @@ void mlir::tilegpu::populateTmaOpToLLVMPatterns(LLVMTypeConverter &converter,
   patterns
       .add<InitBarriersOpLowering, InvalBarriersOpLowering,
            PrefetchTensormapOpLowering, TmaCopyOpLowering, TmaWaitOpLowering,
-           ReleaseStageOpLowering, AcquireStageOpLowering>(converter);
+           TmaStoreOpLowering, ReleaseStageOpLowering, AcquireStageOpLowering>(
+          converter);
 }

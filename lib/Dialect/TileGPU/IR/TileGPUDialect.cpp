@@ -498,6 +498,18 @@ LogicalResult TmaCopyOp::verify() {
   return success();
 }
 
+LogicalResult TmaStoreOp::verify() {
+  auto buffer = cast<MemDescType>(getBuffer().getType());
+  if (getCoords().size() != 2)
+    return emitOpError("stores 2-D boxes, got ")
+           << getCoords().size() << " coordinates";
+  unsigned elementBytes = buffer.getElementType().getIntOrFloatBitWidth() / 8;
+  if (!getTensorMapBox(buffer.getShape().drop_front(), elementBytes))
+    return emitOpError("stages of ")
+           << buffer << " are no TMA box (TensorMapBox.h)";
+  return success();
+}
+
 LogicalResult InitBarriersOp::verify() {
   if (getArrivals() < 1)
     return emitOpError("needs at least one arrival per phase, got ")
