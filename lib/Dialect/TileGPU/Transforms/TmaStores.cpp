@@ -12,6 +12,10 @@
 // Assumes the host encodes a tensor map for exactly the descriptors whose
 // element type is f16 or bf16 and whose block is a TMA box (Launch.cpp and
 // TensorMapBox.h); other stores with a tensor map stay ordinary stores.
+// Assumes too that the program does not load what such a store writes
+// later in the same launch: tma_store waits only until its copies have
+// read shared memory (as Triton's TMA stores do), and their global writes
+// complete on their own.
 //
 //===----------------------------------------------------------------------===//
 
