@@ -570,16 +570,23 @@ bool releasesStages(const StagedLoads &candidate) {
 }
 
 /// The one-stage buffers that hold loop-invariant A operands, by the value
-/// stored: a later loop that reads the same value reads the same buffer
-/// (tutorial 06's causal forward runs two loops on one q).
-using StoredOperands = DenseMap<Value, LocalStoreOp>;
+/// stored, with the op after which the buffer holds it: a later loop that
+/// reads the same value reads the same buffer (tutorial 06's causal forward
+/// runs two loops on one q).
+struct StoredOperand {
+  Operation *ready;
+  Value buffer;
+};
+using StoredOperands = DenseMap<Value, StoredOperand>;
 
 void pipelineStagedLoads(StagedLoads candidate, unsigned stages,
                          StoredOperands &stored) {
   // A operands from registers that the loop does not change are stored once,
   // before it (or before an earlier loop that stored them already), after
   // the copies of its first stages: those then start while the operand's
-  // own load (tutorial 06's q) is still on its way.
+  // own load (tutorial 06's q) is still on its way. An operand loaded
+  // through a TMA tensor map is instead copied with TMA where it was
+  // loaded, and waited for there.
   OpBuilder b(candidate.loop);
   Location loc = candidate.loop.getLoc();
   Value zero = constantOf(b, loc, b.getI32Type(), 0);
@@ -596,9 +603,9 @@ void pipelineStagedLoads(StagedLoads candidate, unsigned stages,
     if (invariant) {
       auto earlier = stored.find(dot.registerA);
       if (earlier != stored.end() &&
-          DominanceInfo().properlyDominates(earlier->second.getOperation(),
+          DominanceInfo().properlyDominates(earlier->second.ready,
                                             candidate.loop)) {
-        aBuffers.push_back(earlier->second.getBuffer());
+        aBuffers.push_back(earlier->second.buffer);
         continue;
       }
     }
@@ -606,6 +613,11 @@ void pipelineStagedLoads(StagedLoads candidate, unsigned stages,
     auto memdesc = MemDescType::get(b.getContext(),
                                     {1, type.getDimSize(0), type.getDimSize(1)},
                                     type.getElementType());
+    auto load = dot.registerA.getDefiningOp<tile::LoadOp>();
+    if (invariant && load && isTmaLoad(load)) {
+      aBuffers.push_back({}); // copied once the loop is staged
+      continue;
+    }
     newBuffers.push_back(LocalAllocOp::create(b, loc, memdesc));
     aBuffers.push_back(newBuffers.back());
     if (invariant)
@@ -623,8 +635,19 @@ void pipelineStagedLoads(StagedLoads candidate, unsigned stages,
   scf::ForOp loop = staged->loop;
   OpBuilder beforeLoop(loop);
   for (auto [operand, buffer] : invariantStores)
-    stored[operand] =
-        LocalStoreOp::create(beforeLoop, loc, operand, buffer, zero);
+    stored[operand] = {
+        LocalStoreOp::create(beforeLoop, loc, operand, buffer, zero), buffer};
+  SmallVector<Value> operandBarriers;
+  for (auto [dot, aBuffer] : llvm::zip_equal(candidate.dots, aBuffers)) {
+    if (aBuffer || dot.aLoad >= 0 || dot.aFromRegisters)
+      continue;
+    auto [buffer, barriers] =
+        copyOperandWithTma(dot.registerA.getDefiningOp<tile::LoadOp>());
+    aBuffer = buffer;
+    operandBarriers.push_back(barriers);
+    stored[dot.registerA] = {
+        TmaWaitOp::create(beforeLoop, loc, barriers, zero, zero), buffer};
+  }
 
   // The body: first the wait for this iteration's stages (S-2 groups left
   // pending), then iteration i+S-1's copies into the stage the previous
@@ -693,6 +716,8 @@ void pipelineStagedLoads(StagedLoads candidate, unsigned stages,
   OpBuilder after(loop->getContext());
   after.setInsertionPointAfter(loop);
   emitAfterLoop(after, *staged);
+  for (Value barriers : operandBarriers)
+    InvalBarriersOp::create(after, loc, barriers);
 }
 
 struct Pipeline : public tilegpu::impl::TileGPUPipelineBase<Pipeline> {
@@ -737,6 +762,11 @@ struct Pipeline : public tilegpu::impl::TileGPUPipelineBase<Pipeline> {
       if (stages >= 2)
         pipeline(candidate, stages);
     }
+    // Loads whose every use now reads a TMA-filled buffer.
+    module.walk([](tile::LoadOp load) {
+      if (load.getTensormap() && load->use_empty())
+        load->erase();
+    });
   }
 };
 } // namespace
