@@ -153,17 +153,24 @@ bool hasCopyableRuns(tile::LoadOp load, DistributedLayoutInterface layout,
   return bytes == 4 || bytes == 8 || bytes == 16;
 }
 
-/// Whether `load` can become an async copy into a swizzled wgmma tile (also
-/// a transposed one where `allowTransposed`).
-bool isCopyable(tile::LoadOp load, const tile::ModuleAxisInfo &axisInfo,
-                bool allowTransposed = false) {
+/// Whether `load` reads a block a copy into a swizzled wgmma tile can hold:
+/// 2-D f16/bf16, not volatile, zeros (or nothing) where masked off.
+bool hasCopyableBlock(tile::LoadOp load) {
   auto type = dyn_cast<RankedTensorType>(load.getType());
   if (!type || type.getRank() != 2 || load.getIsVolatile() ||
       !(type.getElementType().isF16() || type.getElementType().isBF16()))
     return false;
-  if (Value other = load.getOther())
-    if (!matchPattern(other, m_AnyZeroFloat()))
-      return false;
+  Value other = load.getOther();
+  return !other || matchPattern(other, m_AnyZeroFloat());
+}
+
+/// Whether `load` can become an async copy into a swizzled wgmma tile (also
+/// a transposed one where `allowTransposed`).
+bool isCopyable(tile::LoadOp load, const tile::ModuleAxisInfo &axisInfo,
+                bool allowTransposed = false) {
+  if (!hasCopyableBlock(load))
+    return false;
+  auto type = cast<RankedTensorType>(load.getType());
   auto layout = getDistributedLayout(type);
   if (!layout)
     return false;
@@ -613,8 +620,11 @@ void pipelineStagedLoads(StagedLoads candidate, unsigned stages,
     auto memdesc = MemDescType::get(b.getContext(),
                                     {1, type.getDimSize(0), type.getDimSize(1)},
                                     type.getElementType());
+    // Loaded in the loop's own block: the copy then runs once for each run
+    // of the loop, as its wait and its barrier's invalidation do.
     auto load = dot.registerA.getDefiningOp<tile::LoadOp>();
-    if (invariant && load && isTmaLoad(load)) {
+    if (invariant && load && load->getBlock() == candidate.loop->getBlock() &&
+        hasCopyableBlock(load) && isTmaLoad(load)) {
       aBuffers.push_back({}); // copied once the loop is staged
       continue;
     }
