@@ -234,6 +234,10 @@ void mlir::tilegpu::getExplicitBufferAccesses(Operation *op,
     reads.push_back(load.getBuffer());
     return;
   }
+  if (auto store = dyn_cast<TmaStoreOp>(op)) {
+    reads.push_back(store.getBuffer());
+    return;
+  }
   if (auto dot = dyn_cast<WarpGroupDotOp>(op)) {
     if (isa<MemDescType>(dot.getA().getType())) // not A in registers
       reads.push_back(dot.getA());

@@ -54,6 +54,7 @@ void mlir::tile::buildTileToTileGPUPipeline(OpPassManager &pm,
   pipeline.numStages = options.numStages;
   pm.addPass(tilegpu::createTileGPUPipeline(pipeline));
   pm.addPass(tilegpu::createTileGPUOverlapChainedDots());
+  pm.addPass(tilegpu::createTileGPUTmaStores());
   pm.addPass(createCSEPass());
 }
 

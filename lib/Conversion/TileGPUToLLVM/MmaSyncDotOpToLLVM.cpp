@@ -182,7 +182,8 @@ struct DotOpMmaSyncLowering : public ConvertOpToLLVMPattern<DotOp> {
     auto indices = emitIndices(rewriter, loc, layout, type.getShape());
     unsigned elementBytes = getSharedElementBytes(type.getElementType());
     unsigned width = std::min<unsigned>(
-        getThreadRunLength(layout, 1, 16 / elementBytes), type.getDimSize(1));
+        getThreadRunLength(layout, type.getShape(), 1, 16 / elementBytes),
+        type.getDimSize(1));
     for (unsigned r = 0; r < values.size(); r += width) {
       Value offset = LLVM::AddOp::create(
           rewriter, loc,

@@ -128,6 +128,35 @@ struct InvalBarriersOpLowering
   }
 };
 
+/// The boxes of one stage of `buffer`, one per swizzle-wide column block
+/// (TensorMapBox.h): each one's column coordinate, `col` plus the blocks
+/// before it, and its byte offset in the stage.
+struct StageBoxes {
+  SmallVector<Value> columns;
+  SmallVector<int64_t> offsets;
+};
+
+FailureOr<StageBoxes> getStageBoxes(Operation *op, MemDescType buffer,
+                                    Value col,
+                                    ConversionPatternRewriter &rewriter) {
+  unsigned elementBytes = buffer.getElementType().getIntOrFloatBitWidth() / 8;
+  std::optional<TensorMapBox> box =
+      getTensorMapBox(buffer.getShape().drop_front(), elementBytes);
+  if (!box)
+    return op->emitOpError("has stages that are no TMA box");
+  int64_t rows = buffer.getShape()[1], cols = buffer.getShape()[2];
+  StageBoxes boxes;
+  for (int64_t j = 0; j < cols / box->innerElements; ++j) {
+    boxes.columns.push_back(
+        j == 0 ? col
+               : LLVM::AddOp::create(rewriter, op->getLoc(), col,
+                                     i32Constant(rewriter, op->getLoc(),
+                                                 j * box->innerElements)));
+    boxes.offsets.push_back(j * rows * box->swizzleBytes);
+  }
+  return boxes;
+}
+
 struct TmaCopyOpLowering : public ConvertOpToLLVMPattern<TmaCopyOp> {
   using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
   LogicalResult
@@ -135,14 +164,6 @@ struct TmaCopyOpLowering : public ConvertOpToLLVMPattern<TmaCopyOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     auto buffer = cast<MemDescType>(op.getBuffer().getType());
-    unsigned elementBytes = buffer.getElementType().getIntOrFloatBitWidth() / 8;
-    std::optional<TensorMapBox> box =
-        getTensorMapBox(buffer.getShape().drop_front(), elementBytes);
-    if (!box)
-      return op.emitOpError("has stages that are no TMA box");
-    int64_t rows = buffer.getShape()[1], cols = buffer.getShape()[2];
-    int64_t boxes = cols / box->innerElements;
-
     Value stageBase =
         emitStageAddress(rewriter, loc, adaptor.getBuffer(), adaptor.getStage(),
                          buffer.getStageBytes());
@@ -162,20 +183,59 @@ struct TmaCopyOpLowering : public ConvertOpToLLVMPattern<TmaCopyOp> {
         "{\n.reg .b64 state;\n@$0 "
         "mbarrier.arrive.expect_tx.shared::cta.b64 state, [$1], " +
         std::to_string(buffer.getStageBytes()) + ";\n";
-    for (int64_t j = 0; j < boxes; ++j) {
-      Value column =
-          j == 0 ? col
-                 : LLVM::AddOp::create(
-                       rewriter, loc, col,
-                       i32Constant(rewriter, loc, j * box->innerElements));
+    FailureOr<StageBoxes> boxes = getStageBoxes(op, buffer, col, rewriter);
+    if (failed(boxes))
+      return failure();
+    for (auto [j, column] : llvm::enumerate(boxes->columns)) {
       operands.push_back(column);
       constraints += ",r";
       text += "@$0 cp.async.bulk.tensor.2d.shared::cluster.global."
               "mbarrier::complete_tx::bytes [$2 + " +
-              std::to_string(j * rows * box->swizzleBytes) + "], [$3, {$" +
+              std::to_string(boxes->offsets[j]) + "], [$3, {$" +
               std::to_string(5 + j) + ", $4}], [$1];\n";
     }
     text += "}";
+    emitPtxStatement(rewriter, loc, text, constraints, operands);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// Thread 0 stores the stage box by box, then waits until the bulk copies
+/// have read it.
+struct TmaStoreOpLowering : public ConvertOpToLLVMPattern<TmaStoreOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult
+  matchAndRewrite(TmaStoreOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto buffer = cast<MemDescType>(op.getBuffer().getType());
+    Value stageBase =
+        emitStageAddress(rewriter, loc, adaptor.getBuffer(), adaptor.getStage(),
+                         buffer.getStageBytes());
+    Value tensormap = LLVM::PtrToIntOp::create(
+        rewriter, loc, rewriter.getI64Type(), adaptor.getTensormap());
+    Value row = adaptor.getCoords()[0], col = adaptor.getCoords()[1];
+
+    // Operands: $0 thread 0, $1 stage, $2 tensor map, $3 row, then one
+    // column coordinate per box.
+    SmallVector<Value> operands = {isFirstThread(rewriter, loc), stageBase,
+                                   tensormap, row};
+    std::string constraints = "b,r,l,r";
+    std::string text = "{\n";
+    FailureOr<StageBoxes> boxes = getStageBoxes(op, buffer, col, rewriter);
+    if (failed(boxes))
+      return failure();
+    for (auto [j, column] : llvm::enumerate(boxes->columns)) {
+      operands.push_back(column);
+      constraints += ",r";
+      text += "@$0 cp.async.bulk.tensor.2d.global.shared::cta.bulk_group "
+              "[$2, {$" +
+              std::to_string(4 + j) + ", $3}], [$1 + " +
+              std::to_string(boxes->offsets[j]) + "];\n";
+    }
+    text += "@$0 cp.async.bulk.commit_group;\n"
+            "@$0 cp.async.bulk.wait_group.read 0;\n}";
     emitPtxStatement(rewriter, loc, text, constraints, operands);
     rewriter.eraseOp(op);
     return success();
@@ -258,5 +318,6 @@ void mlir::tilegpu::populateTmaOpToLLVMPatterns(LLVMTypeConverter &converter,
   patterns
       .add<InitBarriersOpLowering, InvalBarriersOpLowering,
            PrefetchTensormapOpLowering, TmaCopyOpLowering, TmaWaitOpLowering,
-           ReleaseStageOpLowering, AcquireStageOpLowering>(converter);
+           TmaStoreOpLowering, ReleaseStageOpLowering, AcquireStageOpLowering>(
+          converter);
 }

@@ -58,8 +58,14 @@ Value mlir::tilegpu::i32Constant(OpBuilder &b, Location loc, int64_t value) {
   return LLVM::ConstantOp::create(b, loc, b.getI32Type(), value);
 }
 
-unsigned mlir::tilegpu::getThreadRunLength(Attribute layout, unsigned dim,
-                                           unsigned limit) {
+unsigned mlir::tilegpu::getThreadRunLength(Attribute layout,
+                                           ArrayRef<int64_t> shape,
+                                           unsigned dim, unsigned limit) {
+  // An mma layout's registers come in pairs of adjacent columns (its
+  // getRegisterCoords), unless the block is a single column.
+  if (isa<MmaEncodingAttr>(layout))
+    return dim == 1 && shape.size() == 2 && shape[1] > 1 ? std::min(2u, limit)
+                                                        : 1;
   auto blocked = dyn_cast<BlockedEncodingAttr>(layout);
   if (!blocked || blocked.getOrder()[0] != dim)
     return 1;

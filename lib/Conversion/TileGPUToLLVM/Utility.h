@@ -75,10 +75,12 @@ Value broadcastFromThread0(OpBuilder &b, Location loc, uint64_t bufferOffset,
 /// An i32 constant.
 Value i32Constant(OpBuilder &b, Location loc, int64_t value);
 
-/// How many consecutive elements along `dim` a thread's registers hold in a
-/// run under `layout` (a blocked layout with `dim` fastest; 1 otherwise),
-/// at most `limit`.
-unsigned getThreadRunLength(Attribute layout, unsigned dim, unsigned limit);
+/// How many consecutive elements along `dim` a thread's registers of a
+/// block of `shape` hold in a run under `layout` (a blocked layout with
+/// `dim` fastest, or an mma layout's column pairs; 1 otherwise), at most
+/// `limit`.
+unsigned getThreadRunLength(Attribute layout, ArrayRef<int64_t> shape,
+                            unsigned dim, unsigned limit);
 /// Stores `values`, consecutive elements of `elementBytes` each, at `ptr`:
 /// one scalar or vector store.
 void storeRun(OpBuilder &b, Location loc, ValueRange values, Value ptr,

@@ -257,7 +257,9 @@ void storeTile(OpBuilder &b, Location loc, RankedTensorType type,
   unsigned outerDim = transposed ? 1 : 0, innerDim = 1 - outerDim;
   // Runs of consecutive inner elements a thread holds, up to 16 bytes.
   unsigned width = std::min<unsigned>(
-      getThreadRunLength(layout, innerDim, 16 / tile.elementBytes), tile.cols);
+      getThreadRunLength(layout, type.getShape(), innerDim,
+                         16 / tile.elementBytes),
+      tile.cols);
   for (unsigned r = 0; r < values.size(); r += width) {
     Value linear = tile.emitLinearOffset(b, loc, indices[r][outerDim],
                                          indices[r][innerDim]);

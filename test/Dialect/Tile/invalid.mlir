@@ -82,7 +82,7 @@ func.func @load_other_type(%p: tensor<4x!tile.ptr<f32>>, %m: tensor<4xi1>, %o: t
 
 func.func @store_value_type(%p: tensor<4x!tile.ptr<f32>>, %v: tensor<4xi32>) {
   // expected-error @+1 {{value is the pointee type shaped as the pointers}}
-  "tile.store"(%p, %v) : (tensor<4x!tile.ptr<f32>>, tensor<4xi32>) -> ()
+  "tile.store"(%p, %v) {operandSegmentSizes = array<i32: 1, 1, 0, 0, 0>} : (tensor<4x!tile.ptr<f32>>, tensor<4xi32>) -> ()
   return
 }
 
@@ -218,5 +218,13 @@ func.func @histogram_mask(%x: tensor<16xi32>, %m: tensor<8xi1>) {
 func.func @load_tma_coords(%p: tensor<4x16x!tile.ptr<f16>>, %map: !tile.ptr<i8>, %c: i32) {
   // expected-error @+1 {{needs one TMA coordinate per dimension of its block}}
   %v = tile.load %p tensormap %map[%c] : !tile.ptr<i8> : tensor<4x16x!tile.ptr<f16>>
+  return
+}
+
+// -----
+
+func.func @store_tma_coords(%p: tensor<4x16x!tile.ptr<f16>>, %v: tensor<4x16xf16>, %map: !tile.ptr<i8>, %c: i32) {
+  // expected-error @+1 {{needs one TMA coordinate per dimension of its block}}
+  tile.store %p, %v tensormap %map[%c, %c, %c] : !tile.ptr<i8> : tensor<4x16x!tile.ptr<f16>>
   return
 }

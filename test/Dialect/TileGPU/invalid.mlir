@@ -169,6 +169,24 @@ func.func @tma_copy_rank(%map: !tile.ptr<i8>, %r: i32, %s: i32, %go: i1) {
 
 // -----
 
+func.func @tma_store_rank(%map: !tile.ptr<i8>, %r: i32, %s: i32) {
+  %a = tilegpu.local_alloc : !tilegpu.memdesc<1x64x64xf16>
+  // expected-error @below {{stores 2-D boxes, got 1 coordinates}}
+  tilegpu.tma_store %a[%s], %map[%r] : !tilegpu.memdesc<1x64x64xf16> -> !tile.ptr<i8>
+  return
+}
+
+// -----
+
+func.func @tma_store_box(%map: !tile.ptr<i8>, %r: i32, %s: i32) {
+  %a = tilegpu.local_alloc : !tilegpu.memdesc<1x64x8xf16>
+  // expected-error @below {{are no TMA box (TensorMapBox.h)}}
+  tilegpu.tma_store %a[%s], %map[%r, %r] : !tilegpu.memdesc<1x64x8xf16> -> !tile.ptr<i8>
+  return
+}
+
+// -----
+
 func.func @acquire_stage_count(%s: i32, %phase: i32, %go: i1) {
   %a = tilegpu.local_alloc : !tilegpu.memdesc<3x64x64xf16>
   %released = tilegpu.local_alloc : !tilegpu.mbarriers<2>

@@ -160,3 +160,133 @@ func.func @matmul_tma_a_only(%a: !tile.ptr<f16> {tile.divisibility = 16 : i32}, 
   return %res#0 : tensor<64x64xf32>
 }
 
+
+// -----
+
+// Attention's q, loaded through a tensor map before the loop and read only
+// as the first dot's A operand: copied with TMA into its one-stage buffer
+// where it was loaded (its own barrier, phase 0), waited for after the
+// loop's first copies, the barrier invalidated after the loop; the load
+// itself is gone. k and v stage as before.
+// CHECK-LABEL: func.func @attention_tma_q
+// CHECK-NOT: tile.load
+// CHECK: %[[Q:.*]] = tilegpu.local_alloc : !tilegpu.memdesc<1x128x64xf16>
+// CHECK-NEXT: %[[QBAR:.*]] = tilegpu.local_alloc : !tilegpu.mbarriers<1>
+// CHECK-NEXT: tilegpu.init_barriers %[[QBAR]]
+// CHECK: tilegpu.tma_copy %{{.*}}[%{{.*}}, %{{.*}}], %[[Q]][%{{.*}}], %[[QBAR]], %true
+// CHECK: tilegpu.tma_copy
+// CHECK: tilegpu.tma_wait %[[QBAR]][%[[ZERO:.*]]], %[[ZERO]]
+// CHECK-NEXT: scf.for
+// CHECK: tilegpu.warpgroup_dot %[[Q]][%{{.*}}]
+// CHECK: scf.yield
+// CHECK: tilegpu.inval_barriers %[[QBAR]]
+// SM80-LABEL: func.func @attention_tma_q
+// SM80: tile.load
+// SM80-NOT: tma_copy
+func.func @attention_tma_q(%qp: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %k: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %v: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %tq: !tile.ptr<i8>, %tk: !tile.ptr<i8>, %tv: !tile.ptr<i8>, %n: i32) -> tensor<128x64xf32> {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c64i = arith.constant 64 : i32
+  %zero = arith.constant dense<0.0> : tensor<128x64xf32>
+  %half = arith.constant dense<0.5> : tensor<128x64xf32>
+  %r128 = tile.make_range {start = 0 : i32, end = 128 : i32} : tensor<128xi32>
+  %r64 = tile.make_range {start = 0 : i32, end = 64 : i32} : tensor<64xi32>
+  %c64 = arith.constant dense<64> : tensor<128x1xi32>
+  %qrows = tile.expand_dims %r128 {axis = 1 : i32} : tensor<128xi32> -> tensor<128x1xi32>
+  %qrowOff = arith.muli %qrows, %c64 : tensor<128x1xi32>
+  %qcols = tile.expand_dims %r64 {axis = 0 : i32} : tensor<64xi32> -> tensor<1x64xi32>
+  %qrowb = tile.broadcast %qrowOff : tensor<128x1xi32> -> tensor<128x64xi32>
+  %qcolb = tile.broadcast %qcols : tensor<1x64xi32> -> tensor<128x64xi32>
+  %qoff = arith.addi %qrowb, %qcolb : tensor<128x64xi32>
+  %qs = tile.splat %qp : !tile.ptr<f16> -> tensor<128x64x!tile.ptr<f16>>
+  %qptr = tile.addptr %qs, %qoff : tensor<128x64x!tile.ptr<f16>>, tensor<128x64xi32>
+  %q = tile.load %qptr tensormap %tq[%c0, %c0] : !tile.ptr<i8> : tensor<128x64x!tile.ptr<f16>>
+  %rows = tile.expand_dims %r64 {axis = 1 : i32} : tensor<64xi32> -> tensor<64x1xi32>
+  %c64b = arith.constant dense<64> : tensor<64x1xi32>
+  %rowOff = arith.muli %rows, %c64b : tensor<64x1xi32>
+  %rowb = tile.broadcast %rowOff : tensor<64x1xi32> -> tensor<64x64xi32>
+  %colb = tile.broadcast %qcols : tensor<1x64xi32> -> tensor<64x64xi32>
+  %off = arith.addi %rowb, %colb : tensor<64x64xi32>
+  %ks = tile.splat %k : !tile.ptr<f16> -> tensor<64x64x!tile.ptr<f16>>
+  %k0 = tile.addptr %ks, %off : tensor<64x64x!tile.ptr<f16>>, tensor<64x64xi32>
+  %vs = tile.splat %v : !tile.ptr<f16> -> tensor<64x64x!tile.ptr<f16>>
+  %v0 = tile.addptr %vs, %off : tensor<64x64x!tile.ptr<f16>>, tensor<64x64xi32>
+  %step = arith.constant dense<4096> : tensor<64x64xi32>
+  %res:3 = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero, %pk = %k0, %pv = %v0) -> (tensor<128x64xf32>, tensor<64x64x!tile.ptr<f16>>, tensor<64x64x!tile.ptr<f16>>) : i32 {
+    %row = arith.muli %i, %c64i : i32
+    %kb = tile.load %pk tensormap %tk[%row, %c0] : !tile.ptr<i8> : tensor<64x64x!tile.ptr<f16>>
+    %kt = tile.trans %kb {order = array<i32: 1, 0>} : tensor<64x64xf16> -> tensor<64x64xf16>
+    %s = tile.dot %q, %kt, %zero : tensor<128x64xf16> * tensor<64x64xf16> -> tensor<128x64xf32>
+    %p = math.exp2 %s : tensor<128x64xf32>
+    %p16 = arith.truncf %p : tensor<128x64xf32> to tensor<128x64xf16>
+    %vb = tile.load %pv tensormap %tv[%row, %c0] : !tile.ptr<i8> : tensor<64x64x!tile.ptr<f16>>
+    %scaled = arith.mulf %acc, %half : tensor<128x64xf32>
+    %o = tile.dot %p16, %vb, %scaled : tensor<128x64xf16> * tensor<64x64xf16> -> tensor<128x64xf32>
+    %pkn = tile.addptr %pk, %step : tensor<64x64x!tile.ptr<f16>>, tensor<64x64xi32>
+    %pvn = tile.addptr %pv, %step : tensor<64x64x!tile.ptr<f16>>, tensor<64x64xi32>
+    scf.yield %o, %pkn, %pvn : tensor<128x64xf32>, tensor<64x64x!tile.ptr<f16>>, tensor<64x64x!tile.ptr<f16>>
+  }
+  return %res#0 : tensor<128x64xf32>
+}
+
+// -----
+
+// The same q loaded outside an enclosing loop: the staged loop runs once per
+// outer iteration, so q is stored into its buffer (after the first copies)
+// as before, not copied with TMA once.
+// CHECK-LABEL: func.func @attention_tma_q_outer_loop
+// CHECK: tile.load %{{.*}} tensormap
+// CHECK-NOT: tilegpu.mbarriers<1>
+// CHECK: scf.for
+// CHECK: tilegpu.local_store %{{.*}}, %[[QO:.*]][%{{.*}}] : tensor<128x64xf16
+// CHECK-NEXT: scf.for
+// SM80-LABEL: func.func @attention_tma_q_outer_loop
+func.func @attention_tma_q_outer_loop(%qp: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %k: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %v: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %tq: !tile.ptr<i8>, %tk: !tile.ptr<i8>, %tv: !tile.ptr<i8>, %n: i32) -> tensor<128x64xf32> {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c64i = arith.constant 64 : i32
+  %zero = arith.constant dense<0.0> : tensor<128x64xf32>
+  %half = arith.constant dense<0.5> : tensor<128x64xf32>
+  %r128 = tile.make_range {start = 0 : i32, end = 128 : i32} : tensor<128xi32>
+  %r64 = tile.make_range {start = 0 : i32, end = 64 : i32} : tensor<64xi32>
+  %c64 = arith.constant dense<64> : tensor<128x1xi32>
+  %qrows = tile.expand_dims %r128 {axis = 1 : i32} : tensor<128xi32> -> tensor<128x1xi32>
+  %qrowOff = arith.muli %qrows, %c64 : tensor<128x1xi32>
+  %qcols = tile.expand_dims %r64 {axis = 0 : i32} : tensor<64xi32> -> tensor<1x64xi32>
+  %qrowb = tile.broadcast %qrowOff : tensor<128x1xi32> -> tensor<128x64xi32>
+  %qcolb = tile.broadcast %qcols : tensor<1x64xi32> -> tensor<128x64xi32>
+  %qoff = arith.addi %qrowb, %qcolb : tensor<128x64xi32>
+  %qs = tile.splat %qp : !tile.ptr<f16> -> tensor<128x64x!tile.ptr<f16>>
+  %qptr = tile.addptr %qs, %qoff : tensor<128x64x!tile.ptr<f16>>, tensor<128x64xi32>
+  %q = tile.load %qptr tensormap %tq[%c0, %c0] : !tile.ptr<i8> : tensor<128x64x!tile.ptr<f16>>
+  %rows = tile.expand_dims %r64 {axis = 1 : i32} : tensor<64xi32> -> tensor<64x1xi32>
+  %c64b = arith.constant dense<64> : tensor<64x1xi32>
+  %rowOff = arith.muli %rows, %c64b : tensor<64x1xi32>
+  %rowb = tile.broadcast %rowOff : tensor<64x1xi32> -> tensor<64x64xi32>
+  %colb = tile.broadcast %qcols : tensor<1x64xi32> -> tensor<64x64xi32>
+  %off = arith.addi %rowb, %colb : tensor<64x64xi32>
+  %ks = tile.splat %k : !tile.ptr<f16> -> tensor<64x64x!tile.ptr<f16>>
+  %k0 = tile.addptr %ks, %off : tensor<64x64x!tile.ptr<f16>>, tensor<64x64xi32>
+  %vs = tile.splat %v : !tile.ptr<f16> -> tensor<64x64x!tile.ptr<f16>>
+  %v0 = tile.addptr %vs, %off : tensor<64x64x!tile.ptr<f16>>, tensor<64x64xi32>
+  %step = arith.constant dense<4096> : tensor<64x64xi32>
+  %outer = scf.for %t = %c0 to %n step %c1 iter_args(%carried = %zero) -> (tensor<128x64xf32>) : i32 {
+    %res:3 = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero, %pk = %k0, %pv = %v0) -> (tensor<128x64xf32>, tensor<64x64x!tile.ptr<f16>>, tensor<64x64x!tile.ptr<f16>>) : i32 {
+      %row = arith.muli %i, %c64i : i32
+      %kb = tile.load %pk tensormap %tk[%row, %c0] : !tile.ptr<i8> : tensor<64x64x!tile.ptr<f16>>
+      %kt = tile.trans %kb {order = array<i32: 1, 0>} : tensor<64x64xf16> -> tensor<64x64xf16>
+      %s = tile.dot %q, %kt, %zero : tensor<128x64xf16> * tensor<64x64xf16> -> tensor<128x64xf32>
+      %p = math.exp2 %s : tensor<128x64xf32>
+      %p16 = arith.truncf %p : tensor<128x64xf32> to tensor<128x64xf16>
+      %vb = tile.load %pv tensormap %tv[%row, %c0] : !tile.ptr<i8> : tensor<64x64x!tile.ptr<f16>>
+      %scaled = arith.mulf %acc, %half : tensor<128x64xf32>
+      %o = tile.dot %p16, %vb, %scaled : tensor<128x64xf16> * tensor<64x64xf16> -> tensor<128x64xf32>
+      %pkn = tile.addptr %pk, %step : tensor<64x64x!tile.ptr<f16>>, tensor<64x64xi32>
+      %pvn = tile.addptr %pv, %step : tensor<64x64x!tile.ptr<f16>>, tensor<64x64xi32>
+      scf.yield %o, %pkn, %pvn : tensor<128x64xf32>, tensor<64x64x!tile.ptr<f16>>, tensor<64x64x!tile.ptr<f16>>
+    }
+    %sum = arith.addf %carried, %res#0 : tensor<128x64xf32>
+    scf.yield %sum : tensor<128x64xf32>
+  }
+  return %outer : tensor<128x64xf32>
+}

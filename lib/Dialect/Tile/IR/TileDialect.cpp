@@ -178,16 +178,30 @@ LogicalResult BlockLoadOp::verify() {
   return verifyBoundaryCheck(*this, getBoundaryCheck(), block);
 }
 
-LogicalResult LoadOp::verify() {
-  if (!getTensormap()) {
-    if (!getCoords().empty())
-      return emitOpError("has TMA coordinates but no tensor map");
+/// A load's or store's TMA box: coordinates only with a tensor map, one per
+/// dimension of the block.
+static LogicalResult verifyTensorMapBox(Operation *op, Value tensormap,
+                                        ValueRange coords, Type pointers) {
+  if (!tensormap) {
+    if (!coords.empty())
+      return op->emitOpError("has TMA coordinates but no tensor map");
     return success();
   }
-  auto block = dyn_cast<RankedTensorType>(getPtr().getType());
-  if (!block || int64_t(getCoords().size()) != block.getRank())
-    return emitOpError("needs one TMA coordinate per dimension of its block");
+  auto block = dyn_cast<RankedTensorType>(pointers);
+  if (!block || int64_t(coords.size()) != block.getRank())
+    return op->emitOpError(
+        "needs one TMA coordinate per dimension of its block");
   return success();
+}
+
+LogicalResult LoadOp::verify() {
+  return verifyTensorMapBox(*this, getTensormap(), getCoords(),
+                            getPtr().getType());
+}
+
+LogicalResult StoreOp::verify() {
+  return verifyTensorMapBox(*this, getTensormap(), getCoords(),
+                            getPtr().getType());
 }
 
 LogicalResult BlockStoreOp::verify() {

@@ -216,9 +216,15 @@ struct BlockStoreLowering : public OpConversionPattern<BlockStoreOp> {
     BlockAccess access = buildAccess(
         rewriter, op.getLoc(), op.getValue().getType(),
         BlockPointerParts::from(adaptor.getPtr()), op.getBoundaryCheck());
+    Value tensormap;
+    SmallVector<Value> coords;
+    if (!adaptor.getTensormap().empty()) {
+      tensormap = adaptor.getTensormap().front();
+      coords = BlockPointerParts::from(adaptor.getPtr()).offsets;
+    }
     rewriter.replaceOpWithNewOp<StoreOp>(
-        op, access.pointers, adaptor.getValue().front(), access.mask,
-        op.getCache(), op.getEvict());
+        op, access.pointers, adaptor.getValue().front(), access.mask, tensormap,
+        coords, op.getCache(), op.getEvict());
     return success();
   }
 };

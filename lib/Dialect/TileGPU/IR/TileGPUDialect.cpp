@@ -486,16 +486,27 @@ LogicalResult LocalLoadOp::verify() {
   return success();
 }
 
-LogicalResult TmaCopyOp::verify() {
-  auto buffer = cast<MemDescType>(getBuffer().getType());
-  if (getCoords().size() != 2)
-    return emitOpError("copies 2-D boxes, got ")
-           << getCoords().size() << " coordinates";
+/// A TMA copy's or store's stages and coordinates: a 2-D box per stage
+/// (`verb` names what the op does with boxes).
+static LogicalResult verifyTmaStages(Operation *op, Value bufferValue,
+                                     ValueRange coords, StringRef verb) {
+  auto buffer = cast<MemDescType>(bufferValue.getType());
+  if (coords.size() != 2)
+    return op->emitOpError(verb)
+           << " 2-D boxes, got " << coords.size() << " coordinates";
   unsigned elementBytes = buffer.getElementType().getIntOrFloatBitWidth() / 8;
   if (!getTensorMapBox(buffer.getShape().drop_front(), elementBytes))
-    return emitOpError("stages of ")
+    return op->emitOpError("stages of ")
            << buffer << " are no TMA box (TensorMapBox.h)";
   return success();
+}
+
+LogicalResult TmaCopyOp::verify() {
+  return verifyTmaStages(*this, getBuffer(), getCoords(), "copies");
+}
+
+LogicalResult TmaStoreOp::verify() {
+  return verifyTmaStages(*this, getBuffer(), getCoords(), "stores");
 }
 
 LogicalResult InitBarriersOp::verify() {

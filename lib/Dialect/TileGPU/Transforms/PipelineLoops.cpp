@@ -153,17 +153,24 @@ bool hasCopyableRuns(tile::LoadOp load, DistributedLayoutInterface layout,
   return bytes == 4 || bytes == 8 || bytes == 16;
 }
 
-/// Whether `load` can become an async copy into a swizzled wgmma tile (also
-/// a transposed one where `allowTransposed`).
-bool isCopyable(tile::LoadOp load, const tile::ModuleAxisInfo &axisInfo,
-                bool allowTransposed = false) {
+/// Whether `load` reads a block a copy into a swizzled wgmma tile can hold:
+/// 2-D f16/bf16, not volatile, zeros (or nothing) where masked off.
+bool hasCopyableBlock(tile::LoadOp load) {
   auto type = dyn_cast<RankedTensorType>(load.getType());
   if (!type || type.getRank() != 2 || load.getIsVolatile() ||
       !(type.getElementType().isF16() || type.getElementType().isBF16()))
     return false;
-  if (Value other = load.getOther())
-    if (!matchPattern(other, m_AnyZeroFloat()))
-      return false;
+  Value other = load.getOther();
+  return !other || matchPattern(other, m_AnyZeroFloat());
+}
+
+/// Whether `load` can become an async copy into a swizzled wgmma tile (also
+/// a transposed one where `allowTransposed`).
+bool isCopyable(tile::LoadOp load, const tile::ModuleAxisInfo &axisInfo,
+                bool allowTransposed = false) {
+  if (!hasCopyableBlock(load))
+    return false;
+  auto type = cast<RankedTensorType>(load.getType());
   auto layout = getDistributedLayout(type);
   if (!layout)
     return false;
@@ -570,16 +577,23 @@ bool releasesStages(const StagedLoads &candidate) {
 }
 
 /// The one-stage buffers that hold loop-invariant A operands, by the value
-/// stored: a later loop that reads the same value reads the same buffer
-/// (tutorial 06's causal forward runs two loops on one q).
-using StoredOperands = DenseMap<Value, LocalStoreOp>;
+/// stored, with the op after which the buffer holds it: a later loop that
+/// reads the same value reads the same buffer (tutorial 06's causal forward
+/// runs two loops on one q).
+struct StoredOperand {
+  Operation *ready;
+  Value buffer;
+};
+using StoredOperands = DenseMap<Value, StoredOperand>;
 
 void pipelineStagedLoads(StagedLoads candidate, unsigned stages,
                          StoredOperands &stored) {
   // A operands from registers that the loop does not change are stored once,
   // before it (or before an earlier loop that stored them already), after
   // the copies of its first stages: those then start while the operand's
-  // own load (tutorial 06's q) is still on its way.
+  // own load (tutorial 06's q) is still on its way. An operand loaded
+  // through a TMA tensor map is instead copied with TMA where it was
+  // loaded, and waited for there.
   OpBuilder b(candidate.loop);
   Location loc = candidate.loop.getLoc();
   Value zero = constantOf(b, loc, b.getI32Type(), 0);
@@ -596,9 +610,9 @@ void pipelineStagedLoads(StagedLoads candidate, unsigned stages,
     if (invariant) {
       auto earlier = stored.find(dot.registerA);
       if (earlier != stored.end() &&
-          DominanceInfo().properlyDominates(earlier->second.getOperation(),
+          DominanceInfo().properlyDominates(earlier->second.ready,
                                             candidate.loop)) {
-        aBuffers.push_back(earlier->second.getBuffer());
+        aBuffers.push_back(earlier->second.buffer);
         continue;
       }
     }
@@ -606,6 +620,14 @@ void pipelineStagedLoads(StagedLoads candidate, unsigned stages,
     auto memdesc = MemDescType::get(b.getContext(),
                                     {1, type.getDimSize(0), type.getDimSize(1)},
                                     type.getElementType());
+    // Loaded in the loop's own block: the copy then runs once for each run
+    // of the loop, as its wait and its barrier's invalidation do.
+    auto load = dot.registerA.getDefiningOp<tile::LoadOp>();
+    if (invariant && load && load->getBlock() == candidate.loop->getBlock() &&
+        hasCopyableBlock(load) && isTmaLoad(load)) {
+      aBuffers.push_back({}); // copied once the loop is staged
+      continue;
+    }
     newBuffers.push_back(LocalAllocOp::create(b, loc, memdesc));
     aBuffers.push_back(newBuffers.back());
     if (invariant)
@@ -623,8 +645,19 @@ void pipelineStagedLoads(StagedLoads candidate, unsigned stages,
   scf::ForOp loop = staged->loop;
   OpBuilder beforeLoop(loop);
   for (auto [operand, buffer] : invariantStores)
-    stored[operand] =
-        LocalStoreOp::create(beforeLoop, loc, operand, buffer, zero);
+    stored[operand] = {
+        LocalStoreOp::create(beforeLoop, loc, operand, buffer, zero), buffer};
+  SmallVector<Value> operandBarriers;
+  for (auto [dot, aBuffer] : llvm::zip_equal(candidate.dots, aBuffers)) {
+    if (aBuffer || dot.aLoad >= 0 || dot.aFromRegisters)
+      continue;
+    auto [buffer, barriers] =
+        copyOperandWithTma(dot.registerA.getDefiningOp<tile::LoadOp>());
+    aBuffer = buffer;
+    operandBarriers.push_back(barriers);
+    stored[dot.registerA] = {
+        TmaWaitOp::create(beforeLoop, loc, barriers, zero, zero), buffer};
+  }
 
   // The body: first the wait for this iteration's stages (S-2 groups left
   // pending), then iteration i+S-1's copies into the stage the previous
@@ -693,6 +726,8 @@ void pipelineStagedLoads(StagedLoads candidate, unsigned stages,
   OpBuilder after(loop->getContext());
   after.setInsertionPointAfter(loop);
   emitAfterLoop(after, *staged);
+  for (Value barriers : operandBarriers)
+    InvalBarriersOp::create(after, loc, barriers);
 }
 
 struct Pipeline : public tilegpu::impl::TileGPUPipelineBase<Pipeline> {
@@ -737,6 +772,11 @@ struct Pipeline : public tilegpu::impl::TileGPUPipelineBase<Pipeline> {
       if (stages >= 2)
         pipeline(candidate, stages);
     }
+    // Loads whose every use now reads a TMA-filled buffer.
+    module.walk([](tile::LoadOp load) {
+      if (load.getTensormap() && load->use_empty())
+        load->erase();
+    });
   }
 };
 } // namespace

@@ -279,3 +279,22 @@ void mlir::tilegpu::emitAfterLoop(OpBuilder &b, const StagedLoop &staged) {
     if (barriers)
       InvalBarriersOp::create(b, loc, barriers);
 }
+
+std::pair<Value, Value> mlir::tilegpu::copyOperandWithTma(tile::LoadOp load) {
+  OpBuilder b(load->getContext());
+  b.setInsertionPointAfter(load);
+  Location loc = load.getLoc();
+  auto type = cast<RankedTensorType>(load.getType());
+  auto memdesc = MemDescType::get(b.getContext(),
+                                  {1, type.getDimSize(0), type.getDimSize(1)},
+                                  type.getElementType());
+  Value buffer = LocalAllocOp::create(b, loc, memdesc);
+  Value barriers =
+      LocalAllocOp::create(b, loc, BarriersType::get(b.getContext(), 1));
+  InitBarriersOp::create(b, loc, barriers);
+  prefetchAtEntry(load.getTensormap());
+  Value always = arith::ConstantOp::create(b, loc, b.getBoolAttr(true));
+  TmaCopyOp::create(b, loc, load.getTensormap(), load.getCoords(), buffer,
+                    constantOf(b, loc, b.getI32Type(), 0), barriers, always);
+  return {buffer, barriers};
+}

@@ -100,6 +100,11 @@ void emitStageRelease(OpBuilder &b, const StagedLoop &staged, unsigned index);
 /// invalidated.
 void emitAfterLoop(OpBuilder &b, const StagedLoop &staged);
 
+/// A loop-invariant wgmma operand that `load` (isTmaLoad) reads, copied
+/// instead with TMA, right after `load`, into a new buffer of one stage:
+/// the buffer, and the barriers (one) the copy completes on, in phase 0.
+std::pair<Value, Value> copyOperandWithTma(tile::LoadOp load);
+
 } // namespace mlir::tilegpu
 
 #endif // TILE_LIB_DIALECT_TILEGPU_TRANSFORMS_STAGECOPIES_H

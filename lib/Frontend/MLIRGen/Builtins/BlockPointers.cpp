@@ -227,7 +227,7 @@ KernelEmitter::Result KernelEmitter::emitBlockPointerStore(
   mlir::tile::BlockStoreOp::create(
       builder, getLoc(call.getLoc()), pointer.value, stored,
       builder.getDenseI32ArrayAttr(hints.boundaryCheck), hints.cache,
-      hints.evict);
+      hints.evict, /*tensormap=*/mlir::Value());
   return PyValue::none();
 }
 

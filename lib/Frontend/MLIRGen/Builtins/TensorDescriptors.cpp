@@ -10,7 +10,7 @@
 // scalars; each load or store becomes a block pointer (tile.make_block_ptr)
 // and a bounds-checked tile.block_load or tile.block_store. A descriptor
 // made on the host also has the TMA tensor map the host encoded for it (the
-// kernel argument after its strides), which its loads carry.
+// kernel argument after its strides), which its loads and stores carry.
 //
 //===----------------------------------------------------------------------===//
 
@@ -174,10 +174,14 @@ Result emitDescriptorStore(KernelEmitter &e, const BuiltinCall &c) {
   mlir::Location loc = e.getLoc(c.getLoc());
   mlir::Value stored = e.prepareOperand(value, block.getElementType(), true,
                                         block.getShape(), loc);
+  mlir::Value tensormap;
+  if (descriptor->elements.size() == size_t(2 + 2 * block.getRank()))
+    tensormap = descriptor->elements.back().value;
   mlir::tile::BlockStoreOp::create(
       e.builder, loc, *pointer, stored,
       e.builder.getDenseI32ArrayAttr(allDimensions(*descriptor)),
-      mlir::tile::CacheModifier::none, mlir::tile::EvictionPolicy::normal);
+      mlir::tile::CacheModifier::none, mlir::tile::EvictionPolicy::normal,
+      tensormap);
   return PyValue::none();
 }
 } // namespace

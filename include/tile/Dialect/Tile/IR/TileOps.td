@@ -172,23 +172,45 @@ def Tile_LoadOp : Tile_Op<"load", [AttrSizedOperandSegments,
   let hasVerifier = 1;
 }
 
-def Tile_StoreOp : Tile_Op<"store", [
+def Tile_StoreOp : Tile_Op<"store", [AttrSizedOperandSegments,
     MemoryEffects<[MemWrite<DefaultResource>]>,
     TypesMatchWith<"value is the pointee type shaped as the pointers",
                    "ptr", "value", "::mlir::tile::getPointeeShapedType($_self)">,
     TypesMatchWith<"mask is i1 shaped as the pointers", "ptr", "mask",
                    "::mlir::tile::getI1SameShape($_self)",
-                   "($_op.getOperands().size() <= 2) || std::equal_to<>()">]> {
+                   "(!::llvm::cast<::mlir::tile::StoreOp>($_op).getMask()) || std::equal_to<>()">]> {
   let summary = "Masked store of a block (or scalar) to global memory";
+  let description = [{
+    Stores each element behind its pointer where `mask` holds.
+    `tensormap` (with one i32 coordinate per dimension, outermost first)
+    says that the block is also the box at `coords` of a TMA tensor map
+    made on the host for the same tensor (tile.block_store's), elements
+    outside the tensor not stored. The pointers stay the meaning;
+    tilegpu-tma-stores may store the block with the Tensor Memory
+    Accelerator instead.
+  }];
   let arguments = (ins Tile_PtrLike:$ptr, Tile_Value:$value,
                        Optional<Tile_BoolLike>:$mask,
+                       Optional<Tile_Ptr>:$tensormap, Variadic<I32>:$coords,
                        DefaultValuedAttr<Tile_CacheModifier,
                          "::mlir::tile::CacheModifier::none">:$cache,
                        DefaultValuedAttr<Tile_EvictionPolicy,
                          "::mlir::tile::EvictionPolicy::normal">:$evict);
   let assemblyFormat = [{
-    $ptr `,` $value (`,` $mask^)? attr-dict `:` type($ptr)
+    $ptr `,` $value (`,` $mask^)?
+    (`tensormap` $tensormap^ `[` $coords `]` `:` type($tensormap))? attr-dict
+    `:` type($ptr)
   }];
+  let builders = [
+    OpBuilder<(ins "::mlir::Value":$ptr, "::mlir::Value":$value,
+                   "::mlir::Value":$mask,
+                   "::mlir::tile::CacheModifier":$cache,
+                   "::mlir::tile::EvictionPolicy":$evict), [{
+      build($_builder, $_state, ptr, value, mask, ::mlir::Value(),
+            ::mlir::ValueRange(), cache, evict);
+    }]>
+  ];
+  let hasVerifier = 1;
 }
 
 //===----------------------------------------------------------------------===//
@@ -262,14 +284,22 @@ def Tile_BlockStoreOp : Tile_Op<"block_store", [
   let description = [{
     `value` has the block's type. Along the dimensions listed in
     `boundaryCheck`, elements outside [0, shape) are not written.
+    `tensormap`, where given, is the TMA tensor map the host made for the
+    tensor, with the block's shape as its box (a kernel argument of a host
+    tensor descriptor); it goes on to the tile.store that
+    tile-rewrite-block-pointers makes.
   }];
   let arguments = (ins Tile_BlockPtr:$ptr, Tile_Tensor:$value,
                        DenseI32ArrayAttr:$boundaryCheck,
                        DefaultValuedAttr<Tile_CacheModifier,
                          "::mlir::tile::CacheModifier::none">:$cache,
                        DefaultValuedAttr<Tile_EvictionPolicy,
-                         "::mlir::tile::EvictionPolicy::normal">:$evict);
-  let assemblyFormat = "$ptr `,` $value attr-dict `:` type($ptr)";
+                         "::mlir::tile::EvictionPolicy::normal">:$evict,
+                       Optional<Tile_Ptr>:$tensormap);
+  let assemblyFormat = [{
+    $ptr `,` $value (`tensormap` $tensormap^ `:` type($tensormap))? attr-dict
+    `:` type($ptr)
+  }];
   let hasVerifier = 1;
 }
 

@@ -233,6 +233,31 @@ def TileGPU_TmaCopyOp : TileGPU_Op<"tma_copy", [
   let hasVerifier = 1;
 }
 
+def TileGPU_TmaStoreOp : TileGPU_Op<"tma_store", [
+    MemoryEffects<[MemRead<TileGPU_SharedMemory>,
+                   MemWrite<DefaultResource>]>]> {
+  let summary = "Store a stage to global memory with the Tensor Memory Accelerator";
+  let description = [{
+    Thread 0 copies stage `stage` of `buffer` (the swizzled tile
+    local_store writes and tma_copy fills) to the box of `tensormap` at
+    `coords` (one per dimension, outermost first) with cp.async.bulk.tensor,
+    one copy per swizzle-wide column block (TensorMapBox.h); elements
+    outside the tensor are not written. It then waits until the copies
+    have read the stage (cp.async.bulk.wait_group.read), so that after a
+    barrier the stage may be written again; the writes to global memory
+    complete on their own before the kernel ends. The stage's writes must
+    be ordered before it by a barrier, after a fence.proxy.async
+    (local_store has one).
+  }];
+  let arguments = (ins Tile_Ptr:$tensormap, Variadic<I32>:$coords,
+                       TileGPU_MemDescType:$buffer, I32:$stage);
+  let assemblyFormat = [{
+    $buffer `[` $stage `]` `,` $tensormap `[` $coords `]` attr-dict `:`
+    qualified(type($buffer)) `->` type($tensormap)
+  }];
+  let hasVerifier = 1;
+}
+
 // Declared as writing too, so that no pass drops it as dead.
 def TileGPU_PrefetchTensormapOp : TileGPU_Op<"prefetch_tensormap",
     [MemoryEffects<[MemRead<DefaultResource>, MemWrite<DefaultResource>]>]> {

@@ -129,6 +129,19 @@ def TileGPUOverlapChainedDots
                            "::mlir::arith::ArithDialect"];
 }
 
+def TileGPUTmaStores : Pass<"tilegpu-tma-stores", "mlir::ModuleOp"> {
+  let summary = "Store blocks of host tensor descriptors with TMA";
+  let description = [{
+    On sm_90 and later, a tile.store that carries the TMA tensor map of a
+    host descriptor (f16 or bf16, a block that is a TMA box: TensorMapBox.h)
+    becomes a tilegpu.local_store of the block into a buffer of one stage,
+    as the swizzled tile of the map's box, and a tilegpu.tma_store of that
+    stage by thread 0. Other stores do not change.
+  }];
+  let dependentDialects = ["::mlir::tilegpu::TileGPUDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 def TileGPUAllocateSharedMemory
     : Pass<"tilegpu-allocate-shared-memory", "mlir::ModuleOp"> {
   let summary = "Give every shared-memory buffer an offset, by liveness";
