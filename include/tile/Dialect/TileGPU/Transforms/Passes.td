@@ -98,7 +98,8 @@ def TileGPUPipeline : Pass<"tilegpu-pipeline", "mlir::ModuleOp"> {
     mbarrier and thread 0 acquires it before refilling it, instead of a
     barrier of the whole program per iteration. The stage count is lowered
     to what fits in the target's shared memory; below 2, or for loops that
-    do not have the shapes described in PipelineLoops.cpp, nothing changes.
+    do not have the shapes described in PipelineLoops.cpp and
+    PipelineStagedLoads.cpp, nothing changes.
   }];
   let options = [
     Option<"numStages", "num-stages", "unsigned", /*default=*/"3",
