@@ -55,3 +55,29 @@ func.func @other_stores(%p: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %v: t
   tile.store %qptrs, %w : tensor<64x64x!tile.ptr<f16>>
   return
 }
+
+// -----
+
+// A descriptor the program also loads through (the same tensor map) keeps
+// its ordinary store: a TMA store's global writes would complete after the
+// load that follows it in the program may have read.
+// CHECK-LABEL: func.func @store_then_load
+// CHECK-NOT: tma_store
+// CHECK: tile.store
+// CHECK: tile.load
+// CHECK-NOT: tma_store
+func.func @store_then_load(%p: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %v: tensor<64x64xf16>, %map: !tile.ptr<i8>, %row: i32, %col: i32) -> tensor<64x64xf16> {
+  %r = tile.make_range {start = 0 : i32, end = 64 : i32} : tensor<64xi32>
+  %rows = tile.expand_dims %r {axis = 1 : i32} : tensor<64xi32> -> tensor<64x1xi32>
+  %c64 = arith.constant dense<64> : tensor<64x1xi32>
+  %rowOff = arith.muli %rows, %c64 : tensor<64x1xi32>
+  %cols = tile.expand_dims %r {axis = 0 : i32} : tensor<64xi32> -> tensor<1x64xi32>
+  %rowb = tile.broadcast %rowOff : tensor<64x1xi32> -> tensor<64x64xi32>
+  %colb = tile.broadcast %cols : tensor<1x64xi32> -> tensor<64x64xi32>
+  %off = arith.addi %rowb, %colb : tensor<64x64xi32>
+  %ps = tile.splat %p : !tile.ptr<f16> -> tensor<64x64x!tile.ptr<f16>>
+  %ptrs = tile.addptr %ps, %off : tensor<64x64x!tile.ptr<f16>>, tensor<64x64xi32>
+  tile.store %ptrs, %v tensormap %map[%row, %col] : !tile.ptr<i8> : tensor<64x64x!tile.ptr<f16>>
+  %w = tile.load %ptrs tensormap %map[%row, %col] : !tile.ptr<i8> : tensor<64x64x!tile.ptr<f16>>
+  return %w : tensor<64x64xf16>
+}

@@ -12,10 +12,12 @@
 // Assumes the host encodes a tensor map for exactly the descriptors whose
 // element type is f16 or bf16 and whose block is a TMA box (Launch.cpp and
 // TensorMapBox.h); other stores with a tensor map stay ordinary stores.
-// Assumes too that the program does not load what such a store writes
-// later in the same launch: tma_store waits only until its copies have
-// read shared memory (as Triton's TMA stores do), and their global writes
-// complete on their own.
+// A store through a descriptor the program also loads through (a load or
+// a TMA copy of the same tensor map) stays an ordinary store: the TMA
+// store's global writes complete on their own, after the program's later
+// loads may have run. Assumes the program does not load what such a store
+// writes through anything else in the same launch: tma_store waits only
+// until its copies have read shared memory (as Triton's TMA stores do).
 //
 //===----------------------------------------------------------------------===//
 
@@ -72,9 +74,17 @@ void storeWithTma(tile::StoreOp store) {
 
 struct TmaStores : public tilegpu::impl::TileGPUTmaStoresBase<TmaStores> {
   void runOnOperation() override {
+    // The tensor maps the program reads through.
+    llvm::SmallPtrSet<Value, 8> loaded;
+    getOperation().walk([&](Operation *op) {
+      if (auto load = dyn_cast<tile::LoadOp>(op); load && load.getTensormap())
+        loaded.insert(load.getTensormap());
+      if (auto copy = dyn_cast<TmaCopyOp>(op))
+        loaded.insert(copy.getTensormap());
+    });
     SmallVector<tile::StoreOp> stores;
     getOperation().walk([&](tile::StoreOp store) {
-      if (isTmaStore(store))
+      if (isTmaStore(store) && !loaded.contains(store.getTensormap()))
         stores.push_back(store);
     });
     for (tile::StoreOp store : stores)
