@@ -23,17 +23,8 @@
 # (after ../shared/device/pack.sh, which empties .gpu/); .gpu/unpack.sh
 # unpacks both.
 set -uo pipefail
-[ $# -ge 2 ] || { sed -n 2,24p "$0" >&2; exit 2; }
-blocks=2
-if [ $# -ge 3 ] && [[ ${!#} =~ ^[0-9]+$ ]]; then
-  blocks=${!#}
-  set -- "${@:1:$#-1}"
-fi
-builds=("$@")
-for build in "${builds[@]}"; do
-  [ -x "$build" ] ||
-    { echo "ab-attention.sh: $build is not an executable" >&2; exit 2; }
-done
+source "$(dirname "$0")/ab-common.sh"
+ab_parse 2,24p "$@"
 root=$(cd "$(dirname "$0")/.." && pwd)
 fwd=$root/kernels/attn_fwd_descriptor.tile
 bwd=$root/kernels/attn_bwd.tile
@@ -41,8 +32,6 @@ d64="--set HEAD_DIM=64 --set BLOCK_N=64 --set num_warps=4"
 d128="--set HEAD_DIM=128 --set BLOCK_N=128 --set num_warps=8"
 status=0
 
-command -v nvidia-smi >/dev/null &&
-  nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm --format=csv,noheader
 for cand in "${builds[@]:1}"; do
   echo "## checks ($cand)"
   for d in "$d64" "$d128"; do
@@ -62,12 +51,9 @@ for cand in "${builds[@]:1}"; do
   fi
   if command -v compute-sanitizer >/dev/null; then
     for tool in racecheck synccheck; do
-      line=$(compute-sanitizer --tool $tool "$cand" "$fwd" $d128 \
-        --set CAUSAL=True --set N_CTX=256 --no-bench --no-cache 2>&1 |
-        grep -E '(ERROR|RACECHECK) SUMMARY')
-      echo "$tool: $line"
-      # racecheck sums up as "0 hazards displayed (0 errors, 0 warnings)".
-      grep -qE 'SUMMARY: 0 (errors|hazards)' <<<"$line" || status=1
+      echo -n "$tool: "
+      sanitizer_summary $tool "$cand" "$fwd" $d128 --set CAUSAL=True \
+        --set N_CTX=256 --no-bench --no-cache || status=1
     done
   fi
 done

@@ -17,23 +17,12 @@
 #    name), size, configuration, tile-run's median and TFLOP/s.
 # Any failed check makes the exit status non-zero; the timings still run.
 set -uo pipefail
-[ $# -ge 2 ] || { sed -n 2,18p "$0" >&2; exit 2; }
-blocks=2
-if [ $# -ge 3 ] && [[ ${!#} =~ ^[0-9]+$ ]]; then
-  blocks=${!#}
-  set -- "${@:1:$#-1}"
-fi
-builds=("$@")
-for build in "${builds[@]}"; do
-  [ -x "$build" ] ||
-    { echo "ab-matmul.sh: $build is not an executable" >&2; exit 2; }
-done
+source "$(dirname "$0")/ab-common.sh"
+ab_parse 2,18p "$@"
 root=$(cd "$(dirname "$0")/.." && pwd)
 kernel=$root/kernels/matmul_tma_persistent.tile
 status=0
 
-command -v nvidia-smi >/dev/null &&
-  nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm --format=csv,noheader
 for cand in "${builds[@]:1}"; do
   echo "## checks ($cand)"
   for size in launch 2048; do
@@ -52,12 +41,9 @@ for cand in "${builds[@]:1}"; do
   if command -v compute-sanitizer >/dev/null; then
     for tool in memcheck racecheck synccheck; do
       for subtile in False True; do
-        line=$(compute-sanitizer --tool $tool "$cand" "$kernel" \
-          --set EPILOGUE_SUBTILE=$subtile --no-bench --no-cache 2>&1 |
-          grep -E '(ERROR|RACECHECK) SUMMARY')
-        echo "$tool EPILOGUE_SUBTILE=$subtile: $line"
-        # racecheck sums up as "0 hazards displayed (0 errors, 0 warnings)".
-        grep -qE 'SUMMARY: 0 (errors|hazards)' <<<"$line" || status=1
+        echo -n "$tool EPILOGUE_SUBTILE=$subtile: "
+        sanitizer_summary $tool "$cand" "$kernel" \
+          --set EPILOGUE_SUBTILE=$subtile --no-bench --no-cache || status=1
       done
     done
   fi
