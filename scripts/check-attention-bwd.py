@@ -12,6 +12,9 @@ Delta from Tile's own _attn_bwd_preprocess (itself checked against
 rowsum(O * dO) in float64).
 
     python3 scripts/check-attention-bwd.py [--tile-run PATH] [--seed N]
+        [--warps N]
+
+--warps runs _attn_bwd at that many warps (the tutorial's 4 by default).
 
 Prints one line per shape and kernel and exits non-zero on any failure.
 Needs numpy, torch and a CUDA GPU.
@@ -48,7 +51,7 @@ def run_tile(tile_run, kernel, sets, inputs, outputs, workdir):
     return {n: np.load(os.path.join(workdir, n + ".out.npy")) for n in outputs}
 
 
-def check_shape(tile_run, shape, workdir):
+def check_shape(tile_run, shape, warps, workdir):
     Z, H, N_CTX, HEAD_DIM = shape
     sm_scale = 0.5
     dev = "cuda"
@@ -88,6 +91,7 @@ def check_shape(tile_run, shape, workdir):
           f"HEAD_DIM={HEAD_DIM}: max |Delta - float64| {err:.2e}")
 
     sets["sm_scale"] = repr(sm_scale)
+    sets["num_warps"] = warps
     got = run_tile(tile_run, "attn_bwd.tile", sets,
                    {"Q": q.detach().cpu().numpy(), "K": arg_k.cpu().numpy(),
                     "V": v.detach().cpu().numpy(), "DO": dout.cpu().numpy(),
@@ -99,7 +103,7 @@ def check_shape(tile_run, shape, workdir):
         err = (ref[name].float() - mine.float()).abs().max().item()
         ok &= good
         print(f"{'PASS' if good else 'FAIL'} _attn_bwd {name} Z={Z} H={H} N_CTX={N_CTX} "
-              f"HEAD_DIM={HEAD_DIM}: max |err| vs PyTorch {err:.2e} (atol 1e-2)")
+              f"HEAD_DIM={HEAD_DIM} warps={warps}: max |err| vs PyTorch {err:.2e} (atol 1e-2)")
     return ok
 
 
@@ -107,6 +111,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tile-run", default="tile-run")
     parser.add_argument("--seed", type=int, default=None)
+    parser.add_argument("--warps", type=int, default=4)
     args = parser.parse_args()
     seed = args.seed if args.seed is not None else random.randrange(1 << 30)
     print(f"seed {seed}")
@@ -114,7 +119,7 @@ def main():
     ok = True
     with tempfile.TemporaryDirectory() as workdir:
         for shape in SHAPES:
-            ok &= check_shape(args.tile_run, shape, workdir)
+            ok &= check_shape(args.tile_run, shape, args.warps, workdir)
     print("attention backward:", "PASS" if ok else "FAIL")
     return 0 if ok else 1
 
