@@ -43,6 +43,7 @@ void mlir::tile::buildTileToTileGPUPipeline(OpPassManager &pm,
   pm.addPass(tilegpu::createTileGPUCoalesce());
   pm.addPass(tilegpu::createTileGPUAccelerateMatmul());
   pm.addPass(tilegpu::createTileGPUPropagateAccumulatorLayout());
+  pm.addPass(tilegpu::createTileGPUSplitAccumulatorColumns());
   pm.addPass(tilegpu::createTileGPURemoveLayoutConversions());
   pm.addPass(createCSEPass());
   // tilegpu-prefetch is not in the pipeline: the registers it carries push

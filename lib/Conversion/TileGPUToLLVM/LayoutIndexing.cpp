@@ -120,20 +120,27 @@ static SmallVector<SmallVector<Value>> emitMmaIndices(OpBuilder &b,
       LLVM::MulOp::create(b, loc,
                           LLVM::URemOp::create(b, loc, lane, constant(4)),
                           constant(2)));
-  SmallVector<int64_t> tile = mma.getShapePerCTATile();
   SmallVector<SmallVector<Value>> indices;
   unsigned numRegs = mma.getTotalElemsPerThread(shape);
   for (unsigned reg = 0; reg < numRegs; ++reg) {
-    SmallVector<unsigned> coords = getRegisterCoords(mma, shape, reg);
-    int64_t rowOffset = (coords[0] / 2) * tile[0] + (coords[0] % 2) * 8;
-    unsigned colBlock = coords[1] / 2, colBlocks = n / 8;
-    int64_t colOffset = (colBlock / colBlocks) * tile[1] +
-                        (colBlock % colBlocks) * 8 + coords[1] % 2;
+    auto [rowOffset, colOffset] = getMmaRegisterOffset(mma, shape, reg);
     indices.push_back(
         {LLVM::AddOp::create(b, loc, rowBase, constant(rowOffset)),
          LLVM::AddOp::create(b, loc, colBase, constant(colOffset))});
   }
   return indices;
+}
+
+std::pair<int64_t, int64_t>
+mlir::tilegpu::getMmaRegisterOffset(MmaEncodingAttr mma,
+                                    ArrayRef<int64_t> shape, unsigned reg) {
+  SmallVector<int64_t> tile = mma.getShapePerCTATile();
+  SmallVector<unsigned> coords = getRegisterCoords(mma, shape, reg);
+  int64_t rowOffset = (coords[0] / 2) * tile[0] + (coords[0] % 2) * 8;
+  unsigned colBlock = coords[1] / 2, colBlocks = mma.getInstrN() / 8;
+  int64_t colOffset = (colBlock / colBlocks) * tile[1] +
+                      (colBlock % colBlocks) * 8 + coords[1] % 2;
+  return {rowOffset, colOffset};
 }
 
 SmallVector<SmallVector<Value>>

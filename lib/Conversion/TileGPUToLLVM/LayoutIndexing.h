@@ -29,6 +29,12 @@ std::optional<SmallVector<int64_t>>
 getRegisterOffsets(DistributedLayoutInterface layout, ArrayRef<int64_t> shape,
                    unsigned reg);
 
+/// The constant part of register `reg`'s (row, column) under an mma layout:
+/// emitIndices gives the thread's base (its warp's and lane's) plus this.
+std::pair<int64_t, int64_t> getMmaRegisterOffset(MmaEncodingAttr mma,
+                                                 ArrayRef<int64_t> shape,
+                                                 unsigned reg);
+
 /// For each register of the calling thread (in the order above), the i32
 /// tensor coordinate along each axis.
 SmallVector<SmallVector<Value>> emitIndices(OpBuilder &builder, Location loc,

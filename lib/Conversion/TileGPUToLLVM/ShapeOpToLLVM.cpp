@@ -148,6 +148,45 @@ struct SplitOpLowering : public ConvertOpToLLVMPattern<SplitOp> {
   }
 };
 
+/// The registers of the columns taken: each thread keeps what it holds.
+struct ExtractColumnsOpLowering
+    : public ConvertOpToLLVMPattern<ExtractColumnsOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult
+  matchAndRewrite(ExtractColumnsOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    RankedTensorType srcType = op.getSrc().getType(), dstType = op.getType();
+    auto src = cast<MmaEncodingAttr>(srcType.getEncoding());
+    auto dst = cast<MmaEncodingAttr>(dstType.getEncoding());
+    // A thread's base column is its warp's along N times the instruction
+    // width: the same in both layouts unless that width changes.
+    if (src.getInstrN() != dst.getInstrN() && src.getWarpsPerCTA()[1] != 1)
+      return op.emitOpError("needs the same instruction width, or one warp "
+                            "along N");
+    // Each source register by the constant part of its coordinates.
+    DenseMap<std::pair<int64_t, int64_t>, unsigned> byOffset;
+    for (unsigned reg = 0, e = src.getTotalElemsPerThread(srcType.getShape());
+         reg < e; ++reg)
+      byOffset[getMmaRegisterOffset(src, srcType.getShape(), reg)] = reg;
+    Location loc = op.getLoc();
+    SmallVector<Value> registers =
+        unpackStruct(rewriter, loc, adaptor.getSrc());
+    SmallVector<Value> taken;
+    for (unsigned reg = 0, e = dst.getTotalElemsPerThread(dstType.getShape());
+         reg < e; ++reg) {
+      auto [row, col] = getMmaRegisterOffset(dst, dstType.getShape(), reg);
+      auto it = byOffset.find({row, col + op.getOffset()});
+      if (it == byOffset.end())
+        return op.emitOpError("takes columns its threads do not hold");
+      taken.push_back(registers[it->second]);
+    }
+    rewriter.replaceOp(op, packStruct(rewriter, loc,
+                                      getTypeConverter()->convertType(dstType),
+                                      taken));
+    return success();
+  }
+};
+
 struct ExpandDimsOpLowering : public ConvertOpToLLVMPattern<ExpandDimsOp> {
   using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
   LogicalResult
@@ -311,7 +350,9 @@ struct CatOpLowering : public RowMajorCopyLowering<CatOp> {
 
 void mlir::tilegpu::populateShapeOpToLLVMPatterns(LLVMTypeConverter &converter,
                                                   RewritePatternSet &patterns) {
-  patterns.add<BroadcastOpLowering, ExpandDimsOpLowering,
-               ConvertLayoutOpLowering, TransOpLowering, JoinOpLowering,
-               SplitOpLowering, ReshapeOpLowering, CatOpLowering>(converter);
+  patterns
+      .add<BroadcastOpLowering, ExpandDimsOpLowering, ConvertLayoutOpLowering,
+           TransOpLowering, JoinOpLowering, SplitOpLowering,
+           ExtractColumnsOpLowering, ReshapeOpLowering, CatOpLowering>(
+          converter);
 }

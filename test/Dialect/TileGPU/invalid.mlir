@@ -213,3 +213,33 @@ func.func @tma_copy_box(%map: !tile.ptr<i8>, %r: i32, %s: i32, %go: i1) {
   tilegpu.tma_copy %map[%r, %r], %a[%s], %bar, %go : !tile.ptr<i8> -> !tilegpu.memdesc<2x512x64xf16>, !tilegpu.mbarriers<2>
   return
 }
+
+// -----
+
+#mma = #tilegpu.mma<{version = 3, warpsPerCTA = [4, 1], instrShape = [16, 64]}>
+#blocked = #tilegpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
+func.func @extract_columns_layout(%acc: tensor<64x64xf32, #mma>) {
+  // expected-error @below {{takes a 2-D block in an mma layout to one of the same element type}}
+  %r = tilegpu.extract_columns %acc {offset = 0 : i32} : tensor<64x64xf32, #mma> -> tensor<64x32xf32, #blocked>
+  return
+}
+
+// -----
+
+#mma = #tilegpu.mma<{version = 3, warpsPerCTA = [4, 1], instrShape = [16, 64]}>
+#half = #tilegpu.mma<{version = 3, warpsPerCTA = [4, 1], instrShape = [16, 32]}>
+func.func @extract_columns_range(%acc: tensor<64x64xf32, #mma>) {
+  // expected-error @below {{takes whole columns within its operand}}
+  %r = tilegpu.extract_columns %acc {offset = 48 : i32} : tensor<64x64xf32, #mma> -> tensor<64x32xf32, #half>
+  return
+}
+
+// -----
+
+#mma = #tilegpu.mma<{version = 3, warpsPerCTA = [4, 1], instrShape = [16, 64]}>
+#other = #tilegpu.mma<{version = 3, warpsPerCTA = [8, 1], instrShape = [16, 32]}>
+func.func @extract_columns_warps(%acc: tensor<64x64xf32, #mma>) {
+  // expected-error @below {{keeps the mma version and warps}}
+  %r = tilegpu.extract_columns %acc {offset = 0 : i32} : tensor<64x64xf32, #mma> -> tensor<64x32xf32, #other>
+  return
+}

@@ -505,6 +505,24 @@ LogicalResult TmaCopyOp::verify() {
   return verifyTmaStages(*this, getBuffer(), getCoords(), "copies");
 }
 
+LogicalResult ExtractColumnsOp::verify() {
+  auto src = getSrc().getType(), dst = getType();
+  auto srcMma = dyn_cast<MmaEncodingAttr>(src.getEncoding());
+  auto dstMma = dyn_cast<MmaEncodingAttr>(dst.getEncoding());
+  if (src.getRank() != 2 || dst.getRank() != 2 || !srcMma || !dstMma ||
+      src.getElementType() != dst.getElementType())
+    return emitOpError("takes a 2-D block in an mma layout to one of the "
+                       "same element type");
+  if (srcMma.getVersionMajor() != dstMma.getVersionMajor() ||
+      srcMma.getWarpsPerCTA() != dstMma.getWarpsPerCTA())
+    return emitOpError("keeps the mma version and warps");
+  int64_t offset = getOffset();
+  if (dst.getDimSize(0) != src.getDimSize(0) || offset < 0 ||
+      offset + dst.getDimSize(1) > src.getDimSize(1))
+    return emitOpError("takes whole columns within its operand");
+  return success();
+}
+
 LogicalResult TmaStoreOp::verify() {
   return verifyTmaStages(*this, getBuffer(), getCoords(), "stores");
 }

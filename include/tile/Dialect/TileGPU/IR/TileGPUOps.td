@@ -24,6 +24,24 @@ def TileGPU_ConvertLayoutOp : TileGPU_Op<"convert_layout", [Pure,
   let hasFolder = 1;
 }
 
+def TileGPU_ExtractColumnsOp : TileGPU_Op<"extract_columns", [Pure]> {
+  let summary = "Columns of an mma-layout block that its registers hold";
+  let description = [{
+    The columns [`offset`, `offset` + N') of a 2-D block in a
+    `#tilegpu.mma` layout, as an N'-column block in an mma layout of the
+    same version and warps: each thread keeps the registers of those
+    columns, and no data moves. The result's layout must place every
+    column in the thread that holds it in `src` (the same layout with half
+    the tile repetitions, or, with one warp along N and one repetition, an
+    instruction half as wide). tilegpu-split-accumulator-columns makes it
+    of tl.split(tl.permute(tl.reshape(acc, (M, 2, N // 2)), (0, 2, 1))).
+  }];
+  let arguments = (ins Tile_Tensor:$src, I32Attr:$offset);
+  let results = (outs Tile_Tensor:$result);
+  let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
+  let hasVerifier = 1;
+}
+
 def TileGPU_BarrierOp : TileGPU_Op<"barrier",
     [MemoryEffects<[MemRead<DefaultResource>, MemWrite<DefaultResource>]>]> {
   let summary = "Synchronize the threads of a program (bar.sync 0)";

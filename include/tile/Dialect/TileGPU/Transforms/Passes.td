@@ -31,6 +31,21 @@ def TileGPUPropagateAccumulatorLayout
   let dependentDialects = ["::mlir::tilegpu::TileGPUDialect"];
 }
 
+def TileGPUSplitAccumulatorColumns
+    : Pass<"tilegpu-split-accumulator-columns", "mlir::ModuleOp"> {
+  let summary = "Split an accumulator's column halves in its registers";
+  let description = [{
+    `tl.split(tl.permute(tl.reshape(acc, (M, 2, N // 2)), (0, 2, 1)))` of
+    an accumulator in a `#tilegpu.mma` layout (tutorial 09's
+    EPILOGUE_SUBTILE) is its two column halves. Where each half is in the
+    registers of the threads that hold it (tilegpu.extract_columns), the
+    halves are taken there, converted to the split's result layout; the
+    reshape, permute and split, and the conversions through shared memory
+    around them, go.
+  }];
+  let dependentDialects = ["::mlir::tilegpu::TileGPUDialect"];
+}
+
 def TileGPURemoveLayoutConversions
     : Pass<"tilegpu-remove-layout-conversions", "mlir::ModuleOp"> {
   let summary = "Remove layout conversions by rematerializing cheap values";
