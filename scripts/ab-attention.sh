@@ -12,7 +12,8 @@
 #    compute-sanitizer is found).
 # 2. Timing, Z = 4, H = 32: the builds taking turns, BLOCKS times (2 by
 #    default), on the forward at N_CTX 1024 and 4096, causal and not, both
-#    head dims, and the backward at N_CTX 1024, D 64 and 128. One line per
+#    head dims, and the backward at N_CTX 1024, D 64 (4 warps) and 128
+#    (8 warps). One line per
 #    run: build (the file's name), kernel, shape, tile-run's median and
 #    TFLOP/s.
 # Any failed check makes the exit status non-zero; the timings still run.
@@ -46,8 +47,11 @@ for cand in "${builds[@]:1}"; do
     done
   done
   if python3 -c 'import torch' 2>/dev/null; then
-    python3 "$root/scripts/check-attention-bwd.py" --tile-run "$cand" |
-      tail -1 || status=1
+    for warps in 4 8; do
+      echo -n "backward, $warps warps: "
+      python3 "$root/scripts/check-attention-bwd.py" --tile-run "$cand" \
+        --warps $warps 2>/dev/null | tail -1 || status=1
+    done
   fi
   if command -v compute-sanitizer >/dev/null; then
     for tool in racecheck synccheck; do
@@ -81,11 +85,16 @@ for ((b = 1; b <= blocks; b++)); do
       done
     done
   done
+  # The backward at the warp counts it is benchmarked at (4 at D 64, 8 at
+  # D 128, where 4 warps spill two 128 x 128 accumulators).
   for dim in 64 128; do
+    warps=4
+    [ $dim = 128 ] && warps=8
     for build in "${builds[@]}"; do
-      time_one "$build" "$(basename "$build")" "backward D $dim N_CTX 1024" \
-        "$bwd" --set BATCH=4 --set N_HEAD=32 --set N_CTX=1024 \
-        --set HEAD_DIM=$dim
+      time_one "$build" "$(basename "$build")" \
+        "backward D $dim N_CTX 1024 $warps warps" "$bwd" --set BATCH=4 \
+        --set N_HEAD=32 --set N_CTX=1024 --set HEAD_DIM=$dim \
+        --set num_warps=$warps
     done
   done
 done
