@@ -4,7 +4,10 @@ scripts/bench-attention-bwd.py print (their Markdown rows, as in a device
 call's log) with gnuplot: one panel per direction, HEAD_DIM and causality,
 TFLOP/s against N_CTX, one line per implementation.
 
-    python3 scripts/plot-attention.py LOG [-o attention.png]
+    python3 scripts/plot-attention.py LOG... [-o attention.png]
+
+Tables with a warps column (bench-attention-bwd.py --warps) get one line per
+implementation and warp count.
 
 Needs gnuplot (apt-get install gnuplot-nox). Standard library only.
 """
@@ -16,9 +19,8 @@ import sys
 import tempfile
 
 
-def parse(path):
-    """{(direction, head_dim, causal): {impl: [(n_ctx, tflops)]}}."""
-    panels = {}
+def parse(path, panels):
+    """Adds path's rows to {(direction, head_dim, causal): {impl: [(n_ctx, tflops)]}}."""
     header = None
     for line in open(path):
         if not line.startswith("|") or line.startswith("|---"):
@@ -34,23 +36,26 @@ def parse(path):
         n_ctx, head_dim = int(shape[2]), int(shape[3])
         causal = shape[4] == "True" if forward else True
         key = ("forward" if forward else "backward", head_dim, causal)
-        for name, value in zip(header[1:], cells[1:]):
+        row = dict(zip(header[1:], cells[1:]))
+        suffix = f" ({row['warps']} warps)" if "warps" in row else ""
+        for name, value in row.items():
             match = re.match(r"(.*) TFLOP/s$", name)
             if not match:
                 continue
-            panels.setdefault(key, {}).setdefault(match.group(1), []).append(
+            panels.setdefault(key, {}).setdefault(match.group(1) + suffix, []).append(
                 (n_ctx, float(value)))
-    return panels
 
 
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("log")
+    parser.add_argument("logs", nargs="+", metavar="LOG")
     parser.add_argument("-o", "--output", default="attention.png")
     args = parser.parse_args()
-    panels = parse(args.log)
+    panels = {}
+    for log in args.logs:
+        parse(log, panels)
     if not panels:
-        sys.exit(f"plot-attention: no attention table rows in {args.log}")
+        sys.exit(f"plot-attention: no attention table rows in {' '.join(args.logs)}")
     work = tempfile.mkdtemp()
     keys = sorted(panels, key=lambda k: (k[0] != "forward", k[1], k[2]))
     columns = 3
@@ -71,7 +76,7 @@ def main():
             with open(data, "w") as f:
                 for n_ctx, value in sorted(points):
                     f.write(f"{n_ctx} {value}\n")
-            width = 3 if impl == "Tile" else 1.5
+            width = 3 if impl.startswith("Tile") else 1.5
             plots.append(f"'{data}' using 1:2 with linespoints lw {width} title '{impl}'")
         script.append(f"set title '{direction}, HEAD_DIM {head_dim}, "
                       f"{'causal' if causal else 'not causal'}'")
