@@ -34,8 +34,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SHAPES = [(1, 2, 1024, 64), (2, 3, 512, 128)]  # the tutorial's test first
 
 
-def run_tile(tile_run, kernel, sets, inputs, outputs, workdir):
-    cmd = [tile_run, os.path.join(ROOT, "kernels", kernel)]
+def run_tile(tile_run, kernel, sets, inputs, outputs, workdir, extra=()):
+    cmd = [tile_run, os.path.join(ROOT, "kernels", kernel), *extra]
     for name, value in sets.items():
         cmd += ["--set", f"{name}={value}"]
     for name, array in inputs.items():
