@@ -242,7 +242,7 @@ bool tile::readKernelReportFixture(llvm::StringRef path, KernelReport &report,
       }
       continue;
     }
-    if (key == "tma_buffer") {
+    if (key == "tma_buffer" || key == "tma_store_buffer") {
       // stages rows cols element swizzle_bytes copies_per_stage
       llvm::SmallVector<llvm::StringRef> parts;
       value.split(parts, ' ', -1, /*KeepEmpty=*/false);
@@ -252,12 +252,14 @@ bool tile::readKernelReportFixture(llvm::StringRef path, KernelReport &report,
           parts[2].getAsInteger(10, buffer.cols) ||
           parts[4].getAsInteger(10, buffer.swizzleBytes) ||
           parts[5].getAsInteger(10, buffer.copiesPerStage)) {
-        error = path.str() + ": 'tma_buffer' needs stages rows cols element "
-                             "swizzle_bytes copies_per_stage";
+        error = path.str() + ": '" + key.str() +
+                "' needs stages rows cols element swizzle_bytes "
+                "copies_per_stage";
         return false;
       }
       buffer.element = parts[3].str();
-      report.tma.buffers.push_back(buffer);
+      (key == "tma_buffer" ? report.tma.buffers : report.tma.storedBuffers)
+          .push_back(buffer);
       continue;
     }
     if (key == "grid") {
@@ -335,20 +337,32 @@ void tile::printKernelReport(const KernelReport &report,
                       int64_t(device.multiprocessorCount) * report.occupancy,
                       device.multiprocessorCount, report.occupancy);
   const TmaUsage &tma = report.tma;
-  if (tma.buffers.empty()) {
-    os << "  TMA: none (no staged load reads a host descriptor)\n";
+  if (tma.buffers.empty() && tma.storedBuffers.empty()) {
+    os << "  TMA: none (no staged load or store uses a host descriptor)\n";
     return;
   }
+  auto printBuffers = [&](const std::vector<TmaBuffer> &buffers) {
+    for (const TmaBuffer &buffer : buffers)
+      os << llvm::formatv("    {0} stages of {1}x{2}x{3}, {4} copies of "
+                          "{1}x{5} per stage ({6}-byte swizzle)\n",
+                          buffer.stages, buffer.rows, buffer.cols,
+                          buffer.element, buffer.copiesPerStage,
+                          buffer.cols / std::max(1u, buffer.copiesPerStage),
+                          buffer.swizzleBytes);
+  };
   os << llvm::formatv("  TMA: {0} tensor maps, {1} mbarriers ({2} bytes of "
-                      "shared memory); buffers filled by TMA copies:\n",
+                      "shared memory)",
                       tma.tensorMaps, tma.mbarriers, tma.mbarriers * 8);
-  for (const TmaBuffer &buffer : tma.buffers)
-    os << llvm::formatv("    {0} stages of {1}x{2}x{3}, {4} copies of "
-                        "{1}x{5} per stage ({6}-byte swizzle)\n",
-                        buffer.stages, buffer.rows, buffer.cols, buffer.element,
-                        buffer.copiesPerStage,
-                        buffer.cols / std::max(1u, buffer.copiesPerStage),
-                        buffer.swizzleBytes);
+  if (!tma.buffers.empty()) {
+    os << "; buffers filled by TMA copies:\n";
+    printBuffers(tma.buffers);
+  } else {
+    os << "\n";
+  }
+  if (!tma.storedBuffers.empty()) {
+    os << "  buffers written out by TMA stores:\n";
+    printBuffers(tma.storedBuffers);
+  }
 }
 
 void tile::printKernelReportJSON(const KernelReport &report,
@@ -389,17 +403,23 @@ void tile::printKernelReportJSON(const KernelReport &report,
     json.attributeObject("tma", [&] {
       json.attribute("tensor_maps", int64_t(report.tma.tensorMaps));
       json.attribute("mbarriers", int64_t(report.tma.mbarriers));
-      json.attributeArray("buffers", [&] {
-        for (const TmaBuffer &buffer : report.tma.buffers)
-          json.object([&] {
-            json.attribute("stages", buffer.stages);
-            json.attribute("rows", buffer.rows);
-            json.attribute("cols", buffer.cols);
-            json.attribute("element", buffer.element);
-            json.attribute("swizzle_bytes", int64_t(buffer.swizzleBytes));
-            json.attribute("copies_per_stage", int64_t(buffer.copiesPerStage));
-          });
-      });
+      auto bufferArray = [&](llvm::StringRef key,
+                             const std::vector<TmaBuffer> &buffers) {
+        json.attributeArray(key, [&] {
+          for (const TmaBuffer &buffer : buffers)
+            json.object([&] {
+              json.attribute("stages", buffer.stages);
+              json.attribute("rows", buffer.rows);
+              json.attribute("cols", buffer.cols);
+              json.attribute("element", buffer.element);
+              json.attribute("swizzle_bytes", int64_t(buffer.swizzleBytes));
+              json.attribute("copies_per_stage",
+                             int64_t(buffer.copiesPerStage));
+            });
+        });
+      };
+      bufferArray("buffers", report.tma.buffers);
+      bufferArray("stored_buffers", report.tma.storedBuffers);
     });
     json.attributeArray("limited_by", [&] {
       for (const std::string &resource : limitedBy)

@@ -44,12 +44,14 @@ struct TmaBuffer {
 };
 
 /// What the compiled kernel does with TMA: the tensor maps its copies read
-/// (kernel arguments of host descriptors), the buffers they fill and the
-/// mbarriers the copies complete on.
+/// and its stores write (kernel arguments of host descriptors), the buffers
+/// the copies fill, the mbarriers they complete on, and the buffers TMA
+/// stores write out.
 struct TmaUsage {
   unsigned tensorMaps = 0;
   unsigned mbarriers = 0;
   std::vector<TmaBuffer> buffers;
+  std::vector<TmaBuffer> storedBuffers;
 };
 
 /// Everything --info prints.
