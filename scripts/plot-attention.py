@@ -38,6 +38,8 @@ def parse(path, panels):
         key = ("forward" if forward else "backward", head_dim, causal)
         row = dict(zip(header[1:], cells[1:]))
         suffix = f" ({row['warps']} warps)" if "warps" in row else ""
+        if "stages" in row:
+            suffix = f" ({row.get('warps', '?')} warps, {row['stages']} stages)"
         for name, value in row.items():
             match = re.match(r"(.*) TFLOP/s$", name)
             if not match:
