@@ -336,21 +336,28 @@ void tile::printKernelReport(const KernelReport &report,
                       "{2}): num_sms() * occupancy()\n",
                       int64_t(device.multiprocessorCount) * report.occupancy,
                       device.multiprocessorCount, report.occupancy);
-  const TmaUsage &tma = report.tma;
+  printTmaUsage(report.tma, os, "  ");
+}
+
+void tile::printTmaUsage(const TmaUsage &tma, llvm::raw_ostream &os,
+                         llvm::StringRef linePrefix) {
   if (tma.buffers.empty() && tma.storedBuffers.empty()) {
-    os << "  TMA: none (no staged load or store uses a host descriptor)\n";
+    os << linePrefix
+       << "TMA: none (no staged load or store uses a host descriptor)\n";
     return;
   }
   auto printBuffers = [&](const std::vector<TmaBuffer> &buffers) {
     for (const TmaBuffer &buffer : buffers)
-      os << llvm::formatv("    {0} stages of {1}x{2}x{3}, {4} copies of "
+      os << linePrefix
+         << llvm::formatv("  {0} stages of {1}x{2}x{3}, {4} copies of "
                           "{1}x{5} per stage ({6}-byte swizzle)\n",
                           buffer.stages, buffer.rows, buffer.cols,
                           buffer.element, buffer.copiesPerStage,
                           buffer.cols / std::max(1u, buffer.copiesPerStage),
                           buffer.swizzleBytes);
   };
-  os << llvm::formatv("  TMA: {0} tensor maps, {1} mbarriers ({2} bytes of "
+  os << linePrefix
+     << llvm::formatv("TMA: {0} tensor maps, {1} mbarriers ({2} bytes of "
                       "shared memory)",
                       tma.tensorMaps, tma.mbarriers, tma.mbarriers * 8);
   if (!tma.buffers.empty()) {
@@ -360,7 +367,7 @@ void tile::printKernelReport(const KernelReport &report,
     os << "\n";
   }
   if (!tma.storedBuffers.empty()) {
-    os << "  buffers written out by TMA stores:\n";
+    os << linePrefix << "buffers written out by TMA stores:\n";
     printBuffers(tma.storedBuffers);
   }
 }

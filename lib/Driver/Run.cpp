@@ -73,6 +73,21 @@ int printModule(RunContext &context, ModuleOp module) {
   module.print(os);
   return writeOutput(context, text);
 }
+
+/// --emit=gpu: the tilegpu module after a comment that says what the
+/// kernel does with TMA (as --info does), so that a reader finds its
+/// tensor maps, mbarriers and TMA buffers without reading every op. The
+/// comment keeps the output a module tile-opt parses.
+int printTileGPUModule(RunContext &context, ModuleOp module,
+                       llvm::StringRef kernelName, unsigned numWarps) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << llvm::formatv("// {0}: tilegpu form for {1}, {2} warps\n", kernelName,
+                      context.options.target, numWarps);
+  printTmaUsage(gatherTmaUsage(module), os, "// ");
+  module.print(os);
+  return writeOutput(context, text);
+}
 } // namespace
 
 /// 0: all checks passed; 2: a check failed; 1: an error.
@@ -210,10 +225,12 @@ int runKernel(RunContext &context, ArrayRef<launch::Override> overrides,
     }
     if (ptx.empty()) {
       start = Clock::now();
+      std::string kernelName = kernel.func.getSymName().str();
       if (failed(mlir::tile::lowerToTileGPU(*kernel.module, compileOptions)))
         return 1;
       if (emit == Emit::GPU)
-        return printModule(context, *kernel.module);
+        return printTileGPUModule(context, *kernel.module, kernelName,
+                                  spec.numWarps);
       if (failed(mlir::tile::lowerToLLVMDialect(*kernel.module)))
         return 1;
       timings.passes = msSince(start);

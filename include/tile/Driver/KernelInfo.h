@@ -98,6 +98,12 @@ bool readKernelReportFixture(llvm::StringRef path, KernelReport &report,
                              std::string &error);
 
 void printKernelReport(const KernelReport &report, llvm::raw_ostream &os);
+
+/// The TMA lines of the report (tensor maps, mbarriers, the buffers copies
+/// fill and stores write out), each line starting with `linePrefix`; the
+/// buffers' lines are indented two spaces further.
+void printTmaUsage(const TmaUsage &tma, llvm::raw_ostream &os,
+                   llvm::StringRef linePrefix);
 void printKernelReportJSON(const KernelReport &report, llvm::raw_ostream &os);
 
 } // namespace tile
