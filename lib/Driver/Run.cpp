@@ -67,26 +67,26 @@ int writeOutput(RunContext &context, llvm::StringRef text) {
 
 namespace {
 /// Writes a module to -o.
-int printModule(RunContext &context, ModuleOp module) {
-  std::string text;
+/// `module` after `header` (comment lines, so tile-opt still parses it).
+int printModule(RunContext &context, ModuleOp module,
+                llvm::StringRef header = "") {
+  std::string text = header.str();
   llvm::raw_string_ostream os(text);
   module.print(os);
   return writeOutput(context, text);
 }
 
-/// --emit=gpu: the tilegpu module after a comment that says what the
-/// kernel does with TMA (as --info does), so that a reader finds its
-/// tensor maps, mbarriers and TMA buffers without reading every op. The
-/// comment keeps the output a module tile-opt parses.
-int printTileGPUModule(RunContext &context, ModuleOp module,
-                       llvm::StringRef kernelName, unsigned numWarps) {
+/// --emit=gpu's header: the kernel, target and warps, and what the kernel
+/// does with TMA (as --info says), so that a reader finds its tensor maps,
+/// mbarriers and TMA buffers without reading every op.
+std::string describeTileGPUModule(ModuleOp module, llvm::StringRef kernelName,
+                                  llvm::StringRef target, unsigned numWarps) {
   std::string text;
   llvm::raw_string_ostream os(text);
   os << llvm::formatv("// {0}: tilegpu form for {1}, {2} warps\n", kernelName,
-                      context.options.target, numWarps);
+                      target, numWarps);
   printTmaUsage(gatherTmaUsage(module), os, "// ");
-  module.print(os);
-  return writeOutput(context, text);
+  return text;
 }
 } // namespace
 
@@ -229,8 +229,10 @@ int runKernel(RunContext &context, ArrayRef<launch::Override> overrides,
       if (failed(mlir::tile::lowerToTileGPU(*kernel.module, compileOptions)))
         return 1;
       if (emit == Emit::GPU)
-        return printTileGPUModule(context, *kernel.module, kernelName,
-                                  spec.numWarps);
+        return printModule(context, *kernel.module,
+                           describeTileGPUModule(*kernel.module, kernelName,
+                                                 options.target,
+                                                 spec.numWarps));
       if (failed(mlir::tile::lowerToLLVMDialect(*kernel.module)))
         return 1;
       timings.passes = msSince(start);

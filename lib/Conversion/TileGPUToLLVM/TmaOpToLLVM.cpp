@@ -128,33 +128,43 @@ struct InvalBarriersOpLowering
   }
 };
 
-/// The boxes of one stage of `buffer`, one per swizzle-wide column block
-/// (TensorMapBox.h): each one's column coordinate, `col` plus the blocks
-/// before it, and its byte offset in the stage.
-struct StageBoxes {
+/// What a TMA copy or store of one stage moves: the stage's shared address,
+/// the tensor map as an i64, the box row, and one box per swizzle-wide
+/// column block (TensorMapBox.h), each with its column coordinate (the
+/// op's plus the blocks before it) and its byte offset in the stage.
+struct StageTransfer {
+  Value stageBase, tensormap, row;
   SmallVector<Value> columns;
   SmallVector<int64_t> offsets;
 };
 
-FailureOr<StageBoxes> getStageBoxes(Operation *op, MemDescType buffer,
-                                    Value col,
-                                    ConversionPatternRewriter &rewriter) {
+FailureOr<StageTransfer> getStageTransfer(Operation *op, MemDescType buffer,
+                                          Value bufferBase, Value stage,
+                                          Value tensormap, ValueRange coords,
+                                          ConversionPatternRewriter &rewriter) {
+  Location loc = op->getLoc();
   unsigned elementBytes = buffer.getElementType().getIntOrFloatBitWidth() / 8;
   std::optional<TensorMapBox> box =
       getTensorMapBox(buffer.getShape().drop_front(), elementBytes);
   if (!box)
     return op->emitOpError("has stages that are no TMA box");
+  StageTransfer transfer;
+  transfer.stageBase = emitStageAddress(rewriter, loc, bufferBase, stage,
+                                        buffer.getStageBytes());
+  transfer.tensormap =
+      LLVM::PtrToIntOp::create(rewriter, loc, rewriter.getI64Type(), tensormap);
+  transfer.row = coords[0];
+  Value col = coords[1];
   int64_t rows = buffer.getShape()[1], cols = buffer.getShape()[2];
-  StageBoxes boxes;
   for (int64_t j = 0; j < cols / box->innerElements; ++j) {
-    boxes.columns.push_back(
+    transfer.columns.push_back(
         j == 0 ? col
-               : LLVM::AddOp::create(rewriter, op->getLoc(), col,
-                                     i32Constant(rewriter, op->getLoc(),
-                                                 j * box->innerElements)));
-    boxes.offsets.push_back(j * rows * box->swizzleBytes);
+               : LLVM::AddOp::create(
+                     rewriter, loc, col,
+                     i32Constant(rewriter, loc, j * box->innerElements)));
+    transfer.offsets.push_back(j * rows * box->swizzleBytes);
   }
-  return boxes;
+  return transfer;
 }
 
 struct TmaCopyOpLowering : public ConvertOpToLLVMPattern<TmaCopyOp> {
@@ -164,34 +174,31 @@ struct TmaCopyOpLowering : public ConvertOpToLLVMPattern<TmaCopyOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     auto buffer = cast<MemDescType>(op.getBuffer().getType());
-    Value stageBase =
-        emitStageAddress(rewriter, loc, adaptor.getBuffer(), adaptor.getStage(),
-                         buffer.getStageBytes());
+    FailureOr<StageTransfer> transfer =
+        getStageTransfer(op, buffer, adaptor.getBuffer(), adaptor.getStage(),
+                         adaptor.getTensormap(), adaptor.getCoords(), rewriter);
+    if (failed(transfer))
+      return failure();
     Value barrier = barrierAddress(rewriter, loc, adaptor.getBarriers(),
                                    adaptor.getStage());
-    Value tensormap = LLVM::PtrToIntOp::create(
-        rewriter, loc, rewriter.getI64Type(), adaptor.getTensormap());
     Value issue = LLVM::AndOp::create(
         rewriter, loc, isFirstThread(rewriter, loc), adaptor.getPred());
-    Value row = adaptor.getCoords()[0], col = adaptor.getCoords()[1];
 
     // Operands: $0 predicate, $1 barrier, $2 stage, $3 tensor map, $4 row,
     // then one column coordinate per box.
-    SmallVector<Value> operands = {issue, barrier, stageBase, tensormap, row};
+    SmallVector<Value> operands = {issue, barrier, transfer->stageBase,
+                                   transfer->tensormap, transfer->row};
     std::string constraints = "b,r,r,l,r";
     std::string text =
         "{\n.reg .b64 state;\n@$0 "
         "mbarrier.arrive.expect_tx.shared::cta.b64 state, [$1], " +
         std::to_string(buffer.getStageBytes()) + ";\n";
-    FailureOr<StageBoxes> boxes = getStageBoxes(op, buffer, col, rewriter);
-    if (failed(boxes))
-      return failure();
-    for (auto [j, column] : llvm::enumerate(boxes->columns)) {
+    for (auto [j, column] : llvm::enumerate(transfer->columns)) {
       operands.push_back(column);
       constraints += ",r";
       text += "@$0 cp.async.bulk.tensor.2d.shared::cluster.global."
               "mbarrier::complete_tx::bytes [$2 + " +
-              std::to_string(boxes->offsets[j]) + "], [$3, {$" +
+              std::to_string(transfer->offsets[j]) + "], [$3, {$" +
               std::to_string(5 + j) + ", $4}], [$1];\n";
     }
     text += "}";
@@ -210,29 +217,26 @@ struct TmaStoreOpLowering : public ConvertOpToLLVMPattern<TmaStoreOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     auto buffer = cast<MemDescType>(op.getBuffer().getType());
-    Value stageBase =
-        emitStageAddress(rewriter, loc, adaptor.getBuffer(), adaptor.getStage(),
-                         buffer.getStageBytes());
-    Value tensormap = LLVM::PtrToIntOp::create(
-        rewriter, loc, rewriter.getI64Type(), adaptor.getTensormap());
-    Value row = adaptor.getCoords()[0], col = adaptor.getCoords()[1];
+    FailureOr<StageTransfer> transfer =
+        getStageTransfer(op, buffer, adaptor.getBuffer(), adaptor.getStage(),
+                         adaptor.getTensormap(), adaptor.getCoords(), rewriter);
+    if (failed(transfer))
+      return failure();
 
     // Operands: $0 thread 0, $1 stage, $2 tensor map, $3 row, then one
     // column coordinate per box.
-    SmallVector<Value> operands = {isFirstThread(rewriter, loc), stageBase,
-                                   tensormap, row};
+    SmallVector<Value> operands = {isFirstThread(rewriter, loc),
+                                   transfer->stageBase, transfer->tensormap,
+                                   transfer->row};
     std::string constraints = "b,r,l,r";
     std::string text = "{\n";
-    FailureOr<StageBoxes> boxes = getStageBoxes(op, buffer, col, rewriter);
-    if (failed(boxes))
-      return failure();
-    for (auto [j, column] : llvm::enumerate(boxes->columns)) {
+    for (auto [j, column] : llvm::enumerate(transfer->columns)) {
       operands.push_back(column);
       constraints += ",r";
       text += "@$0 cp.async.bulk.tensor.2d.global.shared::cta.bulk_group "
               "[$2, {$" +
               std::to_string(4 + j) + ", $3}], [$1 + " +
-              std::to_string(boxes->offsets[j]) + "];\n";
+              std::to_string(transfer->offsets[j]) + "];\n";
     }
     text += "@$0 cp.async.bulk.commit_group;\n"
             "@$0 cp.async.bulk.wait_group.read 0;\n}";

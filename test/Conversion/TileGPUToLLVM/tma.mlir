@@ -38,9 +38,9 @@ func.func @tma(%map: !tile.ptr<i8>, %row: i32, %col: i32, %s: i32, %phase: i32, 
   tilegpu.acquire_stage %released[%s], %phase, %go for %a : !tilegpu.mbarriers<2>, !tilegpu.memdesc<2x64x128xf16>
   // A TMA store of the same stage: thread 0 stores its two boxes (shared
   // to global, one bulk group), commits, and waits until they have read it.
+  // CHECK: %[[SCOL2:.*]] = llvm.add %arg2, %{{.*}} : i32
   // CHECK: %[[STID:.*]] = nvvm.read.ptx.sreg.tid.x
   // CHECK: %[[STORER:.*]] = llvm.icmp "eq" %[[STID]]
-  // CHECK: %[[SCOL2:.*]] = llvm.add %{{.*}}, %{{.*}} : i32
   // CHECK: "{\0A@$0 cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [$2, {$4, $3}], [$1 + 0];\0A@$0 cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [$2, {$5, $3}], [$1 + 8192];\0A@$0 cp.async.bulk.commit_group;\0A@$0 cp.async.bulk.wait_group.read 0;\0A}", "b,r,l,r,r,r" %[[STORER]], {{.*}}, %[[SCOL2]]
   tilegpu.tma_store %a[%s], %map[%row, %col] : !tilegpu.memdesc<2x64x128xf16> -> !tile.ptr<i8>
   // CHECK: "bar.sync 0;"
