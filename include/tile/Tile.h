@@ -105,6 +105,9 @@ struct CompiledKernel {
   std::string target;
   std::string ptx;
   int numWarps = 4;
+  /// Warps a warp-specialized kernel adds to numWarps (its TMA producer);
+  /// each launch starts numWarps + producerWarps warps.
+  int producerWarps = 0;
   /// Shared memory one program uses, in bytes. Above 48 KiB it is dynamic
   /// shared memory, which each launch asks for (Kernel does).
   unsigned sharedBytes = 0;

@@ -277,6 +277,26 @@ Compilation::lower(const Specialization &spec,
   return std::move(*ptx);
 }
 
+/// The value of the `.u32 NAME = value;` global the PTX declares, or 0.
+static unsigned readGlobalU32(llvm::StringRef ptx, llvm::StringRef name) {
+  std::string marker = (".u32 " + name).str();
+  size_t at = ptx.find(marker);
+  if (at == llvm::StringRef::npos)
+    return 0;
+  unsigned value = 0;
+  ptx.drop_front(at + marker.size())
+      .ltrim(" =")
+      .take_until([](char c) { return c == ';'; })
+      .trim()
+      .getAsInteger(10, value);
+  return value;
+}
+
+/// The warps a warp-specialized kernel adds (kProducerWarpsSymbol).
+static unsigned readProducerWarps(llvm::StringRef ptx) {
+  return readGlobalU32(ptx, mlir::tilegpu::kProducerWarpsSymbol);
+}
+
 /// The shared memory the PTX declares: the dynamic size the module records
 /// for the launch, or the static array's.
 static unsigned readSharedBytes(llvm::StringRef ptx) {
@@ -375,6 +395,7 @@ void Compilation::run(std::unique_ptr<llvm::MemoryBuffer> buffer,
   kernel.target = spec.target;
   kernel.numWarps = spec.numWarps;
   kernel.sharedBytes = readSharedBytes(kernel.ptx);
+  kernel.producerWarps = int(readProducerWarps(kernel.ptx));
   result.kernel = std::move(kernel);
 }
 

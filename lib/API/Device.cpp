@@ -233,7 +233,7 @@ Status Device::load(const CompiledKernel &compiled, Kernel &out) {
                            "fp32, fp64 or an integer)");
     kernel->slots.push_back(*slot);
   }
-  kernel->threads = unsigned(compiled.numWarps) * 32;
+  kernel->threads = unsigned(compiled.numWarps + compiled.producerWarps) * 32;
 
   std::string error;
   if (!driver.makeCurrent(error))

@@ -139,12 +139,12 @@ tile::computeOccupancyLimits(const KernelReport &report) {
   if (report.func.numRegs > 0 && device.maxRegistersPerSM > 0) {
     int perWarp = llvm::alignTo(report.func.numRegs * device.warpSize, 256);
     int warps = device.maxRegistersPerSM / perWarp;
-    registers.programs = warps / int(report.numWarps);
+    registers.programs = warps / int(report.warpsPerProgram());
     registers.reason = llvm::formatv(
         "{0} per SM / ({1} warps x {2} per warp: {3} per thread x {4} "
         "threads, allocated in units of 256)",
-        device.maxRegistersPerSM, report.numWarps, perWarp, report.func.numRegs,
-        device.warpSize);
+        device.maxRegistersPerSM, report.warpsPerProgram(), perWarp,
+        report.func.numRegs, device.warpSize);
   }
   limits.push_back(registers);
 
@@ -164,9 +164,9 @@ tile::computeOccupancyLimits(const KernelReport &report) {
   OccupancyLimit threadLimit{"threads", std::nullopt, ""};
   if (threads > 0 && device.maxThreadsPerSM > 0) {
     threadLimit.programs = device.maxThreadsPerSM / threads;
-    threadLimit.reason =
-        llvm::formatv("{0} per SM / {1} per program ({2} warps)",
-                      device.maxThreadsPerSM, threads, report.numWarps);
+    threadLimit.reason = llvm::formatv(
+        "{0} per SM / {1} per program ({2} warps)", device.maxThreadsPerSM,
+        threads, report.warpsPerProgram());
   }
   limits.push_back(threadLimit);
 
@@ -182,11 +182,14 @@ tile::computeOccupancyLimits(const KernelReport &report) {
 
 bool tile::gatherKernelReport(rt::Driver &driver, const rt::Module &module,
                               rt::Function function, const std::string &kernel,
-                              unsigned numWarps, unsigned dynamicSharedBytes,
-                              KernelReport &report, std::string &error) {
+                              unsigned numWarps, unsigned producerWarps,
+                              unsigned dynamicSharedBytes, KernelReport &report,
+                              std::string &error) {
   report.kernel = kernel;
   report.device = driver.info();
   report.numWarps = numWarps;
+  report.producerWarps = producerWarps;
+  report.tma.producerWarps = producerWarps;
   report.dynamicSharedBytes = int(dynamicSharedBytes);
   report.jit = parseJitInfoLog(module.infoLog(), kernel);
   return driver.funcAttributes(function, report.func, error) &&
@@ -226,11 +229,18 @@ bool tile::readKernelReportFixture(llvm::StringRef path, KernelReport &report,
       report.device.name = value.str();
       continue;
     }
-    if (key == "num_warps") {
-      if (value.getAsInteger(10, report.numWarps)) {
-        error = path.str() + ": 'num_warps' needs an integer";
+    if (key == "num_warps" || key == "producer_warps" ||
+        key == "producer_registers" || key == "consumer_registers") {
+      unsigned &warps = key == "num_warps"        ? report.numWarps
+                        : key == "producer_warps" ? report.producerWarps
+                        : key == "producer_registers"
+                            ? report.tma.producerRegisters
+                            : report.tma.consumerRegisters;
+      if (value.getAsInteger(10, warps)) {
+        error = path.str() + ": '" + key.str() + "' needs an integer";
         return false;
       }
+      report.tma.producerWarps = report.producerWarps;
       continue;
     }
     if (key == "tma_tensor_maps" || key == "tma_mbarriers") {
@@ -307,6 +317,14 @@ void tile::printKernelReport(const KernelReport &report,
                       "kernel allows up to {3})\n",
                       grid, report.numWarps, report.threadsPerBlock(),
                       report.func.maxThreadsPerBlock);
+  if (report.producerWarps)
+    os << llvm::formatv(
+        "  warp roles: {0} consumer warps (wait for stages, compute, release "
+        "them) with {1} registers per thread, and {2} producer warps (issue "
+        "the TMA copies) with {3}; setmaxnreg moves them from the launch's "
+        "even share below\n",
+        report.numWarps, report.tma.consumerRegisters, report.producerWarps,
+        report.tma.producerRegisters);
   os << llvm::formatv("  registers: {0} per thread", report.func.numRegs);
   if (jit.registers && *jit.registers != report.func.numRegs)
     os << llvm::formatv(" (the JIT log says {0})", *jit.registers);
@@ -370,6 +388,14 @@ void tile::printTmaUsage(const TmaUsage &tma, llvm::raw_ostream &os,
     os << linePrefix << "buffers written out by TMA stores:\n";
     printBuffers(tma.storedBuffers);
   }
+  if (tma.producerWarps)
+    os << linePrefix
+       << llvm::formatv("warp-specialized (the scf.if marked "
+                        "tilegpu.warp_roles): {0} producer warps issue the "
+                        "copies with {1} registers per thread, the others "
+                        "compute with {2} (setmaxnreg)\n",
+                        tma.producerWarps, tma.producerRegisters,
+                        tma.consumerRegisters);
 }
 
 void tile::printKernelReportJSON(const KernelReport &report,
@@ -388,6 +414,22 @@ void tile::printKernelReportJSON(const KernelReport &report,
     for (const IntField &field : intFields(copy))
       json.attribute(field.name, *field.value);
     json.attribute("num_warps", int64_t(report.numWarps));
+    json.attribute("producer_warps", int64_t(report.producerWarps));
+    json.attributeArray("warp_roles", [&] {
+      auto role = [&](llvm::StringRef name, unsigned warps, int registers) {
+        json.object([&] {
+          json.attribute("role", name);
+          json.attribute("warps", int64_t(warps));
+          json.attribute("registers", int64_t(registers));
+        });
+      };
+      if (!report.producerWarps) {
+        role("all", report.numWarps, report.func.numRegs);
+        return;
+      }
+      role("consumer", report.numWarps, report.tma.consumerRegisters);
+      role("producer", report.producerWarps, report.tma.producerRegisters);
+    });
     json.attribute("threads_per_block", report.threadsPerBlock());
     if (report.grid)
       json.attributeArray("grid", [&] {

@@ -34,6 +34,13 @@ bool prepareDynamicShared(rt::Driver &driver, LoadedKernel &loaded,
       !driver.readGlobalU32(loaded.module, symbol.str(), bytes, error))
     return false;
   loaded.dynamicSharedBytes = bytes.value_or(0);
+  std::optional<uint32_t> producerWarps;
+  llvm::StringRef producerSymbol = mlir::tilegpu::kProducerWarpsSymbol;
+  if (image.contains(producerSymbol) &&
+      !driver.readGlobalU32(loaded.module, producerSymbol.str(), producerWarps,
+                            error))
+    return false;
+  loaded.producerWarps = producerWarps.value_or(0);
   if (!bytes)
     return true;
   if (!driver.setMaxDynamicShared(loaded.function, int(*bytes), error)) {
@@ -248,7 +255,7 @@ int runOnGPU(RunContext &context, Kernel &kernel, LoadedKernel &loaded,
       *static_cast<float *>(slot) = float(value.asDouble());
     args.push_back(slot);
   }
-  unsigned threads = spec.numWarps * 32;
+  unsigned threads = (spec.numWarps + loaded.producerWarps) * 32;
   rt::Function function = loaded.function;
   auto launchOnce = [&](std::string &err) {
     return driver.launch(function, spec.grid[0], spec.grid[1], spec.grid[2],

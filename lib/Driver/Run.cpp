@@ -273,9 +273,9 @@ int runKernel(RunContext &context, ArrayRef<launch::Override> overrides,
   // num_sms() and occupancy() for this kernel at the launch's num_warps.
   std::string error;
   int occupancy = 0;
-  if (!driver->maxActiveBlocksPerSM(loaded.function, spec.numWarps * 32,
-                                    loaded.dynamicSharedBytes, occupancy,
-                                    error))
+  if (!driver->maxActiveBlocksPerSM(
+          loaded.function, (spec.numWarps + loaded.producerWarps) * 32,
+          loaded.dynamicSharedBytes, occupancy, error))
     return context.fail(error);
   // --info reports why nothing fits, with no grid to show.
   bool noGrid = spec.gridDeferred && occupancy == 0;
@@ -293,7 +293,7 @@ int runKernel(RunContext &context, ArrayRef<launch::Override> overrides,
   if (wantInfo) {
     KernelReport report;
     if (!gatherKernelReport(*driver, loaded.module, loaded.function,
-                            spec.kernel, spec.numWarps,
+                            spec.kernel, spec.numWarps, loaded.producerWarps,
                             loaded.dynamicSharedBytes, report, error))
       return context.fail(error);
     if (!noGrid)

@@ -60,6 +60,9 @@ struct LoadedKernel {
   rt::Function function;
   /// The dynamic shared memory each launch needs (kernels over 48 KiB).
   unsigned dynamicSharedBytes = 0;
+  /// The warps a warp-specialized kernel adds to num_warps (its TMA
+  /// producer), which each launch starts too.
+  unsigned producerWarps = 0;
 };
 
 /// Whether the input is a tile-dialect .mlir file rather than a .tile one.

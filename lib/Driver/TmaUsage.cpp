@@ -38,12 +38,17 @@ TmaUsage gatherTmaUsage(ModuleOp module) {
     } else if (auto store = dyn_cast<tilegpu::TmaStoreOp>(op)) {
       tensorMaps.insert(store.getTensormap());
       storedBuffers.insert(store.getBuffer());
+    } else if (auto resize = dyn_cast<tilegpu::SetMaxRegistersOp>(op)) {
+      (tilegpu::getWarpRole(op) == tilegpu::WarpRole::Producer
+           ? usage.producerRegisters
+           : usage.consumerRegisters) = resize.getRegisters();
     } else if (auto alloc = dyn_cast<tilegpu::LocalAllocOp>(op)) {
       if (auto barriers = dyn_cast<tilegpu::BarriersType>(alloc.getType()))
         usage.mbarriers += unsigned(barriers.getCount());
     }
   });
   usage.tensorMaps = unsigned(tensorMaps.size());
+  usage.producerWarps = tilegpu::getProducerWarps(module);
   for (Value value : buffers)
     usage.buffers.push_back(describeBuffer(value));
   for (Value value : storedBuffers)

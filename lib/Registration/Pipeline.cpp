@@ -56,6 +56,9 @@ void mlir::tile::buildTileToTileGPUPipeline(OpPassManager &pm,
   pm.addPass(tilegpu::createTileGPUPipeline(pipeline));
   pm.addPass(tilegpu::createTileGPUOverlapChainedDots());
   pm.addPass(tilegpu::createTileGPUTmaStores());
+  tilegpu::TileGPUWarpSpecializeOptions warpSpecialize;
+  warpSpecialize.allKernels = true;
+  pm.addPass(tilegpu::createTileGPUWarpSpecialize(warpSpecialize));
   pm.addPass(createCSEPass());
 }
 

@@ -167,6 +167,15 @@ bool Driver::compileToCubin(const std::string &ptx, std::string &cubin,
     error = "the CUDA driver has no cuLinkCreate";
     return false;
   }
+  // The linker compiles PTX as relocatable code, where ptxas cannot know a
+  // kernel's registers at entry and drops setmaxnreg (C7508): such a
+  // kernel's warps would keep the launch's even share and spill. Loading
+  // the PTX (loadModule) compiles it whole.
+  if (ptx.find("setmaxnreg") != std::string::npos) {
+    error = "the PTX resizes registers (setmaxnreg), which the linker's "
+            "relocatable compile drops";
+    return false;
+  }
   // The log buffers must outlive the link state.
   std::vector<char> infoBuffer(kJitLogBytes, 0);
   std::vector<char> errorBuffer(kJitLogBytes, 0);

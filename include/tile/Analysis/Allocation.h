@@ -57,6 +57,11 @@ inline constexpr llvm::StringLiteral kSharedScratchSymbol = "tile_smem";
 /// in an i32 global of this name, which the launch reads to size and opt in.
 inline constexpr llvm::StringLiteral kDynamicSharedBytesSymbol =
     "tile_dynamic_shared_bytes";
+/// A warp-specialized kernel (tilegpu-warp-specialize) records the warps it
+/// adds to each program in an i32 global of this name: the launch starts
+/// num_warps plus that many.
+inline constexpr llvm::StringLiteral kProducerWarpsSymbol =
+    "tile_producer_warps";
 
 /// The shared memory a program may opt in to on `module`'s target (the
 /// CUDA programming guide's table); 48 KiB, what any program may use

@@ -52,6 +52,12 @@ struct TmaUsage {
   unsigned mbarriers = 0;
   std::vector<TmaBuffer> buffers;
   std::vector<TmaBuffer> storedBuffers;
+  /// A warp-specialized kernel's split (tilegpu-warp-specialize): the warps
+  /// that issue the copies and the registers setmaxnreg gives each role
+  /// (0 where the kernel is not split).
+  unsigned producerWarps = 0;
+  unsigned producerRegisters = 0;
+  unsigned consumerRegisters = 0;
 };
 
 /// Everything --info prints.
@@ -61,6 +67,9 @@ struct KernelReport {
   rt::FuncInfo func;
   JitLogInfo jit;
   unsigned numWarps = 4;
+  /// The warps a warp-specialized kernel adds to numWarps: its TMA
+  /// producer (tilegpu-warp-specialize).
+  unsigned producerWarps = 0;
   int dynamicSharedBytes = 0;
   /// cuOccupancyMaxActiveBlocksPerMultiprocessor's answer.
   int occupancy = 0;
@@ -68,7 +77,10 @@ struct KernelReport {
   std::optional<std::array<int64_t, 3>> grid;
   TmaUsage tma;
 
-  int threadsPerBlock() const { return int(numWarps) * device.warpSize; }
+  unsigned warpsPerProgram() const { return numWarps + producerWarps; }
+  int threadsPerBlock() const {
+    return int(warpsPerProgram()) * device.warpSize;
+  }
 };
 
 /// The most programs per multiprocessor one resource allows; nullopt where
@@ -85,12 +97,13 @@ struct OccupancyLimit {
 /// blocks per multiprocessor, from the device's attributes.
 std::vector<OccupancyLimit> computeOccupancyLimits(const KernelReport &report);
 
-/// Fills `report` for a loaded kernel launched with `numWarps` warps and
-/// `dynamicSharedBytes` of dynamic shared memory.
+/// Fills `report` for a loaded kernel launched with `numWarps` warps (plus
+/// its `producerWarps`) and `dynamicSharedBytes` of dynamic shared memory.
 bool gatherKernelReport(rt::Driver &driver, const rt::Module &module,
                         rt::Function function, const std::string &kernel,
-                        unsigned numWarps, unsigned dynamicSharedBytes,
-                        KernelReport &report, std::string &error);
+                        unsigned numWarps, unsigned producerWarps,
+                        unsigned dynamicSharedBytes, KernelReport &report,
+                        std::string &error);
 
 /// Reads a report from a `key = value` file (the field names of --info=json)
 /// whose `jit_log:` line starts the JIT log; for tests without a GPU.

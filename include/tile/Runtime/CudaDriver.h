@@ -184,7 +184,9 @@ public:
   /// JIT-compiles PTX for this device with the driver's linker into a cubin
   /// that loadCubin loads without compiling again; `infoLog` receives the
   /// JIT's info log (verbose: ptxas's registers and spills). On failure
-  /// `error` ends with the JIT error log.
+  /// `error` ends with the JIT error log. Refuses PTX that resizes
+  /// registers (setmaxnreg), which the linker's relocatable compile would
+  /// drop: loadModule compiles that whole.
   bool compileToCubin(const std::string &ptx, std::string &cubin,
                       std::string &infoLog, std::string &error,
                       bool verboseLog = true);

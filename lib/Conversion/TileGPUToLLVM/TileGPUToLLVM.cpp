@@ -123,11 +123,17 @@ struct FuncOpLowering : public ConvertOpToLLVMPattern<func::FuncOp> {
     MLIRContext *ctx = getContext();
     kernel->setAttr(NVVM::NVVMDialect::getKernelFuncAttrName(),
                     UnitAttr::get(ctx));
-    int32_t threads = int32_t(getNumWarps(func)) * 32;
+    int32_t threads = int32_t(getNumWarps(func) + getProducerWarps(func)) * 32;
     // The exact block size (not just a bound): ptxas and LLVM know tid.x's
     // range and the warp count, as for Triton's kernels.
     kernel->setAttr(NVVM::NVVMDialect::getReqntidAttrName(),
                     DenseI32ArrayAttr::get(ctx, {threads, 1, 1}));
+    // setmaxnreg needs the register count at entry, which the block size
+    // and one program per SM fix: without .minnctapersm the driver's JIT
+    // drops it (ptxas C7508) and the consumers spill.
+    if (getProducerWarps(func))
+      kernel->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(),
+                      rewriter.getI32IntegerAttr(1));
     // Specialized alignment helps LLVM as much as it helps us.
     for (unsigned i = 0; i < func.getNumArguments(); ++i)
       if (auto div = func.getArgAttrOfType<IntegerAttr>(i, kDivisibilityAttr))
@@ -161,7 +167,11 @@ struct BarrierOpLowering : public ConvertOpToLLVMPattern<OpTy> {
   LogicalResult
   matchAndRewrite(OpTy op, OpAdaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    rewriter.replaceOpWithNewOp<NVVM::Barrier0Op>(op);
+    if (getWarpRoleAt(rewriter) == WarpRole::Producer)
+      return op->emitOpError("needs a barrier in the producer warp, which "
+                             "synchronizes only through mbarriers");
+    emitBarrier(rewriter, op->getLoc());
+    rewriter.eraseOp(op);
     return success();
   }
 };
@@ -535,6 +545,14 @@ struct ConvertTileGPUToLLVM
           LLVM::LLVMArrayType::get(builder.getI8Type(), sharedBytes),
           /*isConstant=*/false, LLVM::Linkage::Internal, kSharedScratchSymbol,
           Attribute(), /*alignment=*/1024, /*addrSpace=*/3);
+    }
+    if (unsigned producerWarps = getProducerWarps(module)) {
+      OpBuilder builder(module.getBodyRegion());
+      LLVM::GlobalOp::create(builder, module.getLoc(), builder.getI32Type(),
+                             /*isConstant=*/true, LLVM::Linkage::External,
+                             kProducerWarpsSymbol,
+                             builder.getI32IntegerAttr(int32_t(producerWarps)),
+                             /*alignment=*/4, /*addrSpace=*/1);
     }
 
     markWgmmaOffsetsInAsm(module);

@@ -2,6 +2,9 @@
 //
 // The lowering of the TMA side of a pipelined loop (tilegpu-pipeline), in
 // inline PTX for sm_90:
+// Thread 0 below is the producer warp's first thread in the producer region
+// of a warp-specialized kernel (tilegpu-warp-specialize), whose consumer
+// warps synchronize on named barrier 1 instead of bar.sync 0.
 //   - init_barriers: thread 0 runs mbarrier.init (the op's arrival count)
 //     on each barrier, then fence.mbarrier_init and bar.sync, so that every
 //     thread and the TMA unit see them initialized;
@@ -38,13 +41,6 @@ using namespace mlir;
 using namespace mlir::tilegpu;
 
 namespace {
-/// i1: this is thread 0 of the program.
-Value isFirstThread(OpBuilder &b, Location loc) {
-  Value tid = NVVM::ThreadIdXOp::create(b, loc, b.getI32Type());
-  return LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq, tid,
-                              i32Constant(b, loc, 0));
-}
-
 /// The i32 shared address of the barriers `barriers` (an LLVM shared
 /// pointer), plus 8 bytes per `index` (an i32) where given.
 Value barrierAddress(OpBuilder &b, Location loc, Value barriers,
@@ -68,7 +64,7 @@ void emitOnEachBarrier(OpBuilder &b, Location loc, Value barriers,
                 .str();
   emitPtxStatement(
       b, loc, text, "r,b",
-      ValueRange{barrierAddress(b, loc, barriers), isFirstThread(b, loc)});
+      ValueRange{barrierAddress(b, loc, barriers), isIssuingThread(b, loc)});
 }
 
 /// Polls mbarrier.try_wait.parity until the phase of parity `phase` of the
@@ -101,6 +97,8 @@ struct InitBarriersOpLowering : public ConvertOpToLLVMPattern<InitBarriersOp> {
   matchAndRewrite(InitBarriersOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
+    if (getWarpRoleAt(rewriter) != WarpRole::Whole)
+      return op.emitOpError("initializes mbarriers after the warps split");
     emitOnEachBarrier(rewriter, loc, adaptor.getBarriers(),
                       op.getBarriers().getType().getCount(),
                       "mbarrier.init.shared::cta.b64",
@@ -119,7 +117,7 @@ struct InvalBarriersOpLowering
   matchAndRewrite(InvalBarriersOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    emitPtxStatement(rewriter, loc, "bar.sync 0;");
+    emitBarrier(rewriter, loc);
     emitOnEachBarrier(rewriter, loc, adaptor.getBarriers(),
                       op.getBarriers().getType().getCount(),
                       "mbarrier.inval.shared::cta.b64");
@@ -182,7 +180,7 @@ struct TmaCopyOpLowering : public ConvertOpToLLVMPattern<TmaCopyOp> {
     Value barrier = barrierAddress(rewriter, loc, adaptor.getBarriers(),
                                    adaptor.getStage());
     Value issue = LLVM::AndOp::create(
-        rewriter, loc, isFirstThread(rewriter, loc), adaptor.getPred());
+        rewriter, loc, isIssuingThread(rewriter, loc), adaptor.getPred());
 
     // Operands: $0 predicate, $1 barrier, $2 stage, $3 tensor map, $4 row,
     // then one column coordinate per box.
@@ -225,7 +223,7 @@ struct TmaStoreOpLowering : public ConvertOpToLLVMPattern<TmaStoreOp> {
 
     // Operands: $0 thread 0, $1 stage, $2 tensor map, $3 row, then one
     // column coordinate per box.
-    SmallVector<Value> operands = {isFirstThread(rewriter, loc),
+    SmallVector<Value> operands = {isIssuingThread(rewriter, loc),
                                    transfer->stageBase, transfer->tensormap,
                                    transfer->row};
     std::string constraints = "b,r,l,r";
@@ -256,7 +254,41 @@ struct PrefetchTensormapOpLowering
     Value address = LLVM::PtrToIntOp::create(
         rewriter, loc, rewriter.getI64Type(), adaptor.getTensormap());
     emitPtxStatement(rewriter, loc, "@$1 prefetch.tensormap [$0];", "l,b",
-                     ValueRange{address, isFirstThread(rewriter, loc)});
+                     ValueRange{address, isIssuingThread(rewriter, loc)});
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// tid.x >= num-warps * 32: the warps tilegpu-warp-specialize added.
+struct InProducerWarpOpLowering
+    : public ConvertOpToLLVMPattern<InProducerWarpOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult
+  matchAndRewrite(InProducerWarpOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value tid = NVVM::ThreadIdXOp::create(rewriter, loc, rewriter.getI32Type());
+    rewriter.replaceOpWithNewOp<LLVM::ICmpOp>(
+        op, LLVM::ICmpPredicate::uge, tid,
+        i32Constant(rewriter, loc, int32_t(getNumWarps(op)) * 32));
+    return success();
+  }
+};
+
+/// setmaxnreg: down in the producer's region, up in the consumers'.
+struct SetMaxRegistersOpLowering
+    : public ConvertOpToLLVMPattern<SetMaxRegistersOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult
+  matchAndRewrite(SetMaxRegistersOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    const char *direction =
+        getWarpRole(op) == WarpRole::Producer ? "dec" : "inc";
+    emitPtxStatement(rewriter, op.getLoc(),
+                     llvm::formatv("setmaxnreg.{0}.sync.aligned.u32 {1};",
+                                   direction, op.getRegisters())
+                         .str());
     rewriter.eraseOp(op);
     return success();
   }
@@ -308,7 +340,7 @@ struct AcquireStageOpLowering : public ConvertOpToLLVMPattern<AcquireStageOp> {
     Value barrier = barrierAddress(rewriter, loc, adaptor.getBarriers(),
                                    adaptor.getStage());
     Value waits = LLVM::AndOp::create(
-        rewriter, loc, isFirstThread(rewriter, loc), adaptor.getPred());
+        rewriter, loc, isIssuingThread(rewriter, loc), adaptor.getPred());
     emitPhaseWait(rewriter, loc, barrier, adaptor.getPhase(), waits,
                   "ACQUIRE_WAIT");
     rewriter.eraseOp(op);
@@ -321,6 +353,7 @@ void mlir::tilegpu::populateTmaOpToLLVMPatterns(LLVMTypeConverter &converter,
                                                 RewritePatternSet &patterns) {
   patterns
       .add<InitBarriersOpLowering, InvalBarriersOpLowering,
+           InProducerWarpOpLowering, SetMaxRegistersOpLowering,
            PrefetchTensormapOpLowering, TmaCopyOpLowering, TmaWaitOpLowering,
            TmaStoreOpLowering, ReleaseStageOpLowering, AcquireStageOpLowering>(
           converter);

@@ -65,7 +65,7 @@ unsigned mlir::tilegpu::getThreadRunLength(Attribute layout,
   // getRegisterCoords), unless the block is a single column.
   if (isa<MmaEncodingAttr>(layout))
     return dim == 1 && shape.size() == 2 && shape[1] > 1 ? std::min(2u, limit)
-                                                        : 1;
+                                                         : 1;
   auto blocked = dyn_cast<BlockedEncodingAttr>(layout);
   if (!blocked || blocked.getOrder()[0] != dim)
     return 1;
@@ -99,8 +99,37 @@ Value mlir::tilegpu::getScratchPointer(OpBuilder &b, Location loc,
                              ValueRange{byteOffset});
 }
 
+WarpRole mlir::tilegpu::getWarpRoleAt(OpBuilder &b) {
+  Block *block = b.getInsertionBlock();
+  Operation *parent = block ? block->getParentOp() : nullptr;
+  if (!parent)
+    return WarpRole::Whole;
+  if (parent->hasAttr(kWarpRolesAttr))
+    return block->getParent()->getRegionNumber() == 0 ? WarpRole::Producer
+                                                      : WarpRole::Consumers;
+  return getWarpRole(parent);
+}
+
 void mlir::tilegpu::emitBarrier(OpBuilder &b, Location loc) {
-  NVVM::Barrier0Op::create(b, loc);
+  if (getWarpRoleAt(b) != WarpRole::Consumers) {
+    NVVM::Barrier0Op::create(b, loc);
+    return;
+  }
+  // Named barrier 1 counts only the consumer warps: the producer warp
+  // never reaches it.
+  Operation *at = b.getInsertionBlock()->getParentOp();
+  Value id = i32Constant(b, loc, 1);
+  Value threads = i32Constant(b, loc, int32_t(getNumWarps(at)) * 32);
+  NVVM::BarrierOp::create(b, loc, TypeRange{}, id, threads, {}, Value{});
+}
+
+Value mlir::tilegpu::isIssuingThread(OpBuilder &b, Location loc) {
+  Value tid = NVVM::ThreadIdXOp::create(b, loc, b.getI32Type());
+  int32_t first = 0;
+  if (getWarpRoleAt(b) == WarpRole::Producer)
+    first = int32_t(getNumWarps(b.getInsertionBlock()->getParentOp())) * 32;
+  return LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq, tid,
+                              i32Constant(b, loc, first));
 }
 
 /// shfl.sync of `value` (any scalar up to 64 bits; wider ones as two 32-bit

@@ -14,6 +14,7 @@
 
 #include "tile/Analysis/Allocation.h"
 #include "tile/Analysis/ScratchBuffers.h"
+#include "tile/Dialect/TileGPU/IR/TileGPUDialect.h"
 
 #include "mlir/Conversion/LLVMCommon/TypeConverter.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -39,7 +40,14 @@ Value getScratchPointer(OpBuilder &b, Location loc, uint64_t bufferOffset,
 /// bar.sync 0: every thread of the program reaches it before any passes.
 /// Lowerings use it only between their own write and read phases;
 /// tilegpu-insert-barriers orders different ops' accesses.
+/// In the consumer warps of a warp-specialized kernel (tilegpu.warp_roles)
+/// it is named barrier 1 over those warps instead.
 void emitBarrier(OpBuilder &b, Location loc);
+/// Which warps run the code at `b`'s insertion point.
+WarpRole getWarpRoleAt(OpBuilder &b);
+/// i1: this thread issues the program's TMA copies and single-thread
+/// operations: thread 0, or the producer warp's first thread in its region.
+Value isIssuingThread(OpBuilder &b, Location loc);
 /// shfl.sync.bfly of `value` (any scalar type up to 64 bits) with lane
 /// `lane ^ laneMask`.
 Value shuffleXor(OpBuilder &b, Location loc, Value value, unsigned laneMask);

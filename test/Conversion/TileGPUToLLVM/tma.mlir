@@ -43,7 +43,7 @@ func.func @tma(%map: !tile.ptr<i8>, %row: i32, %col: i32, %s: i32, %phase: i32, 
   // CHECK: %[[STORER:.*]] = llvm.icmp "eq" %[[STID]]
   // CHECK: "{\0A@$0 cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [$2, {$4, $3}], [$1 + 0];\0A@$0 cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [$2, {$5, $3}], [$1 + 8192];\0A@$0 cp.async.bulk.commit_group;\0A@$0 cp.async.bulk.wait_group.read 0;\0A}", "b,r,l,r,r,r" %[[STORER]], {{.*}}, %[[SCOL2]]
   tilegpu.tma_store %a[%s], %map[%row, %col] : !tilegpu.memdesc<2x64x128xf16> -> !tile.ptr<i8>
-  // CHECK: "bar.sync 0;"
+  // CHECK: nvvm.barrier0
   // CHECK: "@$1 mbarrier.inval.shared::cta.b64 [$0 + 0];\0A@$1 mbarrier.inval.shared::cta.b64 [$0 + 8];\0A", "r,b"
   tilegpu.inval_barriers %bar : !tilegpu.mbarriers<2>
   return

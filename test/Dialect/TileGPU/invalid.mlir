@@ -243,3 +243,21 @@ func.func @extract_columns_warps(%acc: tensor<64x64xf32, #mma>) {
   %r = tilegpu.extract_columns %acc {offset = 0 : i32} : tensor<64x64xf32, #mma> -> tensor<64x32xf32, #other>
   return
 }
+
+// -----
+
+func.func @registers_outside_split() {
+  // expected-error @+1 {{must be inside a tilegpu.warp_roles split}}
+  tilegpu.set_max_registers 232
+  return
+}
+
+// -----
+
+func.func @registers_out_of_range(%producer: i1) {
+  scf.if %producer {
+    // expected-error @+1 {{needs a multiple of 8 from 24 to 256 registers, got 236}}
+    tilegpu.set_max_registers 236
+  } {tilegpu.warp_roles}
+  return
+}

@@ -354,6 +354,24 @@ unsigned mlir::tilegpu::getNumWarps(Operation *op) {
   return 4;
 }
 
+unsigned mlir::tilegpu::getProducerWarps(Operation *op) {
+  ModuleOp module = getModuleOf(op);
+  if (module)
+    if (auto attr = module->getAttrOfType<IntegerAttr>(kProducerWarpsAttr))
+      return attr.getInt();
+  return 0;
+}
+
+WarpRole mlir::tilegpu::getWarpRole(Operation *op) {
+  for (Operation *child = op, *parent = op ? op->getParentOp() : nullptr;
+       parent; child = parent, parent = parent->getParentOp())
+    if (parent->hasAttr(kWarpRolesAttr))
+      return child->getParentRegion()->getRegionNumber() == 0
+                 ? WarpRole::Producer
+                 : WarpRole::Consumers;
+  return WarpRole::Whole;
+}
+
 unsigned mlir::tilegpu::getComputeCapability(StringRef target) {
   unsigned capability = 0;
   if (!target.consume_front("sm_"))
@@ -498,6 +516,16 @@ static LogicalResult verifyTmaStages(Operation *op, Value bufferValue,
   if (!getTensorMapBox(buffer.getShape().drop_front(), elementBytes))
     return op->emitOpError("stages of ")
            << buffer << " are no TMA box (TensorMapBox.h)";
+  return success();
+}
+
+LogicalResult SetMaxRegistersOp::verify() {
+  int32_t registers = getRegisters();
+  if (registers < 24 || registers > 256 || registers % 8 != 0)
+    return emitOpError("needs a multiple of 8 from 24 to 256 registers, got ")
+           << registers;
+  if (getWarpRole(*this) == WarpRole::Whole)
+    return emitOpError("must be inside a tilegpu.warp_roles split");
   return success();
 }
 

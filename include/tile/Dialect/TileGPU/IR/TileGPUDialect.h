@@ -57,6 +57,19 @@ Value convertToLayout(OpBuilder &builder, Location loc, Value value,
                       Attribute layout);
 /// The module's num-warps attribute (default 4).
 unsigned getNumWarps(Operation *op);
+/// tilegpu-warp-specialize's module attribute: the warps it adds to each
+/// program, which issue the TMA copies (0 without it).
+inline constexpr llvm::StringLiteral kProducerWarpsAttr =
+    "tilegpu.producer-warps";
+/// The scf.if tilegpu-warp-specialize splits a kernel with: its then region
+/// runs on the producer warp, its else region on the num-warps others.
+inline constexpr llvm::StringLiteral kWarpRolesAttr = "tilegpu.warp_roles";
+/// The warps an op runs on: every warp of the program, or one side of a
+/// tilegpu.warp_roles split.
+enum class WarpRole { Whole, Producer, Consumers };
+WarpRole getWarpRole(Operation *op);
+/// The warps tilegpu-warp-specialize added (kProducerWarpsAttr, or 0).
+unsigned getProducerWarps(Operation *op);
 /// The compute capability of a target such as "sm_80" or "sm_90a" (0 when
 /// it is not of that form).
 unsigned getComputeCapability(StringRef target);

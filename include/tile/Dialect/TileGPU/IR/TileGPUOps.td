@@ -226,6 +226,33 @@ def TileGPU_InvalBarriersOp : TileGPU_Op<"inval_barriers",
   let assemblyFormat = "$barriers attr-dict `:` qualified(type($barriers))";
 }
 
+def TileGPU_InProducerWarpOp : TileGPU_Op<"in_producer_warp", [Pure]> {
+  let summary = "Whether this thread is in the producer warp";
+  let description = [{
+    True on the warps tilegpu-warp-specialize adds after the module's
+    num-warps (threads num-warps * 32 and up), which issue the TMA copies;
+    the condition of its tilegpu.warp_roles split.
+  }];
+  let results = (outs I1:$result);
+  let assemblyFormat = "attr-dict";
+}
+
+// Declared as writing, so that no pass moves or drops it.
+def TileGPU_SetMaxRegistersOp : TileGPU_Op<"set_max_registers",
+    [MemoryEffects<[MemRead<DefaultResource>, MemWrite<DefaultResource>]>]> {
+  let summary = "Resize this warpgroup's registers (setmaxnreg)";
+  let description = [{
+    First in each region of a tilegpu.warp_roles split: every warp of the
+    warpgroup moves to `registers` registers per thread (setmaxnreg, a
+    multiple of 8 from 24 to 256), down in the producer's region and up in
+    the consumers', so that the consumers may use more than the launch's
+    even share. The counts of all warpgroups must fit the register file.
+  }];
+  let arguments = (ins I32Attr:$registers);
+  let assemblyFormat = "$registers attr-dict";
+  let hasVerifier = 1;
+}
+
 def TileGPU_TmaCopyOp : TileGPU_Op<"tma_copy", [
     MemoryEffects<[MemRead<DefaultResource>,
                    MemWrite<TileGPU_SharedMemory>]>]> {
