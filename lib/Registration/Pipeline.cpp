@@ -57,8 +57,8 @@ void mlir::tile::buildTileToTileGPUPipeline(OpPassManager &pm,
   pm.addPass(tilegpu::createTileGPUOverlapChainedDots());
   pm.addPass(tilegpu::createTileGPUTmaStores());
   // Kernels whose loops ask for it (tl.range's warp_specialize). On the
-  // H100 the D 128 attention forward split so ran 8% faster at N_CTX 1024
-  // and 4% at 2048 but 3-6% slower from 4096 (docs/performance.md), so the
+  // H100 the D 128 attention forward split so ran 7-9% faster at N_CTX
+  // 1024 but up to 6% slower from 4096 (docs/performance.md), so the
   // compiler does not split kernels that do not ask.
   pm.addPass(tilegpu::createTileGPUWarpSpecialize());
   pm.addPass(createCSEPass());
