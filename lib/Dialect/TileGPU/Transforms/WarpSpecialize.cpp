@@ -10,7 +10,8 @@
 // consumers' release_stage arrivals complete its release barrier, and the
 // producer's acquire_stage waits for those before it refills the stage.
 //
-// The kernel from its first top-level op holding a copy on becomes
+// The kernel from its first top-level op that is more than scalar
+// arithmetic, an allocation or an mbarrier initialization on becomes
 //   scf.if %producer { copies } else { the rest } {tilegpu.warp_roles}
 // where %producer is tilegpu.in_producer_warp. The then region is a clone
 // of that tail cut down to the copies, acquires and tensor-map prefetches
@@ -71,6 +72,15 @@ bool holdsProducerOp(Operation *op) {
       .wasInterrupted();
 }
 
+/// An op without side effects or regions on scalars only.
+bool isScalarComputation(Operation *op) {
+  auto isShaped = [](Type type) { return isa<ShapedType>(type); };
+  return isMemoryEffectFree(op) && op->getNumRegions() == 0 &&
+         !op->hasTrait<OpTrait::IsTerminator>() &&
+         llvm::none_of(op->getResultTypes(), isShaped) &&
+         llvm::none_of(op->getOperandTypes(), isShaped);
+}
+
 /// The buffer or barriers `value` names, if a top-level local_alloc of
 /// `entry` defines it.
 LocalAllocOp getTopLevelAlloc(Value value, Block &entry) {
@@ -78,8 +88,10 @@ LocalAllocOp getTopLevelAlloc(Value value, Block &entry) {
   return alloc && alloc->getBlock() == &entry ? alloc : LocalAllocOp();
 }
 
-/// The first top-level op of the kernel that holds a producer op, if the
-/// kernel can be split there: every TMA copy fills a top-level buffer,
+/// Where to split the kernel: its first top-level op that is not scalar
+/// arithmetic, an allocation or an mbarrier initialization, if producer
+/// ops follow and the kernel can be split: every TMA copy fills a top-level
+/// buffer,
 /// refilled only after an acquire of it; every mbarrier is a top-level
 /// buffer initialized at the top level. Also returns the allocations and
 /// initializations to move before that op.
@@ -88,14 +100,20 @@ Operation *findSplitPoint(func::FuncOp func,
   // Kernels return nothing: the split runs to the end of the kernel.
   if (func.getNumResults() != 0)
     return nullptr;
+  // Both sides run what comes before the split, so it holds only scalar
+  // arithmetic, allocations and mbarrier initializations: a tensor op's
+  // layout spreads it over the consumer warps (the producer's threads would
+  // index past it), and a side effect would happen twice.
   Block &entry = func.getBody().front();
   Operation *split = nullptr;
   for (Operation &op : entry)
-    if (holdsProducerOp(&op)) {
+    if (!isa<LocalAllocOp, InitBarriersOp>(op) && !isScalarComputation(&op)) {
       split = &op;
       break;
     }
-  if (!split)
+  if (!split || split == entry.getTerminator() ||
+      !llvm::any_of(llvm::make_range(split->getIterator(), entry.end()),
+                    [](Operation &op) { return holdsProducerOp(&op); }))
     return nullptr;
   bool acquires = false, ok = true;
   DenseMap<Value, unsigned> fills;
@@ -355,14 +373,11 @@ bool asksForWarpSpecialization(func::FuncOp func) {
 }
 
 /// Whether the producer warp can run `op`: a producer op, a loop or branch
-/// around them, or a scalar computation without side effects (tensors are
-/// laid out over the other warps).
+/// around them, or a scalar computation (tensors are laid out over the
+/// other warps).
 bool runsOnProducer(Operation *op) {
-  if (isProducerOp(op) || isa<scf::ForOp, scf::IfOp, scf::YieldOp>(op))
-    return true;
-  return isMemoryEffectFree(op) && op->getNumRegions() == 0 &&
-         llvm::none_of(op->getResultTypes(),
-                       [](Type type) { return isa<ShapedType>(type); });
+  return isProducerOp(op) || isa<scf::ForOp, scf::IfOp, scf::YieldOp>(op) ||
+         isScalarComputation(op);
 }
 
 /// Splits `func` at `split` (see the file comment). Fails, with `func`
