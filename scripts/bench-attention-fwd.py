@@ -17,7 +17,7 @@ same), and Triton's output against SDPA's at the full shape.
     python3 scripts/bench-attention-fwd.py [--tile-run PATH] [--repeats N]
         [--kernel block-pointer|descriptor]
         [--shapes Z,H,N,D,causal;...] [--block-m 128] [--block-n 64]
-        [--warps 4] [--stages 3] [--tile-timeout 120]
+        [--warps 4] [--stages 3] [--tile-timeout 120] [--warp-specialize]
 
 Needs torch, triton and a CUDA GPU.
 """
@@ -54,7 +54,8 @@ def tile_sets(z, h, n, d, causal, args):
     return ["--set", f"Z={z}", "--set", f"H={h}", "--set", f"N_CTX={n}", "--set", f"HEAD_DIM={d}",
             "--set", f"CAUSAL={'True' if causal else 'False'}", "--set", f"BLOCK_M={args.block_m}",
             "--set", f"BLOCK_N={args.block_n}", "--set", f"num_warps={args.warps}",
-            "--set", f"num_stages={args.stages}"]
+            "--set", f"num_stages={args.stages}"] + (
+                ["--set", "warp_specialize=True"] if args.warp_specialize else [])
 
 
 def sdpa_backends():
@@ -118,17 +119,24 @@ def main():
     parser.add_argument("--warps", type=int, default=4)
     parser.add_argument("--stages", type=int, default=3)
     parser.add_argument("--kernel", choices=sorted(KERNELS), default="block-pointer")
+    # Tile only: the kernel's warp_specialize=True (a producer warpgroup
+    # issues the TMA copies, tilegpu-warp-specialize); Triton keeps the
+    # tutorial's Hopper path, warp_specialize=False.
+    parser.add_argument("--warp-specialize", action="store_true")
     # The float64 reference is a plain loop on one core: long sequences are
     # checked at this N_CTX (the same compiled kernel; N_CTX is an argument).
     parser.add_argument("--check-max-n", type=int, default=2048)
     args = parser.parse_args()
+    if args.warp_specialize and args.kernel != "descriptor":
+        parser.error("--warp-specialize needs --kernel descriptor (Triton 3.6's text)")
     global KERNEL
     KERNEL = KERNELS[args.kernel]
     attn_fwd = load_triton_kernel()
     backends = sdpa_backends()
     print(f"# {torch.cuda.get_device_name()}, triton {triton.__version__}, torch {torch.__version__}; "
           f"BLOCK_M {args.block_m}, BLOCK_N {args.block_n}, {args.warps} warps, {args.stages} stages; "
-          f"kernel {os.path.relpath(KERNEL, ROOT)}")
+          f"kernel {os.path.relpath(KERNEL, ROOT)}"
+          + ("; Tile with warp_specialize=True" if args.warp_specialize else ""))
     sdpa_names = ["SDPA (default)"] + [f"SDPA {name}" for name, _ in backends]
     print("| Z, H, N_CTX, HEAD_DIM, causal | Tile TFLOP/s | Triton TFLOP/s | "
           + " | ".join(f"{x} TFLOP/s" for x in sdpa_names) + " | Tile repeats (ms) | Triton repeats (ms) |")

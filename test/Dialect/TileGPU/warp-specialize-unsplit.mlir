@@ -56,6 +56,35 @@ func.func @refill_without_acquire(%map: !tile.ptr<i8>, %n: i32, %s: i32, %phase:
   return
 }
 
+// Buffer %b has one stage and one copy, but the copy is in the loop: each
+// iteration refills it without an acquire.
+// CHECK-LABEL: func.func @one_stage_refilled_in_loop
+// CHECK-NOT: tilegpu.warp_roles
+// CHECK: return
+func.func @one_stage_refilled_in_loop(%map: !tile.ptr<i8>, %n: i32, %s: i32, %phase: i32, %go: i1) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %a = tilegpu.local_alloc : !tilegpu.memdesc<2x64x64xf16>
+  %b = tilegpu.local_alloc : !tilegpu.memdesc<1x64x64xf16>
+  %bar = tilegpu.local_alloc : !tilegpu.mbarriers<2>
+  %barb = tilegpu.local_alloc : !tilegpu.mbarriers<1>
+  %rel = tilegpu.local_alloc : !tilegpu.mbarriers<2>
+  tilegpu.init_barriers %bar : !tilegpu.mbarriers<2>
+  tilegpu.init_barriers %barb : !tilegpu.mbarriers<1>
+  tilegpu.init_barriers %rel {arrivals = 8 : i32} : !tilegpu.mbarriers<2>
+  scf.for %i = %c0 to %n step %c1 : i32 {
+    tilegpu.acquire_stage %rel[%s], %phase, %go for %a : !tilegpu.mbarriers<2>, !tilegpu.memdesc<2x64x64xf16>
+    tilegpu.tma_copy %map[%i, %c0], %a[%s], %bar, %go : !tile.ptr<i8> -> !tilegpu.memdesc<2x64x64xf16>, !tilegpu.mbarriers<2>
+    tilegpu.tma_copy %map[%i, %c1], %b[%c0], %barb, %go : !tile.ptr<i8> -> !tilegpu.memdesc<1x64x64xf16>, !tilegpu.mbarriers<1>
+    tilegpu.tma_wait %bar[%s], %phase : !tilegpu.mbarriers<2>
+    tilegpu.release_stage %rel[%s] : !tilegpu.mbarriers<2>
+  }
+  tilegpu.inval_barriers %bar : !tilegpu.mbarriers<2>
+  tilegpu.inval_barriers %barb : !tilegpu.mbarriers<1>
+  tilegpu.inval_barriers %rel : !tilegpu.mbarriers<2>
+  return
+}
+
 // Two pipelines one after the other: the second's barriers are initialized
 // after the first's are invalidated.
 // CHECK-LABEL: func.func @pipelines_in_sequence

@@ -37,6 +37,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/SetVector.h"
@@ -90,11 +91,10 @@ LocalAllocOp getTopLevelAlloc(Value value, Block &entry) {
 
 /// Where to split the kernel: its first top-level op that is not scalar
 /// arithmetic, an allocation or an mbarrier initialization, if producer
-/// ops follow and the kernel can be split: every TMA copy fills a top-level
-/// buffer,
-/// refilled only after an acquire of it; every mbarrier is a top-level
-/// buffer initialized at the top level. Also returns the allocations and
-/// initializations to move before that op.
+/// ops follow and the kernel can be split: every TMA copy fills a
+/// top-level buffer, refilled only after an acquire of it; every mbarrier
+/// is a top-level buffer initialized at the top level. Also returns the
+/// allocations and initializations to move before that op.
 Operation *findSplitPoint(func::FuncOp func,
                           SmallVectorImpl<Operation *> &toHoist) {
   // Kernels return nothing: the split runs to the end of the kernel.
@@ -126,7 +126,7 @@ Operation *findSplitPoint(func::FuncOp func,
         ok = false;
         return;
       }
-      if (!split->isBeforeInBlock(op) && op != split)
+      if (op->isBeforeInBlock(split))
         return;
       hoist.insert(alloc);
       hoist.insert(op);
@@ -137,7 +137,9 @@ Operation *findSplitPoint(func::FuncOp func,
         ok = false;
         return;
       }
-      ++fills[copy.getBuffer()];
+      // A copy in a loop fills its buffer once per iteration.
+      fills[copy.getBuffer()] +=
+          op->getParentOfType<LoopLikeOpInterface>() ? 2 : 1;
       for (LocalAllocOp alloc : {buffer, barriers})
         if (split->isBeforeInBlock(alloc))
           hoist.insert(alloc);
