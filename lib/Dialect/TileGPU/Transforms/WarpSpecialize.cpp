@@ -307,6 +307,17 @@ private:
     yield->eraseOperands(dead);
   }
 
+  /// Replaces `old`'s results at the live `positions` by `shrunk`'s, in
+  /// order, and erases `old` (its other results have no live users).
+  static void replaceByShrunk(Operation *old, Operation *shrunk,
+                              const llvm::BitVector &positions) {
+    unsigned next = 0;
+    for (unsigned i : positions.set_bits())
+      old->getResult(i).replaceAllUsesWith(shrunk->getResult(next++));
+    old->dropAllUses();
+    old->erase();
+  }
+
   void shrinkLoop(scf::ForOp loop, const llvm::BitVector &positions) {
     if (positions.all())
       return;
@@ -326,12 +337,7 @@ private:
     for (unsigned i = 0; i < positions.size(); ++i)
       deadArgs[i + 1] = !positions.test(i);
     body->eraseArguments(deadArgs);
-    unsigned next = 0;
-    for (unsigned i = 0; i < positions.size(); ++i)
-      if (positions.test(i))
-        loop.getResult(i).replaceAllUsesWith(shrunk.getResult(next++));
-    loop->dropAllUses();
-    loop->erase();
+    replaceByShrunk(loop, shrunk, positions);
   }
 
   void shrinkBranch(scf::IfOp branch, const llvm::BitVector &positions) {
@@ -351,12 +357,7 @@ private:
       shrunk.getElseRegion().takeBody(branch.getElseRegion());
       dropYieldOperands(shrunk.elseYield(), positions);
     }
-    unsigned next = 0;
-    for (unsigned i = 0; i < positions.size(); ++i)
-      if (positions.test(i))
-        branch.getResult(i).replaceAllUsesWith(shrunk.getResult(next++));
-    branch->dropAllUses();
-    branch->erase();
+    replaceByShrunk(branch, shrunk, positions);
   }
 
   Region &region;
