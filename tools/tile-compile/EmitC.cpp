@@ -188,7 +188,10 @@ std::string tile::aot::emitSource(const Launcher &launcher) {
   os << "};\n/* Threads per program. */\nstatic const unsigned "
         "threads[VARIANTS] = {";
   for (size_t i = 0; i < count; ++i)
-    os << (i ? ", " : "") << launcher.variants[i].kernel.numWarps * 32;
+    os << (i ? ", " : "")
+       << (launcher.variants[i].kernel.numWarps +
+           launcher.variants[i].kernel.producerWarps) *
+              32;
   os << "};\n/* Dynamic shared memory (kernels over 48 KiB). */\n"
         "static const unsigned dynamic_shared[VARIANTS] = {";
   for (size_t i = 0; i < count; ++i) {
