@@ -1,4 +1,4 @@
-// RUN: tile-opt %s -tilegpu-warp-specialize=all-kernels=1 | FileCheck %s
+// RUN: tile-opt %s -split-input-file -tilegpu-warp-specialize=all-kernels=1 | FileCheck %s
 // Kernels tilegpu-warp-specialize leaves as they are, even when asked to
 // split every kernel: each would have a stage refilled, or a barrier
 // initialized, while the other side still uses it.
@@ -152,6 +152,31 @@ func.func @coordinate_from_scalar(%map: !tile.ptr<i8>, %row: i32, %s: i32, %phas
   %rel = tilegpu.local_alloc : !tilegpu.mbarriers<2>
   tilegpu.init_barriers %bar : !tilegpu.mbarriers<2>
   tilegpu.init_barriers %rel {arrivals = 8 : i32} : !tilegpu.mbarriers<2>
+  tilegpu.acquire_stage %rel[%s], %phase, %go for %a : !tilegpu.mbarriers<2>, !tilegpu.memdesc<2x64x64xf16>
+  tilegpu.tma_copy %map[%row, %c0], %a[%s], %bar, %go : !tile.ptr<i8> -> !tilegpu.memdesc<2x64x64xf16>, !tilegpu.mbarriers<2>
+  tilegpu.tma_wait %bar[%s], %phase : !tilegpu.mbarriers<2>
+  tilegpu.release_stage %rel[%s] : !tilegpu.mbarriers<2>
+  tilegpu.inval_barriers %bar : !tilegpu.mbarriers<2>
+  tilegpu.inval_barriers %rel : !tilegpu.mbarriers<2>
+  return
+}
+}
+
+// -----
+
+// With 32 warps the producer's 4 would make a program of 1152 threads,
+// more than the 1024 one may have.
+module attributes {"tilegpu.num-warps" = 32 : i32, "tilegpu.threads-per-warp" = 32 : i32, tilegpu.target = "sm_90a"} {
+// CHECK-LABEL: func.func @too_many_warps
+// CHECK-NOT: tilegpu.warp_roles
+// CHECK: return
+func.func @too_many_warps(%map: !tile.ptr<i8>, %row: i32, %s: i32, %phase: i32, %go: i1) {
+  %c0 = arith.constant 0 : i32
+  %a = tilegpu.local_alloc : !tilegpu.memdesc<2x64x64xf16>
+  %bar = tilegpu.local_alloc : !tilegpu.mbarriers<2>
+  %rel = tilegpu.local_alloc : !tilegpu.mbarriers<2>
+  tilegpu.init_barriers %bar : !tilegpu.mbarriers<2>
+  tilegpu.init_barriers %rel {arrivals = 32 : i32} : !tilegpu.mbarriers<2>
   tilegpu.acquire_stage %rel[%s], %phase, %go for %a : !tilegpu.mbarriers<2>, !tilegpu.memdesc<2x64x64xf16>
   tilegpu.tma_copy %map[%row, %c0], %a[%s], %bar, %go : !tile.ptr<i8> -> !tilegpu.memdesc<2x64x64xf16>, !tilegpu.mbarriers<2>
   tilegpu.tma_wait %bar[%s], %phase : !tilegpu.mbarriers<2>

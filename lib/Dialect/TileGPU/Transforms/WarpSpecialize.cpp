@@ -56,8 +56,9 @@ namespace {
 /// the copies' loop-carried coordinates, stages and phases.
 constexpr unsigned kProducerWarps = 4;
 constexpr unsigned kProducerRegisters = 40;
-/// Registers per SM (sm_90).
+/// Registers per SM and threads per program (sm_90).
 constexpr unsigned kRegisterFile = 65536;
+constexpr unsigned kMaxThreads = 1024;
 
 /// The ops the producer warp runs: what starts or guards a TMA copy.
 bool isProducerOp(Operation *op) {
@@ -97,8 +98,10 @@ LocalAllocOp getTopLevelAlloc(Value value, Block &entry) {
 /// allocations and initializations to move before that op.
 Operation *findSplitPoint(func::FuncOp func,
                           SmallVectorImpl<Operation *> &toHoist) {
-  // Kernels return nothing: the split runs to the end of the kernel.
-  if (func.getNumResults() != 0)
+  // Kernels return nothing: the split runs to the end of the kernel. The
+  // added warps must fit in a program.
+  if (func.getNumResults() != 0 ||
+      (getNumWarps(func) + kProducerWarps) * 32 > kMaxThreads)
     return nullptr;
   // Both sides run what comes before the split, so it holds only scalar
   // arithmetic, allocations and mbarrier initializations: a tensor op's
