@@ -129,8 +129,9 @@ struct FuncOpLowering : public ConvertOpToLLVMPattern<func::FuncOp> {
     kernel->setAttr(NVVM::NVVMDialect::getReqntidAttrName(),
                     DenseI32ArrayAttr::get(ctx, {threads, 1, 1}));
     // setmaxnreg needs the register count at entry, which the block size
-    // and one program per SM fix: without .minnctapersm the driver's JIT
-    // drops it (ptxas C7508) and the consumers spill.
+    // and one program per SM fix: ptxas may drop it otherwise (C7508) and
+    // the consumers spill. (The driver's linker drops it regardless:
+    // CudaDriver.cpp loads such PTX whole.)
     if (getProducerWarps(func))
       kernel->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(),
                       rewriter.getI32IntegerAttr(1));

@@ -1,7 +1,7 @@
 // RUN: tile-opt %s -convert-tilegpu-to-llvm | FileCheck %s
 // A kernel split by tilegpu-warp-specialize: 4 consumer warps and the 4
 // producer warps the module records. The kernel's block is all 8 warps,
-// with .minnctapersm 1 (ptxas drops setmaxnreg without it); the launch
+// with .minnctapersm 1 (ptxas may drop setmaxnreg without it); the launch
 // reads the added warps from tile_producer_warps. The split's condition is
 // tid.x >= 128. The producer warpgroup shrinks its registers and its first
 // thread (128) issues the copies and the acquires; the consumers grow

@@ -62,7 +62,7 @@ unsigned getNumWarps(Operation *op);
 inline constexpr llvm::StringLiteral kProducerWarpsAttr =
     "tilegpu.producer-warps";
 /// The scf.if tilegpu-warp-specialize splits a kernel with: its then region
-/// runs on the producer warp, its else region on the num-warps others.
+/// runs on the producer warps, its else region on the num-warps others.
 inline constexpr llvm::StringLiteral kWarpRolesAttr = "tilegpu.warp_roles";
 /// The warps an op runs on: every warp of the program, or one side of a
 /// tilegpu.warp_roles split.

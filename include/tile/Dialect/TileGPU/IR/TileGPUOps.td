@@ -227,7 +227,7 @@ def TileGPU_InvalBarriersOp : TileGPU_Op<"inval_barriers",
 }
 
 def TileGPU_InProducerWarpOp : TileGPU_Op<"in_producer_warp", [Pure]> {
-  let summary = "Whether this thread is in the producer warp";
+  let summary = "Whether this thread is in the producer warps";
   let description = [{
     True on the warps tilegpu-warp-specialize adds after the module's
     num-warps (threads num-warps * 32 and up), which issue the TMA copies;

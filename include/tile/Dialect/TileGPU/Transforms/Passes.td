@@ -163,21 +163,25 @@ def TileGPUWarpSpecialize
   let summary = "Issue a kernel's TMA copies from a producer warp of their own";
   let description = [{
     In a kernel whose pipelined loop releases its stages (release_stage and
-    acquire_stage: tilegpu-pipeline), adds one warp to the program that
+    acquire_stage: tilegpu-pipeline), adds a warpgroup to the program that
     issues every TMA copy (and the acquires before them), as FlashAttention-3
-    and Triton's warp_specialize do on Hopper: the kernel from its first
-    copy on becomes an scf.if marked tilegpu.warp_roles, whose then region
-    (the producer warp) keeps only the copies, the acquires, the tensor-map
-    prefetches and what computes their operands, and whose else region (the
-    num-warps others) keeps the rest without them. The mbarriers are
-    initialized before the split. The module records the added warp
-    (tilegpu.producer-warps); the lowering starts the copies from the
-    producer's first thread and synchronizes the others on a named barrier.
+    and Triton's warp_specialize do on Hopper: the kernel, from its first
+    top-level op that is more than scalar arithmetic, an allocation or an
+    mbarrier initialization, becomes an scf.if marked tilegpu.warp_roles,
+    whose then region (the producer warps) keeps only the copies, the
+    acquires, the tensor-map prefetches and what computes their operands,
+    and whose else region (the num-warps others) keeps the rest without
+    them; each region starts with tilegpu.set_max_registers (setmaxnreg).
+    The mbarriers are initialized before the split. The module records the
+    added warps (tilegpu.producer-warps); the lowering starts the copies from
+    the producer's first thread and synchronizes the others on a named
+    barrier.
 
     Kernels whose loops asked for it (tl.range's warp_specialize) are split;
     with `all-kernels`, every kernel that can be. Kernels it cannot split
     (mbarriers initialized in a loop or a branch, a buffer refilled without
-    an acquire) stay as they are.
+    an acquire, pipelines one after the other, copies that need a tensor,
+    32 warps) stay as they are.
   }];
   let options = [
     Option<"allKernels", "all-kernels", "bool", /*default=*/"false",
