@@ -1,9 +1,9 @@
-//===- WarpSpecialize.cpp - TMA copies from a producer warp ---------------===//
+//===- WarpSpecialize.cpp - TMA copies from a producer warpgroup ----------===//
 //
 // tilegpu-warp-specialize: a kernel whose pipelined loop releases its stages
 // (tilegpu-pipeline's release_stage / acquire_stage, every stage filled by
-// TMA) gets one more warp, which issues all of its TMA copies; the other
-// warps only wait for stages, compute and release them. This is the
+// TMA) gets one more warpgroup, whose first thread issues all of its TMA
+// copies; the other warps only wait for stages, compute and release them. This is the
 // producer / consumer split of FlashAttention-3 and of Triton's
 // warp_specialize on Hopper, with the mbarriers tilegpu-pipeline already
 // placed as the hand-off: the copies complete on a stage's barrier, the
@@ -60,7 +60,7 @@ constexpr unsigned kProducerRegisters = 40;
 constexpr unsigned kRegisterFile = 65536;
 constexpr unsigned kMaxThreads = 1024;
 
-/// The ops the producer warp runs: what starts or guards a TMA copy.
+/// The ops the producer warps run: what starts or guards a TMA copy.
 bool isProducerOp(Operation *op) {
   return isa<TmaCopyOp, AcquireStageOp, PrefetchTensormapOp>(op);
 }
@@ -378,7 +378,7 @@ bool asksForWarpSpecialization(func::FuncOp func) {
       .wasInterrupted();
 }
 
-/// Whether the producer warp can run `op`: a producer op, a loop or branch
+/// Whether the producer warps can run `op`: a producer op, a loop or branch
 /// around them, or a scalar computation (tensors are laid out over the
 /// other warps).
 bool runsOnProducer(Operation *op) {
