@@ -277,16 +277,16 @@ Compilation::lower(const Specialization &spec,
   return std::move(*ptx);
 }
 
-/// The value of the `.u32 NAME = value;` global the PTX declares, or 0.
-static unsigned readGlobalU32(llvm::StringRef ptx, llvm::StringRef name) {
-  std::string marker = (".u32 " + name).str();
+/// The number after `marker` in the PTX (past " =[", up to `stop` or ';'),
+/// or 0 where the PTX has no such marker.
+static unsigned readNumberAfter(llvm::StringRef ptx, llvm::StringRef marker,
+                                char stop) {
   size_t at = ptx.find(marker);
   if (at == llvm::StringRef::npos)
     return 0;
+  llvm::StringRef rest = ptx.drop_front(at + marker.size()).ltrim(" =[");
   unsigned value = 0;
-  ptx.drop_front(at + marker.size())
-      .ltrim(" =")
-      .take_until([](char c) { return c == ';'; })
+  rest.take_until([&](char c) { return c == stop || c == ';'; })
       .trim()
       .getAsInteger(10, value);
   return value;
@@ -294,28 +294,19 @@ static unsigned readGlobalU32(llvm::StringRef ptx, llvm::StringRef name) {
 
 /// The warps a warp-specialized kernel adds (kProducerWarpsSymbol).
 static unsigned readProducerWarps(llvm::StringRef ptx) {
-  return readGlobalU32(ptx, mlir::tilegpu::kProducerWarpsSymbol);
+  return readNumberAfter(
+      ptx, (".u32 " + mlir::tilegpu::kProducerWarpsSymbol).str(), ';');
 }
 
 /// The shared memory the PTX declares: the dynamic size the module records
 /// for the launch, or the static array's.
 static unsigned readSharedBytes(llvm::StringRef ptx) {
-  auto numberAfter = [&](llvm::StringRef marker, char stop) -> unsigned {
-    size_t at = ptx.find(marker);
-    if (at == llvm::StringRef::npos)
-      return 0;
-    llvm::StringRef rest = ptx.drop_front(at + marker.size()).ltrim(" =[");
-    unsigned value = 0;
-    rest.take_until([&](char c) { return c == stop || c == ';'; })
-        .trim()
-        .getAsInteger(10, value);
-    return value;
-  };
   std::string dynamic =
       (".u32 " + mlir::tilegpu::kDynamicSharedBytesSymbol).str();
-  if (unsigned bytes = numberAfter(dynamic, ';'))
+  if (unsigned bytes = readNumberAfter(ptx, dynamic, ';'))
     return bytes;
-  return numberAfter((".b8 " + mlir::tilegpu::kSharedScratchSymbol).str(), ']');
+  return readNumberAfter(
+      ptx, (".b8 " + mlir::tilegpu::kSharedScratchSymbol).str(), ']');
 }
 
 void Compilation::run(std::unique_ptr<llvm::MemoryBuffer> buffer,

@@ -189,7 +189,6 @@ bool tile::gatherKernelReport(rt::Driver &driver, const rt::Module &module,
   report.device = driver.info();
   report.numWarps = numWarps;
   report.producerWarps = producerWarps;
-  report.tma.producerWarps = producerWarps;
   report.dynamicSharedBytes = int(dynamicSharedBytes);
   report.jit = parseJitInfoLog(module.infoLog(), kernel);
   return driver.funcAttributes(function, report.func, error) &&

@@ -22,24 +22,31 @@ namespace interp = mlir::tile::interp;
 
 namespace tile {
 namespace {
-/// Reads the dynamic shared memory the module declares, if any, and opts
-/// the kernel in to it. The module is asked only where its image (PTX, or
-/// the cubin's symbol names) holds the symbol: asking for one it lacks is a
-/// driver API error, which compute-sanitizer reports as the user's.
-bool prepareDynamicShared(rt::Driver &driver, LoadedKernel &loaded,
-                          llvm::StringRef image, std::string &error) {
-  std::optional<uint32_t> bytes;
-  llvm::StringRef symbol = mlir::tilegpu::kDynamicSharedBytesSymbol;
-  if (image.contains(symbol) &&
-      !driver.readGlobalU32(loaded.module, symbol.str(), bytes, error))
+/// The i32 global `symbol` of the loaded module, if it declares one. The
+/// module is asked only where its image (PTX, or the cubin's symbol names)
+/// holds the symbol: asking for one it lacks is a driver API error, which
+/// compute-sanitizer reports as the user's.
+bool readDeclaredU32(rt::Driver &driver, const LoadedKernel &loaded,
+                     llvm::StringRef image, llvm::StringRef symbol,
+                     std::optional<uint32_t> &value, std::string &error) {
+  return !image.contains(symbol) ||
+         driver.readGlobalU32(loaded.module, symbol.str(), value, error);
+}
+
+/// Reads what the module declares for its launch: the dynamic shared memory
+/// (and opts the kernel in to it) and a warp-specialized kernel's added
+/// warps.
+bool readLaunchGlobals(rt::Driver &driver, LoadedKernel &loaded,
+                       llvm::StringRef image, std::string &error) {
+  std::optional<uint32_t> bytes, producerWarps;
+  if (!readDeclaredU32(driver, loaded, image,
+                       mlir::tilegpu::kDynamicSharedBytesSymbol, bytes,
+                       error) ||
+      !readDeclaredU32(driver, loaded, image,
+                       mlir::tilegpu::kProducerWarpsSymbol, producerWarps,
+                       error))
     return false;
   loaded.dynamicSharedBytes = bytes.value_or(0);
-  std::optional<uint32_t> producerWarps;
-  llvm::StringRef producerSymbol = mlir::tilegpu::kProducerWarpsSymbol;
-  if (image.contains(producerSymbol) &&
-      !driver.readGlobalU32(loaded.module, producerSymbol.str(), producerWarps,
-                            error))
-    return false;
   loaded.producerWarps = producerWarps.value_or(0);
   if (!bytes)
     return true;
@@ -157,7 +164,7 @@ void loadCachedCubin(rt::Driver &driver, cache::KernelCache &kernelCache,
   if (!driver.loadCubin(cubin, log, loaded.module, error) ||
       !driver.getFunction(loaded.module, kernel.source->launch.kernel,
                           loaded.function, error) ||
-      !prepareDynamicShared(driver, loaded, cubin, error)) {
+      !readLaunchGlobals(driver, loaded, cubin, error)) {
     loaded.module.reset();
     loaded.function = rt::Function();
     kernelCache.discard(cache::EntryKind::Cubin, key,
@@ -191,7 +198,7 @@ int loadOnGPU(RunContext &context, Kernel &kernel, const std::string &ptx,
   }
   if (!driver.getFunction(loaded.module, kernel.source->launch.kernel,
                           loaded.function, error) ||
-      !prepareDynamicShared(driver, loaded, ptx, error))
+      !readLaunchGlobals(driver, loaded, ptx, error))
     return context.fail(error);
   timings.load = msSince(loadStart);
   if (kernelCache && !cubinKey.empty() && !cubin.empty())

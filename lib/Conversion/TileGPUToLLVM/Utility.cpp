@@ -101,13 +101,7 @@ Value mlir::tilegpu::getScratchPointer(OpBuilder &b, Location loc,
 
 WarpRole mlir::tilegpu::getWarpRoleAt(OpBuilder &b) {
   Block *block = b.getInsertionBlock();
-  Operation *parent = block ? block->getParentOp() : nullptr;
-  if (!parent)
-    return WarpRole::Whole;
-  if (parent->hasAttr(kWarpRolesAttr))
-    return block->getParent()->getRegionNumber() == 0 ? WarpRole::Producer
-                                                      : WarpRole::Consumers;
-  return getWarpRole(parent);
+  return block ? getWarpRole(block->getParent()) : WarpRole::Whole;
 }
 
 void mlir::tilegpu::emitBarrier(OpBuilder &b, Location loc) {

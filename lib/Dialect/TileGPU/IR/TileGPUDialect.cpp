@@ -362,14 +362,17 @@ unsigned mlir::tilegpu::getProducerWarps(Operation *op) {
   return 0;
 }
 
-WarpRole mlir::tilegpu::getWarpRole(Operation *op) {
-  for (Operation *child = op, *parent = op ? op->getParentOp() : nullptr;
-       parent; child = parent, parent = parent->getParentOp())
-    if (parent->hasAttr(kWarpRolesAttr))
-      return child->getParentRegion()->getRegionNumber() == 0
-                 ? WarpRole::Producer
-                 : WarpRole::Consumers;
+WarpRole mlir::tilegpu::getWarpRole(Region *region) {
+  for (; region; region = region->getParentRegion())
+    if (Operation *parent = region->getParentOp();
+        parent && parent->hasAttr(kWarpRolesAttr))
+      return region->getRegionNumber() == 0 ? WarpRole::Producer
+                                            : WarpRole::Consumers;
   return WarpRole::Whole;
+}
+
+WarpRole mlir::tilegpu::getWarpRole(Operation *op) {
+  return getWarpRole(op->getParentRegion());
 }
 
 unsigned mlir::tilegpu::getComputeCapability(StringRef target) {

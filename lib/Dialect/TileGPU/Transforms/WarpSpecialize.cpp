@@ -3,12 +3,12 @@
 // tilegpu-warp-specialize: a kernel whose pipelined loop releases its stages
 // (tilegpu-pipeline's release_stage / acquire_stage, every stage filled by
 // TMA) gets one more warpgroup, whose first thread issues all of its TMA
-// copies; the other warps only wait for stages, compute and release them. This is the
-// producer / consumer split of FlashAttention-3 and of Triton's
-// warp_specialize on Hopper, with the mbarriers tilegpu-pipeline already
-// placed as the hand-off: the copies complete on a stage's barrier, the
-// consumers' release_stage arrivals complete its release barrier, and the
-// producer's acquire_stage waits for those before it refills the stage.
+// copies; the other warps only wait for stages, compute and release them.
+// This is the producer / consumer split of FlashAttention-3 and of
+// Triton's warp_specialize on Hopper, with the mbarriers tilegpu-pipeline
+// already placed as the hand-off: the copies complete on a stage's barrier,
+// the consumers' release_stage arrivals complete its release barrier, and
+// the producer's acquire_stage waits for those before it refills the stage.
 //
 // The kernel from its first top-level op that is more than scalar
 // arithmetic, an allocation or an mbarrier initialization on becomes
@@ -190,7 +190,9 @@ Operation *findSplitPoint(func::FuncOp func,
 /// Cuts the ops of `region` (the producer's clone of the kernel's tail)
 /// down to the producer ops and what they need: the ops that compute their
 /// operands, the loops and branches around them, and of those loops and
-/// branches only the results and iter_args that feed a kept op.
+/// branches only the results and iter_args that feed a kept op. (The
+/// canonicalizer keeps an iter_arg whose only use is its own next value,
+/// and the consumer ops cut here have side effects, so it cannot do this.)
 class ProducerSlice {
 public:
   explicit ProducerSlice(Region &region) : region(region) {}
@@ -310,6 +312,15 @@ private:
     yield->eraseOperands(dead);
   }
 
+  /// The elements of `range` at the live `positions`.
+  template <typename Range>
+  static auto pickLive(Range range, const llvm::BitVector &positions) {
+    SmallVector<llvm::detail::ValueOfRange<Range>> live;
+    for (unsigned i : positions.set_bits())
+      live.push_back(range[i]);
+    return live;
+  }
+
   /// Replaces `old`'s results at the live `positions` by `shrunk`'s, in
   /// order, and erases `old` (its other results have no live users).
   static void replaceByShrunk(Operation *old, Operation *shrunk,
@@ -325,12 +336,9 @@ private:
     if (positions.all())
       return;
     OpBuilder b(loop);
-    SmallVector<Value> inits;
-    for (unsigned i : positions.set_bits())
-      inits.push_back(loop.getInitArgs()[i]);
-    auto shrunk =
-        scf::ForOp::create(b, loop.getLoc(), loop.getLowerBound(),
-                           loop.getUpperBound(), loop.getStep(), inits);
+    auto shrunk = scf::ForOp::create(b, loop.getLoc(), loop.getLowerBound(),
+                                     loop.getUpperBound(), loop.getStep(),
+                                     pickLive(loop.getInitArgs(), positions));
     shrunk->setDiscardableAttrs(loop->getDiscardableAttrDictionary());
     shrunk.setUnsignedCmp(loop.getUnsignedCmp());
     shrunk.getRegion().takeBody(loop.getRegion());
@@ -347,12 +355,10 @@ private:
     if (positions.all())
       return;
     OpBuilder b(branch);
-    SmallVector<Type> types;
-    for (unsigned i : positions.set_bits())
-      types.push_back(branch.getResult(i).getType());
     bool hasElse = !branch.getElseRegion().empty();
-    auto shrunk = scf::IfOp::create(b, branch.getLoc(), types,
-                                    branch.getCondition(), hasElse);
+    auto shrunk = scf::IfOp::create(
+        b, branch.getLoc(), pickLive(branch.getResultTypes(), positions),
+        branch.getCondition(), hasElse);
     shrunk->setDiscardableAttrs(branch->getDiscardableAttrDictionary());
     shrunk.getThenRegion().takeBody(branch.getThenRegion());
     dropYieldOperands(shrunk.thenYield(), positions);

@@ -68,6 +68,8 @@ inline constexpr llvm::StringLiteral kWarpRolesAttr = "tilegpu.warp_roles";
 /// tilegpu.warp_roles split.
 enum class WarpRole { Whole, Producer, Consumers };
 WarpRole getWarpRole(Operation *op);
+/// The same for code placed in `region`.
+WarpRole getWarpRole(Region *region);
 /// The warps tilegpu-warp-specialize added (kProducerWarpsAttr, or 0).
 unsigned getProducerWarps(Operation *op);
 /// The compute capability of a target such as "sm_80" or "sm_90a" (0 when
