@@ -18,6 +18,14 @@ same), and Triton's output against SDPA's at the full shape.
         [--kernel block-pointer|descriptor]
         [--shapes Z,H,N,D,causal;...] [--block-m 128] [--block-n 64]
         [--warps 4] [--stages 3] [--tile-timeout 120] [--warp-specialize]
+        [--autotune]
+
+--autotune (descriptor kernel only) times both compilers over the
+tutorial's own @triton.autotune configurations (21 on Hopper, pruned per
+shape by its prune_invalid_configs): Tile with `tile-run --autotune`
+(the choice is cached, so the timed runs reuse it), Triton through the
+tutorial's autotuner; each row names both choices. Otherwise both run the
+--block-m/--block-n/--warps/--stages configuration.
 
 Needs torch, triton and a CUDA GPU.
 """
@@ -38,6 +46,7 @@ KERNELS = {"block-pointer": os.path.join(ROOT, "kernels", "attn_fwd.tile"),
 KERNEL = KERNELS["block-pointer"]
 TIME_RE = re.compile(r"^time: median ([0-9.]+) ms")
 CHECK_RE = re.compile(r"^check .*: (PASS|FAIL)$")
+CHOICE_RE = re.compile(r"^autotune: (?:best config|cached choice config) [0-9]+/[0-9]+: (.*?): [0-9.]+ ms", re.M)
 DEFAULT_SHAPES = "4,32,1024,64,0;4,32,4096,64,0;4,32,1024,128,0;4,32,4096,128,0;4,32,4096,128,1"
 
 
@@ -50,12 +59,34 @@ def load_triton_kernel():
     return module._attn_fwd
 
 
+def jit_function(kernel):
+    """The @triton.jit function under the tutorial's @triton.autotune."""
+    return getattr(kernel, "fn", kernel)
+
+
 def tile_sets(z, h, n, d, causal, args):
-    return ["--set", f"Z={z}", "--set", f"H={h}", "--set", f"N_CTX={n}", "--set", f"HEAD_DIM={d}",
-            "--set", f"CAUSAL={'True' if causal else 'False'}", "--set", f"BLOCK_M={args.block_m}",
-            "--set", f"BLOCK_N={args.block_n}", "--set", f"num_warps={args.warps}",
-            "--set", f"num_stages={args.stages}"] + (
-                ["--set", "warp_specialize=True"] if args.warp_specialize else [])
+    shape = ["--set", f"Z={z}", "--set", f"H={h}", "--set", f"N_CTX={n}", "--set", f"HEAD_DIM={d}",
+             "--set", f"CAUSAL={'True' if causal else 'False'}"]
+    config = (["--autotune"] if args.autotune else
+              ["--set", f"BLOCK_M={args.block_m}", "--set", f"BLOCK_N={args.block_n}",
+               "--set", f"num_warps={args.warps}", "--set", f"num_stages={args.stages}"])
+    return shape + config + (["--set", "warp_specialize=True"] if args.warp_specialize else [])
+
+
+def triton_autotuned_call(attn_fwd, q, m, sm_scale, causal, tensors):
+    """The tutorial's own call: its autotuner picks the configuration and its
+    pre_hook sets the descriptors' block shapes."""
+    from triton.tools.tensor_descriptor import TensorDescriptor
+    z, h, n, d = q.shape
+    y_dim = z * h * n
+    dq, dk, dv, do = (TensorDescriptor(t, shape=[y_dim, d], strides=[d, 1], block_shape=[1, 1])
+                      for t in tensors)
+    grid = lambda meta: (triton.cdiv(n, meta["BLOCK_M"]), z * h, 1)
+
+    def call(stages=None):
+        attn_fwd[grid](sm_scale, m, z, h, dq, dk, dv, do, n, HEAD_DIM=d, FP8_OUTPUT=False,
+                       STAGE=3 if causal else 1, warp_specialize=False, IS_HOPPER=True)
+    return call
 
 
 def sdpa_backends():
@@ -104,7 +135,8 @@ def run_tile(args, sets, bench):
     if proc.returncode not in (0,) or (not bench and (not checks or "FAIL" in checks)):
         sys.stdout.write(out)
         raise SystemExit(f"FAIL: {' '.join(cmd)}")
-    return ms, checks
+    choice = CHOICE_RE.search(out)
+    return ms, checks, choice[1] if choice else None
 
 
 def main():
@@ -126,16 +158,21 @@ def main():
     # The float64 reference is a plain loop on one core: long sequences are
     # checked at this N_CTX (the same compiled kernel; N_CTX is an argument).
     parser.add_argument("--check-max-n", type=int, default=2048)
+    parser.add_argument("--autotune", action="store_true")
     args = parser.parse_args()
     if args.warp_specialize and args.kernel != "descriptor":
         parser.error("--warp-specialize needs --kernel descriptor (Triton 3.6's text)")
+    if args.autotune and args.kernel != "descriptor":
+        parser.error("--autotune needs --kernel descriptor (its @triton.autotune)")
     global KERNEL
     KERNEL = KERNELS[args.kernel]
-    attn_fwd = load_triton_kernel()
+    autotuner = load_triton_kernel()
+    attn_fwd = jit_function(autotuner)
     backends = sdpa_backends()
     print(f"# {torch.cuda.get_device_name()}, triton {triton.__version__}, torch {torch.__version__}; "
-          f"BLOCK_M {args.block_m}, BLOCK_N {args.block_n}, {args.warps} warps, {args.stages} stages; "
-          f"kernel {os.path.relpath(KERNEL, ROOT)}"
+          + ("the tutorial's autotune configurations (both compilers tune); " if args.autotune else
+             f"BLOCK_M {args.block_m}, BLOCK_N {args.block_n}, {args.warps} warps, {args.stages} stages; ")
+          + f"kernel {os.path.relpath(KERNEL, ROOT)}"
           + ("; Tile with warp_specialize=True" if args.warp_specialize else ""))
     sdpa_names = ["SDPA (default)"] + [f"SDPA {name}" for name, _ in backends]
     print("| Z, H, N_CTX, HEAD_DIM, causal | Tile TFLOP/s | Triton TFLOP/s | "
@@ -158,7 +195,9 @@ def main():
         # Triton 3.6's pipeliner fails on this kernel at some stage counts
         # (TritonGPUPipeline); fewer stages are tried then, and reported.
         triton_stages = None
-        descriptor_call = (triton_descriptor_call(attn_fwd, q, k, v, o, m, sm_scale, causal, args)
+        descriptor_call = (triton_autotuned_call(autotuner, q, m, sm_scale, causal, (q, k, v, o))
+                           if args.autotune else
+                           triton_descriptor_call(attn_fwd, q, k, v, o, m, sm_scale, causal, args)
                            if args.kernel == "descriptor" else None)
         for stages in dict.fromkeys([args.stages, 2, 1]):
             def triton_call(stages=stages):
@@ -189,8 +228,10 @@ def main():
             except Exception:  # noqa: BLE001 - a backend that cannot run this shape
                 return None
         print(f"# {shape}: timing", file=sys.stderr, flush=True)
+        tile_choice = None
         for _ in range(args.repeats):
-            tile_ms.append(run_tile(args, sets, bench=True)[0])
+            ms, _, tile_choice = run_tile(args, sets, bench=True)
+            tile_ms.append(ms)
             triton_ms.append(triton.testing.do_bench(triton_call))
             sdpa_ms["SDPA (default)"].append(triton.testing.do_bench(sdpa))
             for name, context in backends:
@@ -199,8 +240,10 @@ def main():
         sdpa_rates = " | ".join("n/a" if None in ms else f"{rate(ms):.1f}" for ms in sdpa_ms.values())
         print(f"| {z}, {h}, {n}, {d}, {causal} | {rate(tile_ms):.1f} | {rate(triton_ms):.1f} | "
               f"{sdpa_rates} | {', '.join(f'{x:.3f}' for x in tile_ms)} | "
-              f"{', '.join(f'{x:.3f}' for x in triton_ms)} |  (Triton num_stages={triton_stages}, "
-              f"max err vs SDPA {err:.1e})", flush=True)
+              f"{', '.join(f'{x:.3f}' for x in triton_ms)} |  "
+              + (f"(Tile chose {tile_choice}; Triton chose {autotuner.best_config}, "
+                 if args.autotune else f"(Triton num_stages={triton_stages}, ")
+              + f"max err vs SDPA {err:.1e})", flush=True)
 
 
 if __name__ == "__main__":

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "RunInternal.h"
+#include "tile/Dialect/TileGPU/IR/TileGPUDialect.h"
 #include "tile/Driver/Autotune.h"
 
 #include "mlir/IR/Diagnostics.h"
@@ -148,7 +149,8 @@ int chooseConfig(RunContext &context, ArrayRef<launch::Override> overrides,
   llvm::raw_string_ostream autotuneErrorStream(autotuneErrors);
   frontend::DiagEmitter autotuneDiag(source->sourceMgr, autotuneErrorStream);
   auto autotune = frontend::getAutotuneInfo(
-      *source->module, source->launch.kernel, autotuneDiag);
+      *source->module, source->launch.kernel, autotuneDiag,
+      mlir::tilegpu::getComputeCapability(options.target));
   if (failed(autotune)) {
     if (options.forceAutotune) {
       llvm::errs() << autotuneErrors;
@@ -197,6 +199,42 @@ int chooseConfig(RunContext &context, ArrayRef<launch::Override> overrides,
                         ", which @triton.autotune tunes: set all of them (no "
                         "tuning) or none (tuning), or pass --autotune");
       return 1;
+    }
+  }
+  // The decorator's early_config_prune sees the launch's numbers, as
+  // Triton's autotuner passes it the call's arguments.
+  if (!(*autotune)->earlyConfigPrune.empty()) {
+    std::vector<std::pair<std::string, frontend::ConstexprValue>> arguments;
+    for (const auto &entry : spec.variables) {
+      const launch::Value &v = entry.second;
+      if (v.kind == launch::Value::Kind::Int)
+        arguments.push_back({entry.first().str(), v.intValue});
+      else if (v.kind == launch::Value::Kind::Bool)
+        arguments.push_back({entry.first().str(), v.intValue != 0});
+      else if (v.kind == launch::Value::Kind::Float)
+        arguments.push_back({entry.first().str(), v.floatValue});
+    }
+    auto kept = frontend::pruneAutotuneConfigs(
+        *source->module, **autotune, arguments, *source->diag,
+        mlir::tilegpu::getComputeCapability(options.target));
+    if (failed(kept))
+      return 1;
+    if (kept->empty()) {
+      source->diag->error((*autotune)->loc,
+                          "'" + (*autotune)->earlyConfigPrune +
+                              "' keeps no configuration for this launch");
+      return 1;
+    }
+    if (kept->size() != candidates.size()) {
+      std::vector<tune::Candidate> pruned;
+      for (size_t i : *kept)
+        pruned.push_back(candidates[i]);
+      if (options.emit == Emit::None && options.info == InfoFormat::None)
+        llvm::outs() << llvm::formatv(
+            "autotune: {0} keeps {1} of {2} configurations\n",
+            (*autotune)->earlyConfigPrune, pruned.size(), candidates.size());
+      candidates = std::move(pruned);
+      count = candidates.size();
     }
   }
   const tune::Candidate &first = candidates.front();

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "RunInternal.h"
+#include "tile/Dialect/TileGPU/IR/TileGPUDialect.h"
 #include "tile/Driver/KernelInfo.h"
 #include "tile/Interpreter/Interpreter.h"
 #include "tile/Target/Libdevice.h"
@@ -91,8 +92,9 @@ int printAutotuneConfigs(RunContext &context,
       loadTileSource(context.options.inputFile, overrides, llvm::errs());
   if (!source)
     return 1;
-  auto info = frontend::getAutotuneInfo(*source->module, source->launch.kernel,
-                                        *source->diag);
+  auto info = frontend::getAutotuneInfo(
+      *source->module, source->launch.kernel, *source->diag,
+      mlir::tilegpu::getComputeCapability(context.options.target));
   if (llvm::failed(info))
     return 1;
   std::string text;

@@ -111,15 +111,29 @@ struct AutotuneInfo {
   std::vector<AutotuneConfig> configs;
   /// The parameters whose values select a tuning result.
   std::vector<std::string> key;
+  /// prune_configs_by={'early_config_prune': NAME}: a module-level function
+  /// of (configs, named_args, **kwargs) that returns the configurations to
+  /// try for a launch's arguments (pruneAutotuneConfigs); empty without one.
+  std::string earlyConfigPrune;
   SourceLocation loc;
 };
 
 /// The @triton.autotune decorator of `kernelName`: std::nullopt inside when
 /// the kernel has none; failure after a diagnostic (no such kernel, a
-/// configuration list that is not written out with literal values).
+/// configuration list the evaluator cannot read). The host code that
+/// builds the list sees a GPU of `computeCapability` (90: sm_90a).
 llvm::FailureOr<std::optional<AutotuneInfo>>
 getAutotuneInfo(const ast::Module &module, llvm::StringRef kernelName,
-                DiagEmitter &diag);
+                DiagEmitter &diag, unsigned computeCapability = 90);
+
+/// The indices of `info.configs` that `info.earlyConfigPrune` keeps for a
+/// launch whose arguments are `arguments` (its numbers and bools), as
+/// Triton's autotuner calls it: (configs, named_args, **kwargs). All of them
+/// without a pruner; failure after a diagnostic.
+llvm::FailureOr<std::vector<size_t>> pruneAutotuneConfigs(
+    const ast::Module &module, const AutotuneInfo &info,
+    llvm::ArrayRef<std::pair<std::string, ConstexprValue>> arguments,
+    DiagEmitter &diag, unsigned computeCapability = 90);
 
 } // namespace tile::frontend
 

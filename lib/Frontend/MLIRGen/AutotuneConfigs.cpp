@@ -1,124 +1,23 @@
-//===- AutotuneConfigs.cpp - @triton.autotune's configurations
-//-------------===//
+//===- AutotuneConfigs.cpp - @triton.autotune's configurations ------------===//
 //
 // Reads the configs= of @triton.autotune without running Python: a list of
 // triton.Config calls written out, or the host Python that builds one as
-// Triton's tutorials write it (tutorial 09's `matmul_get_configs()`: a
-// module-level function whose body returns a list comprehension over
-// literal lists). The evaluator knows literals, lists, tuples, dicts, names
-// bound by comprehensions and parameters, module-level assignments, calls
-// of module-level functions whose body is one `return`, triton.Config,
-// integer arithmetic and comparisons; anything else is an error at the
-// expression.
+// Triton's tutorials write it (tutorial 09's `matmul_get_configs()`, tutorial
+// 06's `list(filter(keep, configs))`). This file evaluates expressions:
+// literals, lists, tuples, dicts, names bound by comprehensions, parameters
+// and module-level assignments, triton.Config, integer arithmetic,
+// comparisons and `in`; HostCalls.cpp runs calls, attributes, subscripts
+// and function bodies. Anything else is an error at the expression.
 //
 //===----------------------------------------------------------------------===//
 
+#include "HostEvaluator.h"
 #include "KernelEmitter.h"
 
 #include "llvm/Support/CheckedArithmetic.h"
 
 using namespace tile::frontend;
 using namespace tile::frontend::mlirgen;
-
-namespace {
-/// A value of the host Python that builds configurations.
-struct HostValue {
-  enum class Kind {
-    None,
-    Int,
-    Float,
-    Bool,
-    String,
-    List,
-    Dict,
-    Config,
-    Opaque
-  };
-  Kind kind = Kind::None;
-  int64_t i = 0;
-  double f = 0;
-  bool b = false;
-  std::string s;
-  std::vector<HostValue> elements;                     // List
-  std::vector<std::pair<std::string, HostValue>> dict; // Dict
-  std::shared_ptr<AutotuneConfig> config;              // Config
-
-  static HostValue getInt(int64_t value) {
-    HostValue v;
-    v.kind = Kind::Int;
-    v.i = value;
-    return v;
-  }
-  static HostValue getBool(bool value) {
-    HostValue v;
-    v.kind = Kind::Bool;
-    v.b = value;
-    return v;
-  }
-  /// The value as a constexpr of a configuration, if it is one.
-  std::optional<ConstexprValue> toConstexpr() const {
-    switch (kind) {
-    case Kind::Int:
-      return ConstexprValue(i);
-    case Kind::Float:
-      return ConstexprValue(f);
-    case Kind::Bool:
-      return ConstexprValue(b);
-    case Kind::String:
-      return ConstexprValue(s);
-    default:
-      return std::nullopt;
-    }
-  }
-};
-
-using Scope = llvm::StringMap<HostValue>;
-
-class ConfigEvaluator {
-public:
-  ConfigEvaluator(const ast::Module &module, const ImportAliases &aliases,
-                  DiagEmitter &diag)
-      : module(module), aliases(aliases), diag(diag) {}
-
-  std::optional<HostValue> eval(const ast::Expr &expr, const Scope &scope);
-  /// Fails at `expr` where `value` is a name whose value is unknown.
-  bool checkKnown(const ast::Expr &expr, const HostValue &value) {
-    if (value.kind != HostValue::Kind::Opaque)
-      return true;
-    fail(expr, "'" + value.s +
-                   "' is not known where the autotuning configurations are "
-                   "read (literals, parameters and comprehension variables "
-                   "are)");
-    return false;
-  }
-
-private:
-  std::optional<HostValue> fail(const ast::Expr &expr,
-                                const llvm::Twine &message) {
-    diag.error(ast::getStartLoc(expr), message);
-    return std::nullopt;
-  }
-  std::optional<bool> truth(const ast::Expr &expr, const Scope &scope);
-  std::optional<HostValue> evalListComp(const ast::ListCompExpr &comp,
-                                        const Scope &scope);
-  bool generate(const ast::ListCompExpr &comp, unsigned generator, Scope &scope,
-                std::vector<HostValue> &out);
-  bool bindTarget(const ast::Expr &target, const HostValue &value,
-                  Scope &scope);
-  std::optional<HostValue> evalCall(const ast::CallExpr &call,
-                                    const Scope &scope);
-  std::optional<HostValue> evalConfig(const ast::CallExpr &call,
-                                      const Scope &scope);
-  std::optional<HostValue> evalCompare(const ast::CompareExpr &compare,
-                                       const Scope &scope);
-
-  const ast::Module &module;
-  const ImportAliases &aliases;
-  DiagEmitter &diag;
-  unsigned callDepth = 0;
-  /// The module-level names evaluated so far.
-  Scope globals;
-};
 
 std::optional<HostValue> ConfigEvaluator::eval(const ast::Expr &expr,
                                                const Scope &scope) {
@@ -150,18 +49,16 @@ std::optional<HostValue> ConfigEvaluator::eval(const ast::Expr &expr,
     auto it = scope.find(name);
     if (it != scope.end())
       return it->second;
-    // A module-level `name = value` (the last one, as Python binds it),
-    // evaluated once however often a comprehension names it.
+    // A module-level `name = value` (the last one the module runs, as
+    // Python binds it), evaluated once however often a comprehension names
+    // it.
     auto known = globals.find(name);
     if (known != globals.end())
       return known->second;
-    const ast::Expr *global = nullptr;
-    for (const ast::StmtPtr &stmt : module.getBody())
-      if (auto *assign = dyn_cast<ast::AssignStmt>(stmt.get()))
-        for (const ast::ExprPtr &target : assign->getTargets())
-          if (auto *targetName = dyn_cast<ast::NameExpr>(target.get()))
-            if (targetName->getName() == name)
-              global = &assign->getValue();
+    bool failed = false;
+    const ast::Expr *global = findGlobalBinding(module.getBody(), name, failed);
+    if (failed)
+      return std::nullopt;
     if (global) {
       if (++callDepth > 16) {
         --callDepth;
@@ -219,6 +116,10 @@ std::optional<HostValue> ConfigEvaluator::eval(const ast::Expr &expr,
     return evalCall(cast<ast::CallExpr>(expr), scope);
   case ast::Expr::Kind::Compare:
     return evalCompare(cast<ast::CompareExpr>(expr), scope);
+  case ast::Expr::Kind::Attribute:
+    return evalAttribute(cast<ast::AttributeExpr>(expr), scope);
+  case ast::Expr::Kind::Subscript:
+    return evalSubscript(cast<ast::SubscriptExpr>(expr), scope);
   case ast::Expr::Kind::UnaryOp: {
     const auto &unary = cast<ast::UnaryOpExpr>(expr);
     if (unary.getOp() == ast::UnaryOp::Not) {
@@ -329,6 +230,7 @@ std::optional<bool> ConfigEvaluator::truth(const ast::Expr &expr,
   }
 }
 
+namespace {
 /// Python's == on the values configurations are made of (a bool is the
 /// integer 0 or 1).
 bool equals(const HostValue &a, const HostValue &b) {
@@ -360,6 +262,8 @@ bool equals(const HostValue &a, const HostValue &b) {
   }
 }
 
+} // namespace
+
 std::optional<HostValue>
 ConfigEvaluator::evalCompare(const ast::CompareExpr &compare,
                              const Scope &scope) {
@@ -374,10 +278,24 @@ ConfigEvaluator::evalCompare(const ast::CompareExpr &compare,
     bool holds;
     if (op == ast::CompareOp::Eq || op == ast::CompareOp::NotEq) {
       holds = equals(*left, *right) == (op == ast::CompareOp::Eq);
+    } else if (op == ast::CompareOp::In || op == ast::CompareOp::NotIn) {
+      // A key of a dict (os.environ), an element of a list.
+      if (right->kind == HostValue::Kind::Dict)
+        holds = left->kind == HostValue::Kind::String &&
+                llvm::any_of(right->dict, [&](const auto &entry) {
+                  return entry.first == left->s;
+                });
+      else if (right->kind == HostValue::Kind::List)
+        holds = llvm::any_of(right->elements, [&](const HostValue &element) {
+          return equals(*left, element);
+        });
+      else
+        return fail(compare, "'in' needs a list or a dict here");
+      holds = holds == (op == ast::CompareOp::In);
     } else {
       if (left->kind != HostValue::Kind::Int ||
           right->kind != HostValue::Kind::Int)
-        return fail(compare, "only ==, != and integer comparisons are "
+        return fail(compare, "only ==, !=, in and integer comparisons are "
                              "supported where autotuning configurations are "
                              "read");
       switch (op) {
@@ -394,7 +312,7 @@ ConfigEvaluator::evalCompare(const ast::CompareExpr &compare,
         holds = left->i >= right->i;
         break;
       default:
-        return fail(compare, "only ==, != and integer comparisons are "
+        return fail(compare, "only ==, !=, in and integer comparisons are "
                              "supported where autotuning configurations are "
                              "read");
       }
@@ -533,71 +451,13 @@ std::optional<HostValue> ConfigEvaluator::evalConfig(const ast::CallExpr &call,
   return v;
 }
 
-std::optional<HostValue> ConfigEvaluator::evalCall(const ast::CallExpr &call,
-                                                   const Scope &scope) {
-  std::string callee = resolveImportedName(call.getCallee(), aliases);
-  if (callee == "triton.Config" || callee == "triton.runtime.Config")
-    return evalConfig(call, scope);
-  auto *name = dyn_cast<ast::NameExpr>(&call.getCallee());
-  const ast::FunctionDef *function =
-      name ? module.findFunction(name->getName()) : nullptr;
-  if (!function || isJitFunction(*function, aliases))
-    return fail(call, "only triton.Config and functions of this file that "
-                      "return configurations can be called where autotuning "
-                      "configurations are read");
-  // The body: an optional docstring, then `return EXPR`.
-  const ast::StmtList &body = function->getBody();
-  size_t first = function->getDocstring() ? 1 : 0;
-  const ast::ReturnStmt *ret =
-      body.size() == first + 1 ? dyn_cast<ast::ReturnStmt>(body[first].get())
-                               : nullptr;
-  if (!ret || !ret->getValue())
-    return fail(call, "'" + function->getName() +
-                          "' must consist of one `return` of the "
-                          "configurations to be read here");
-  if (++callDepth > 16) {
-    --callDepth;
-    return fail(call, "calls nest too deeply here");
-  }
-  // Parameters: positional arguments, then keywords, then defaults.
-  Scope inner;
-  const std::vector<ast::Param> &params = function->getParams();
-  bool ok = true;
-  if (call.getArgs().size() > params.size())
-    ok = !!fail(call, "too many arguments for '" + function->getName() + "'");
-  for (unsigned i = 0; ok && i < params.size(); ++i) {
-    const ast::Param &param = params[i];
-    const ast::Expr *arg =
-        i < call.getArgs().size() ? call.getArgs()[i].get() : nullptr;
-    if (const ast::Keyword *keyword = call.findKeyword(param.name))
-      arg = keyword->value.get();
-    std::optional<HostValue> value;
-    if (arg)
-      value = eval(*arg, scope);
-    else if (param.defaultValue)
-      value = eval(*param.defaultValue, Scope());
-    else
-      ok = !!fail(call, "missing argument '" + param.name + "' of '" +
-                            function->getName() + "'");
-    if (ok && !value)
-      ok = false;
-    if (ok)
-      inner[param.name] = std::move(*value);
-  }
-  std::optional<HostValue> result;
-  if (ok)
-    result = eval(*ret->getValue(), inner);
-  --callDepth;
-  return result;
-}
-} // namespace
-
 std::optional<std::vector<AutotuneConfig>>
 tile::frontend::mlirgen::evaluateAutotuneConfigs(const ast::Module &module,
                                                  const ast::Expr &configs,
                                                  const ImportAliases &aliases,
-                                                 DiagEmitter &diag) {
-  ConfigEvaluator evaluator(module, aliases, diag);
+                                                 DiagEmitter &diag,
+                                                 unsigned computeCapability) {
+  ConfigEvaluator evaluator(module, aliases, diag, computeCapability);
   std::optional<HostValue> value = evaluator.eval(configs, Scope());
   if (!value || !evaluator.checkKnown(configs, *value))
     return std::nullopt;

@@ -184,7 +184,8 @@ const ast::ExprList *getSequenceElements(const ast::Expr &expr) {
 
 llvm::FailureOr<std::optional<AutotuneInfo>>
 tile::frontend::getAutotuneInfo(const ast::Module &module,
-                                llvm::StringRef kernelName, DiagEmitter &diag) {
+                                llvm::StringRef kernelName, DiagEmitter &diag,
+                                unsigned computeCapability) {
   const ast::FunctionDef *kernel = findKernel(module, kernelName, diag);
   if (!kernel)
     return llvm::failure();
@@ -213,10 +214,23 @@ tile::frontend::getAutotuneInfo(const ast::Module &module,
     return llvm::failure();
   }
   std::optional<std::vector<AutotuneConfig>> configList =
-      evaluateAutotuneConfigs(module, *configs, aliases, diag);
+      evaluateAutotuneConfigs(module, *configs, aliases, diag,
+                              computeCapability);
   if (!configList)
     return llvm::failure();
   info.configs = std::move(*configList);
+  // prune_configs_by={'early_config_prune': f}: f runs per launch. Other
+  // pruners (perf_model, top_k) need timings Tile does not model.
+  if (const ast::Keyword *prune = decorator->findKeyword("prune_configs_by"))
+    if (auto *dict = dyn_cast<ast::DictExpr>(prune->value.get()))
+      for (auto [k, v] : llvm::zip(dict->getKeys(), dict->getValues())) {
+        auto *keyName = dyn_cast<ast::ConstantExpr>(k.get());
+        auto *function = dyn_cast<ast::NameExpr>(v.get());
+        if (keyName && keyName->isString() &&
+            keyName->getString() == "early_config_prune" && function &&
+            module.findFunction(function->getName()))
+          info.earlyConfigPrune = function->getName().str();
+      }
   const ast::ExprList *keyList = key ? getSequenceElements(*key) : nullptr;
   if (!keyList) {
     diag.error(key ? ast::getStartLoc(*key) : decorator->getLoc(),

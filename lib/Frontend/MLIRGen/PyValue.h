@@ -58,10 +58,12 @@ bool isConstexprAnnotation(const ast::Expr *annotation,
                            const ImportAliases &aliases);
 
 /// The configurations `configs` (@triton.autotune's configs=) evaluates to
-/// (AutotuneConfigs.cpp); std::nullopt after a diagnostic.
+/// (AutotuneConfigs.cpp) for a GPU of `computeCapability`; std::nullopt
+/// after a diagnostic.
 std::optional<std::vector<AutotuneConfig>>
 evaluateAutotuneConfigs(const ast::Module &module, const ast::Expr &configs,
-                        const ImportAliases &aliases, DiagEmitter &diag);
+                        const ImportAliases &aliases, DiagEmitter &diag,
+                        unsigned computeCapability);
 
 //===----------------------------------------------------------------------===//
 // Values and types (Values.cpp)
