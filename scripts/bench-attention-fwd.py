@@ -183,8 +183,19 @@ def main():
         causal = bool(causal)
         flops = 4.0 * z * h * n * n * d * (0.5 if causal else 1.0)
         sets = tile_sets(z, h, n, d, causal, args)
+        check_sets = tile_sets(1, 2, min(n, args.check_max_n), d, causal, args)
+        if args.autotune:
+            # Tune at the full shape first; the check then runs that choice
+            # (tuning at the check's shape could choose another).
+            print(f"# {shape}: tuning Tile", file=sys.stderr, flush=True)
+            choice = run_tile(args, sets, bench=True)[2]
+            if not choice:
+                raise SystemExit(f"FAIL: tile-run printed no autotune choice for {shape}")
+            check_sets = [x for x in check_sets if x != "--autotune"]
+            for assignment in choice.split():
+                check_sets += ["--set", assignment]
         print(f"# {shape}: checking Tile", file=sys.stderr, flush=True)
-        run_tile(args, tile_sets(1, 2, min(n, args.check_max_n), d, causal, args), bench=False)
+        run_tile(args, check_sets, bench=False)
         print(f"# {shape}: compiling Triton", file=sys.stderr, flush=True)
         q, k, v = (torch.randn((z, h, n, d), dtype=torch.float16, device="cuda") for _ in range(3))
         o = torch.empty_like(q)
