@@ -55,19 +55,21 @@ std::optional<HostValue> ConfigEvaluator::eval(const ast::Expr &expr,
     auto known = globals.find(name);
     if (known != globals.end())
       return known->second;
+    // Finding the binding may evaluate `if` tests that name it again.
+    if (++callDepth > 16) {
+      --callDepth;
+      return fail(expr, "names refer to each other too deeply here");
+    }
     bool failed = false;
     const ast::Expr *global = findGlobalBinding(module.getBody(), name, failed);
-    if (failed)
+    std::optional<HostValue> value;
+    if (!failed && global)
+      value = eval(*global, Scope());
+    --callDepth;
+    if (failed || (global && !value))
       return std::nullopt;
     if (global) {
-      if (++callDepth > 16) {
-        --callDepth;
-        return fail(expr, "names refer to each other too deeply here");
-      }
-      std::optional<HostValue> value = eval(*global, Scope());
-      --callDepth;
-      if (value)
-        globals[name] = *value;
+      globals[name] = *value;
       return value;
     }
     // Anything else (a pre_hook function) is passed along and may go to a

@@ -179,6 +179,8 @@ ConfigEvaluator::evalSubscript(const ast::SubscriptExpr &subscript,
 std::optional<std::optional<HostValue>>
 ConfigEvaluator::evalBuiltinCall(const ast::CallExpr &call,
                                  const Scope &scope) {
+  // Result(std::in_place): a builtin that failed after a diagnostic;
+  // std::nullopt: not a builtin.
   using Result = std::optional<std::optional<HostValue>>;
   auto args = [&]() -> std::optional<std::vector<HostValue>> {
     std::vector<HostValue> values;
@@ -208,11 +210,11 @@ ConfigEvaluator::evalBuiltinCall(const ast::CallExpr &call,
       method && method->getAttr() == "get") {
     std::optional<HostValue> base = eval(method->getValue(), scope);
     if (!base)
-      return Result(std::nullopt);
+      return Result(std::in_place);
     if (base->kind == HostValue::Kind::Dict) {
       std::optional<std::vector<HostValue>> values = args();
       if (!values)
-        return Result(std::nullopt);
+        return Result(std::in_place);
       if (values->empty() || values->size() > 2 ||
           values->front().kind != HostValue::Kind::String)
         return Result(fail(call, "dict.get takes a string key and an "
@@ -234,7 +236,7 @@ ConfigEvaluator::evalBuiltinCall(const ast::CallExpr &call,
     for (const ast::Keyword &keyword : call.getKeywords()) {
       std::optional<HostValue> v = eval(*keyword.value, scope);
       if (!v || !checkKnown(*keyword.value, *v))
-        return Result(std::nullopt);
+        return Result(std::in_place);
       dict.dict.push_back({keyword.name, std::move(*v)});
     }
     return Result(dict);
@@ -242,7 +244,7 @@ ConfigEvaluator::evalBuiltinCall(const ast::CallExpr &call,
   if (builtin == "list") {
     std::optional<std::vector<HostValue>> values = args();
     if (!values)
-      return Result(std::nullopt);
+      return Result(std::in_place);
     if (values->size() != 1 || values->front().kind != HostValue::Kind::List)
       return Result(fail(call, "list() takes one list here"));
     return Result(values->front());
@@ -258,7 +260,7 @@ ConfigEvaluator::evalBuiltinCall(const ast::CallExpr &call,
                                "list here"));
     std::optional<HostValue> list = eval(*call.getArgs()[1], scope);
     if (!list || !checkKnown(*call.getArgs()[1], *list))
-      return Result(std::nullopt);
+      return Result(std::in_place);
     if (list->kind != HostValue::Kind::List)
       return Result(fail(*call.getArgs()[1], "filter() takes a list here"));
     HostValue kept;
@@ -267,7 +269,7 @@ ConfigEvaluator::evalBuiltinCall(const ast::CallExpr &call,
       std::optional<HostValue> verdict =
           callFunction(*predicate, call, {element}, {});
       if (!verdict)
-        return Result(std::nullopt);
+        return Result(std::in_place);
       bool keep = verdict->kind == HostValue::Kind::Bool ? verdict->b
                   : verdict->kind == HostValue::Kind::Int
                       ? verdict->i != 0
