@@ -342,11 +342,12 @@ std::optional<HostValue> ConfigEvaluator::callFunction(
   for (const ast::Param &param : params) {
     if (param.kind == ast::Param::Kind::KwArgs) {
       HostValue rest = makeDict({});
-      for (auto &[name, value] : keywords)
+      for (const auto &keyword : keywords)
         if (!llvm::any_of(params, [&](const ast::Param &p) {
-              return p.name == name && p.kind == ast::Param::Kind::Plain;
+              return p.name == keyword.first &&
+                     p.kind == ast::Param::Kind::Plain;
             }))
-          rest.dict.push_back({name, value});
+          rest.dict.push_back(keyword);
       inner[param.name] = std::move(rest);
       continue;
     }
