@@ -203,6 +203,7 @@ int chooseConfig(RunContext &context, ArrayRef<launch::Override> overrides,
   }
   // The decorator's early_config_prune sees the launch's numbers, as
   // Triton's autotuner passes it the call's arguments.
+  std::string prunedTo;
   if (!(*autotune)->earlyConfigPrune.empty()) {
     std::vector<std::pair<std::string, frontend::ConstexprValue>> arguments;
     for (const auto &entry : spec.variables) {
@@ -227,8 +228,10 @@ int chooseConfig(RunContext &context, ArrayRef<launch::Override> overrides,
     }
     if (kept->size() != candidates.size()) {
       std::vector<tune::Candidate> pruned;
-      for (size_t i : *kept)
+      for (size_t i : *kept) {
         pruned.push_back(candidates[i]);
+        prunedTo += std::to_string(i) + " ";
+      }
       if (options.emit == Emit::None && options.info == InfoFormat::None)
         llvm::outs() << llvm::formatv(
             "autotune: {0} keeps {1} of {2} configurations\n",
@@ -272,6 +275,11 @@ int chooseConfig(RunContext &context, ArrayRef<launch::Override> overrides,
       .add("kernel", spec.kernel)
       .add("device", device)
       .add("target", options.target);
+  // A choice is an index into the configurations tried: launches the
+  // pruner gives other ones (tutorial 06's causal and non-causal, one
+  // Triton key) keep their own choices.
+  if (!prunedTo.empty())
+    key.add("pruned to", prunedTo);
   for (const std::string &name : (*autotune)->key) {
     auto it = spec.variables.find(name);
     std::string value = it == spec.variables.end()
