@@ -239,6 +239,14 @@ int chooseConfig(RunContext &context, ArrayRef<launch::Override> overrides,
       candidates = std::move(pruned);
       count = candidates.size();
     }
+    // As Triton's autotuner: one configuration left is not timed.
+    if (candidates.size() == 1) {
+      if (options.emit == Emit::None && options.info == InfoFormat::None)
+        llvm::outs() << "autotune: running the one configuration left: "
+                     << candidates.front().description << "\n";
+      llvm::append_range(chosen, candidates.front().overrides);
+      return 0;
+    }
   }
   const tune::Candidate &first = candidates.front();
   if (options.emit != Emit::None) {
