@@ -107,6 +107,9 @@ int printAutotuneConfigs(RunContext &context,
   for (const std::string &key : (*info)->key)
     os << " " << key;
   os << "\n";
+  if (!(*info)->earlyConfigPrune.empty())
+    os << "early_config_prune: " << (*info)->earlyConfigPrune
+       << " (runs on each launch's arguments before tuning)\n";
   for (auto [index, config] : llvm::enumerate((*info)->configs)) {
     os << "config " << index << ":";
     for (const auto &[name, value] : config.kwargs) {

@@ -280,6 +280,15 @@ ConfigEvaluator::evalCompare(const ast::CompareExpr &compare,
     bool holds;
     if (op == ast::CompareOp::Eq || op == ast::CompareOp::NotEq) {
       holds = equals(*left, *right) == (op == ast::CompareOp::Eq);
+    } else if (op == ast::CompareOp::Is || op == ast::CompareOp::IsNot) {
+      // Identity as CPython has it for these values: None, True and False
+      // are singletons; a configuration is itself.
+      holds = left->kind == right->kind &&
+              (left->kind == HostValue::Kind::None ||
+               (left->kind == HostValue::Kind::Bool && left->b == right->b) ||
+               (left->kind == HostValue::Kind::Config &&
+                left->config == right->config));
+      holds = holds == (op == ast::CompareOp::Is);
     } else if (op == ast::CompareOp::In || op == ast::CompareOp::NotIn) {
       // A key of a dict (os.environ), an element of a list.
       if (right->kind == HostValue::Kind::Dict)
@@ -297,9 +306,9 @@ ConfigEvaluator::evalCompare(const ast::CompareExpr &compare,
     } else {
       if (left->kind != HostValue::Kind::Int ||
           right->kind != HostValue::Kind::Int)
-        return fail(compare, "only ==, !=, in and integer comparisons are "
-                             "supported where autotuning configurations are "
-                             "read");
+        return fail(compare, "only ==, !=, is, in and integer comparisons "
+                             "are supported where autotuning configurations "
+                             "are read");
       switch (op) {
       case ast::CompareOp::Lt:
         holds = left->i < right->i;
@@ -314,9 +323,9 @@ ConfigEvaluator::evalCompare(const ast::CompareExpr &compare,
         holds = left->i >= right->i;
         break;
       default:
-        return fail(compare, "only ==, !=, in and integer comparisons are "
-                             "supported where autotuning configurations are "
-                             "read");
+        return fail(compare, "only ==, !=, is, in and integer comparisons "
+                             "are supported where autotuning configurations "
+                             "are read");
       }
     }
     if (!holds)
