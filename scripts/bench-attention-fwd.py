@@ -206,6 +206,10 @@ def main():
         # Triton 3.6's pipeliner fails on this kernel at some stage counts
         # (TritonGPUPipeline); fewer stages are tried then, and reported.
         triton_stages = None
+        if args.autotune:
+            # The tutorial's key leaves out STAGE: without this, causal rows
+            # would reuse a non-causal choice that its pruner forbids.
+            autotuner.cache.clear()
         descriptor_call = (triton_autotuned_call(autotuner, q, m, sm_scale, causal, (q, k, v, o))
                            if args.autotune else
                            triton_descriptor_call(attn_fwd, q, k, v, o, m, sm_scale, causal, args)
