@@ -135,6 +135,17 @@ void fuzzModule(mlir::MLIRContext &context, llvm::StringRef text) {
     return;
   ast::dump(*module, llvm::nulls());
   for (const std::string &name : getKernelNames(*module)) {
+    // The host Python of @triton.autotune (configurations, pruner) is user
+    // text too; the pruner sees every parameter as 64.
+    if (auto info = getAutotuneInfo(*module, name, diag);
+        llvm::succeeded(info) && *info) {
+      std::vector<std::pair<std::string, ConstexprValue>> arguments;
+      if (std::optional<std::vector<KernelParam>> params =
+              getKernelParams(*module, name, diag))
+        for (const KernelParam &param : *params)
+          arguments.push_back({param.name, int64_t(64)});
+      (void)pruneAutotuneConfigs(*module, **info, arguments, diag);
+    }
     std::optional<std::vector<KernelParam>> params =
         getKernelParams(*module, name, diag);
     if (!params)

@@ -233,6 +233,10 @@ std::optional<bool> ConfigEvaluator::truth(const ast::Expr &expr,
 }
 
 namespace {
+/// The most elements a comprehension may build here: far more than any
+/// configuration list, far fewer than would exhaust memory or time.
+constexpr size_t kMaxListElements = 1 << 16;
+
 /// Python's == on the values configurations are made of (a bool is the
 /// integer 0 or 1).
 bool equals(const HostValue &a, const HostValue &b) {
@@ -366,6 +370,12 @@ bool ConfigEvaluator::generate(const ast::ListCompExpr &comp,
                                unsigned generator, Scope &scope,
                                std::vector<HostValue> &out) {
   if (generator == comp.getGenerators().size()) {
+    // Nested comprehensions multiply: bound what one may build.
+    if (out.size() >= kMaxListElements) {
+      fail(comp, "this comprehension builds more than " +
+                     llvm::Twine(kMaxListElements) + " elements");
+      return false;
+    }
     std::optional<HostValue> element = eval(comp.getElement(), scope);
     if (!element)
       return false;
