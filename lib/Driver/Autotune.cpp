@@ -110,15 +110,17 @@ tile::tune::tune(llvm::ArrayRef<Candidate> candidates,
   auto start = std::chrono::steady_clock::now();
   Outcome outcome;
   bool any = false;
-  for (const Candidate &candidate : candidates) {
-    os << llvm::formatv("autotune {0}/{1}: {2}: ", candidate.index + 1,
+  // Positions in `candidates`, which a pruner may have thinned: the
+  // decorator's numbering (Candidate::index) is the fixture's.
+  for (auto [position, candidate] : llvm::enumerate(candidates)) {
+    os << llvm::formatv("autotune {0}/{1}: {2}: ", position + 1,
                         candidates.size(), candidate.description);
     os.flush();
     Trial result = trial(candidate);
     if (result.ms) {
       os << llvm::formatv("{0:f4} ms\n", *result.ms);
       if (!any || *result.ms < outcome.bestMs) {
-        outcome.best = candidate.index;
+        outcome.best = position;
         outcome.bestMs = *result.ms;
       }
       any = true;

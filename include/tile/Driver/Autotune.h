@@ -28,7 +28,9 @@ namespace tile::tune {
 
 /// One configuration as launch overrides.
 struct Candidate {
-  /// 0-based; printed 1-based ("autotune 3/8").
+  /// The configuration's place in the decorator's list, 0-based (an
+  /// --autotune-fixture's numbers are these, 1-based). Progress lines and
+  /// choices number the candidates tried instead, which a pruner may thin.
   size_t index = 0;
   /// Its constexprs, then num_warps and num_stages.
   std::vector<launch::Override> overrides;

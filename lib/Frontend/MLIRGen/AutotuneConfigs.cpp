@@ -24,23 +24,16 @@ std::optional<HostValue> ConfigEvaluator::eval(const ast::Expr &expr,
   switch (expr.getKind()) {
   case ast::Expr::Kind::Constant: {
     const auto &constant = cast<ast::ConstantExpr>(expr);
-    HostValue v;
     if (constant.isInt() && !constant.isOversizedInt())
       return HostValue::getInt(constant.getInt());
     if (constant.isBool())
       return HostValue::getBool(constant.getBool());
     if (constant.isNone())
-      return v;
-    if (constant.isFloat()) {
-      v.kind = HostValue::Kind::Float;
-      v.f = constant.getFloat();
-      return v;
-    }
-    if (constant.isString() && !constant.isBytes()) {
-      v.kind = HostValue::Kind::String;
-      v.s = constant.getString().str();
-      return v;
-    }
+      return HostValue();
+    if (constant.isFloat())
+      return HostValue::getFloat(constant.getFloat());
+    if (constant.isString() && !constant.isBytes())
+      return HostValue::getString(constant.getString());
     return fail(expr, "this constant cannot be part of an autotuning "
                       "configuration");
   }
@@ -96,17 +89,16 @@ std::optional<HostValue> ConfigEvaluator::eval(const ast::Expr &expr,
   }
   case ast::Expr::Kind::Dict: {
     const auto &dict = cast<ast::DictExpr>(expr);
-    HostValue v;
-    v.kind = HostValue::Kind::Dict;
+    HostValue v = HostValue::getDict();
     for (auto [key, value] : llvm::zip(dict.getKeys(), dict.getValues())) {
-      std::optional<HostValue> k = eval(*key, scope);
-      if (!k || !checkKnown(*key, *k))
+      std::optional<HostValue> k = evalKnown(*key, scope);
+      if (!k)
         return std::nullopt;
       if (k->kind != HostValue::Kind::String)
         return fail(*key, "triton.Config keys must be parameter names "
                           "written as strings");
-      std::optional<HostValue> x = eval(*value, scope);
-      if (!x || !checkKnown(*value, *x))
+      std::optional<HostValue> x = evalKnown(*value, scope);
+      if (!x)
         return std::nullopt;
       v.dict.push_back({k->s, std::move(*x)});
     }
@@ -130,8 +122,8 @@ std::optional<HostValue> ConfigEvaluator::eval(const ast::Expr &expr,
         return std::nullopt;
       return HostValue::getBool(!*t);
     }
-    std::optional<HostValue> v = eval(unary.getOperand(), scope);
-    if (!v || !checkKnown(unary.getOperand(), *v))
+    std::optional<HostValue> v = evalKnown(unary.getOperand(), scope);
+    if (!v)
       return std::nullopt;
     if (unary.getOp() == ast::UnaryOp::Minus &&
         v->kind == HostValue::Kind::Int && v->i != INT64_MIN)
@@ -166,11 +158,11 @@ std::optional<HostValue> ConfigEvaluator::eval(const ast::Expr &expr,
   }
   case ast::Expr::Kind::BinOp: {
     const auto &bin = cast<ast::BinOpExpr>(expr);
-    std::optional<HostValue> lhs = eval(bin.getLHS(), scope);
-    if (!lhs || !checkKnown(bin.getLHS(), *lhs))
+    std::optional<HostValue> lhs = evalKnown(bin.getLHS(), scope);
+    if (!lhs)
       return std::nullopt;
-    std::optional<HostValue> rhs = eval(bin.getRHS(), scope);
-    if (!rhs || !checkKnown(bin.getRHS(), *rhs))
+    std::optional<HostValue> rhs = evalKnown(bin.getRHS(), scope);
+    if (!rhs)
       return std::nullopt;
     if (bin.getOp() == ast::BinaryOp::Add &&
         lhs->kind == HostValue::Kind::List &&
@@ -214,8 +206,8 @@ std::optional<HostValue> ConfigEvaluator::eval(const ast::Expr &expr,
 
 std::optional<bool> ConfigEvaluator::truth(const ast::Expr &expr,
                                            const Scope &scope) {
-  std::optional<HostValue> v = eval(expr, scope);
-  if (!v || !checkKnown(expr, *v))
+  std::optional<HostValue> v = evalKnown(expr, scope);
+  if (!v)
     return std::nullopt;
   switch (v->kind) {
   case HostValue::Kind::Bool:
@@ -273,13 +265,13 @@ bool equals(const HostValue &a, const HostValue &b) {
 std::optional<HostValue>
 ConfigEvaluator::evalCompare(const ast::CompareExpr &compare,
                              const Scope &scope) {
-  std::optional<HostValue> left = eval(compare.getLeft(), scope);
-  if (!left || !checkKnown(compare.getLeft(), *left))
+  std::optional<HostValue> left = evalKnown(compare.getLeft(), scope);
+  if (!left)
     return std::nullopt;
   for (auto [op, comparator] :
        llvm::zip(compare.getOps(), compare.getComparators())) {
-    std::optional<HostValue> right = eval(*comparator, scope);
-    if (!right || !checkKnown(*comparator, *right))
+    std::optional<HostValue> right = evalKnown(*comparator, scope);
+    if (!right)
       return std::nullopt;
     bool holds;
     if (op == ast::CompareOp::Eq || op == ast::CompareOp::NotEq) {
@@ -383,8 +375,8 @@ bool ConfigEvaluator::generate(const ast::ListCompExpr &comp,
     return true;
   }
   const ast::Comprehension &clause = comp.getGenerators()[generator];
-  std::optional<HostValue> iter = eval(*clause.iter, scope);
-  if (!iter || !checkKnown(*clause.iter, *iter))
+  std::optional<HostValue> iter = evalKnown(*clause.iter, scope);
+  if (!iter)
     return false;
   if (iter->kind != HostValue::Kind::List) {
     fail(*clause.iter, "a comprehension here must iterate over a list or "
@@ -440,8 +432,8 @@ std::optional<HostValue> ConfigEvaluator::evalConfig(const ast::CallExpr &call,
     // maxnreg, pre_hook, ...: tuning details Tile does not use.
     if (!field)
       continue;
-    std::optional<HostValue> value = eval(*keyword.value, scope);
-    if (!value || !checkKnown(*keyword.value, *value))
+    std::optional<HostValue> value = evalKnown(*keyword.value, scope);
+    if (!value)
       return std::nullopt;
     if (value->kind != HostValue::Kind::Int || value->i <= 0)
       return fail(*keyword.value, "triton.Config " + keyword.name +
@@ -453,8 +445,8 @@ std::optional<HostValue> ConfigEvaluator::evalConfig(const ast::CallExpr &call,
                               "values, e.g. {'BLOCK_SIZE': 128}");
     return std::nullopt;
   }
-  std::optional<HostValue> dict = eval(*kwargs, scope);
-  if (!dict || !checkKnown(*kwargs, *dict))
+  std::optional<HostValue> dict = evalKnown(*kwargs, scope);
+  if (!dict)
     return std::nullopt;
   if (dict->kind != HostValue::Kind::Dict)
     return fail(*kwargs, "triton.Config needs a dict of parameter values, "
@@ -479,8 +471,8 @@ tile::frontend::mlirgen::evaluateAutotuneConfigs(const ast::Module &module,
                                                  DiagEmitter &diag,
                                                  unsigned computeCapability) {
   ConfigEvaluator evaluator(module, aliases, diag, computeCapability);
-  std::optional<HostValue> value = evaluator.eval(configs, Scope());
-  if (!value || !evaluator.checkKnown(configs, *value))
+  std::optional<HostValue> value = evaluator.evalKnown(configs, Scope());
+  if (!value)
     return std::nullopt;
   if (value->kind != HostValue::Kind::List) {
     diag.error(ast::getStartLoc(configs),

@@ -20,34 +20,6 @@ using namespace tile::frontend;
 using namespace tile::frontend::mlirgen;
 
 namespace {
-HostValue makeString(llvm::StringRef s) {
-  HostValue v;
-  v.kind = HostValue::Kind::String;
-  v.s = s.str();
-  return v;
-}
-
-HostValue makeDict(std::vector<std::pair<std::string, HostValue>> entries) {
-  HostValue v;
-  v.kind = HostValue::Kind::Dict;
-  v.dict = std::move(entries);
-  return v;
-}
-
-HostValue fromConstexpr(const ConstexprValue &value) {
-  HostValue v;
-  if (auto *i = std::get_if<int64_t>(&value))
-    return HostValue::getInt(*i);
-  if (auto *b = std::get_if<bool>(&value))
-    return HostValue::getBool(*b);
-  if (auto *f = std::get_if<double>(&value)) {
-    v.kind = HostValue::Kind::Float;
-    v.f = *f;
-    return v;
-  }
-  return makeString(std::get<std::string>(value));
-}
-
 const HostValue *findEntry(const HostValue &dict, llvm::StringRef key) {
   for (const auto &[name, value] : dict.dict)
     if (name == key)
@@ -55,21 +27,26 @@ const HostValue *findEntry(const HostValue &dict, llvm::StringRef key) {
   return nullptr;
 }
 
-/// Whether `body` assigns `name` anywhere, branches included.
-bool assigns(const ast::StmtList &body, llvm::StringRef name) {
-  for (const ast::StmtPtr &stmt : body) {
-    if (auto *assign = dyn_cast<ast::AssignStmt>(stmt.get())) {
-      for (const ast::ExprPtr &target : assign->getTargets())
-        if (auto *targetName = dyn_cast<ast::NameExpr>(target.get()))
-          if (targetName->getName() == name)
-            return true;
-    } else if (auto *ifStmt = dyn_cast<ast::IfStmt>(stmt.get())) {
-      if (assigns(ifStmt->getBody(), name) ||
-          assigns(ifStmt->getOrElse(), name))
-        return true;
-    }
-  }
-  return false;
+/// Whether `assign` binds `name` itself (not an element or attribute).
+bool bindsName(const ast::AssignStmt &assign, llvm::StringRef name) {
+  return llvm::any_of(assign.getTargets(), [&](const ast::ExprPtr &target) {
+    auto *targetName = dyn_cast<ast::NameExpr>(target.get());
+    return targetName && targetName->getName() == name;
+  });
+}
+
+/// Whether `stmt` assigns `name`, in any branch of an `if`.
+bool assigns(const ast::Stmt &stmt, llvm::StringRef name) {
+  if (auto *assign = dyn_cast<ast::AssignStmt>(&stmt))
+    return bindsName(*assign, name);
+  auto *ifStmt = dyn_cast<ast::IfStmt>(&stmt);
+  auto inBranch = [&](const ast::StmtList &branch) {
+    return llvm::any_of(branch, [&](const ast::StmtPtr &inner) {
+      return assigns(*inner, name);
+    });
+  };
+  return ifStmt &&
+         (inBranch(ifStmt->getBody()) || inBranch(ifStmt->getOrElse()));
 }
 } // namespace
 
@@ -78,17 +55,13 @@ const ast::Expr *ConfigEvaluator::findGlobalBinding(const ast::StmtList &body,
                                                     bool &failed) {
   const ast::Expr *binding = nullptr;
   for (const ast::StmtPtr &stmt : body) {
+    if (!assigns(*stmt, name))
+      continue;
     if (auto *assign = dyn_cast<ast::AssignStmt>(stmt.get())) {
-      for (const ast::ExprPtr &target : assign->getTargets())
-        if (auto *targetName = dyn_cast<ast::NameExpr>(target.get()))
-          if (targetName->getName() == name)
-            binding = &assign->getValue();
+      binding = &assign->getValue();
       continue;
     }
-    auto *ifStmt = dyn_cast<ast::IfStmt>(stmt.get());
-    if (!ifStmt || (!assigns(ifStmt->getBody(), name) &&
-                    !assigns(ifStmt->getOrElse(), name)))
-      continue;
+    auto *ifStmt = cast<ast::IfStmt>(stmt.get());
     // Only the branch the module runs binds the name.
     std::optional<bool> taken = truth(ifStmt->getTest(), Scope());
     if (!taken) {
@@ -111,16 +84,16 @@ ConfigEvaluator::evalAttribute(const ast::AttributeExpr &attribute,
   llvm::StringRef attr = attribute.getAttr();
   std::string dotted = resolveImportedName(attribute, aliases);
   if (dotted == "os.environ")
-    return makeDict({});
+    return HostValue::getDict();
   std::optional<HostValue> base = eval(attribute.getValue(), scope);
   if (!base)
     return std::nullopt;
   if (base->kind == HostValue::Kind::Config) {
     const AutotuneConfig &config = *base->config;
     if (attr == "kwargs") {
-      HostValue kwargs = makeDict({});
+      HostValue kwargs = HostValue::getDict();
       for (const auto &[name, value] : config.kwargs)
-        kwargs.dict.push_back({name, fromConstexpr(value)});
+        kwargs.dict.push_back({name, HostValue::fromConstexpr(value)});
       return kwargs;
     }
     if (attr == "num_warps")
@@ -152,11 +125,11 @@ ConfigEvaluator::evalAttribute(const ast::AttributeExpr &attribute,
 std::optional<HostValue>
 ConfigEvaluator::evalSubscript(const ast::SubscriptExpr &subscript,
                                const Scope &scope) {
-  std::optional<HostValue> base = eval(subscript.getValue(), scope);
-  if (!base || !checkKnown(subscript.getValue(), *base))
+  std::optional<HostValue> base = evalKnown(subscript.getValue(), scope);
+  if (!base)
     return std::nullopt;
-  std::optional<HostValue> index = eval(subscript.getIndex(), scope);
-  if (!index || !checkKnown(subscript.getIndex(), *index))
+  std::optional<HostValue> index = evalKnown(subscript.getIndex(), scope);
+  if (!index)
     return std::nullopt;
   if (base->kind == HostValue::Kind::List &&
       index->kind == HostValue::Kind::Int) {
@@ -185,8 +158,8 @@ ConfigEvaluator::evalBuiltinCall(const ast::CallExpr &call,
   auto args = [&]() -> std::optional<std::vector<HostValue>> {
     std::vector<HostValue> values;
     for (const ast::ExprPtr &arg : call.getArgs()) {
-      std::optional<HostValue> v = eval(*arg, scope);
-      if (!v || !checkKnown(*arg, *v))
+      std::optional<HostValue> v = evalKnown(*arg, scope);
+      if (!v)
         return std::nullopt;
       values.push_back(std::move(*v));
     }
@@ -195,7 +168,8 @@ ConfigEvaluator::evalBuiltinCall(const ast::CallExpr &call,
   std::string callee = resolveImportedName(call.getCallee(), aliases);
   // What the host asks about the GPU.
   if (callee == "triton.runtime.driver.active.get_current_target")
-    return Result(makeDict({{"backend", makeString("cuda")},
+    return Result(
+        HostValue::getDict({{"backend", HostValue::getString("cuda")},
                             {"arch", HostValue::getInt(computeCapability)},
                             {"warp_size", HostValue::getInt(32)}}));
   if (callee == "torch.cuda.get_device_capability") {
@@ -232,10 +206,10 @@ ConfigEvaluator::evalBuiltinCall(const ast::CallExpr &call,
   if (builtin == "dict") {
     if (!call.getArgs().empty())
       return Result(fail(call, "dict() takes keywords here"));
-    HostValue dict = makeDict({});
+    HostValue dict = HostValue::getDict();
     for (const ast::Keyword &keyword : call.getKeywords()) {
-      std::optional<HostValue> v = eval(*keyword.value, scope);
-      if (!v || !checkKnown(*keyword.value, *v))
+      std::optional<HostValue> v = evalKnown(*keyword.value, scope);
+      if (!v)
         return Result(std::in_place);
       dict.dict.push_back({keyword.name, std::move(*v)});
     }
@@ -258,8 +232,8 @@ ConfigEvaluator::evalBuiltinCall(const ast::CallExpr &call,
     if (!predicate || isJitFunction(*predicate, aliases))
       return Result(fail(call, "filter() takes a function of this file and a "
                                "list here"));
-    std::optional<HostValue> list = eval(*call.getArgs()[1], scope);
-    if (!list || !checkKnown(*call.getArgs()[1], *list))
+    std::optional<HostValue> list = evalKnown(*call.getArgs()[1], scope);
+    if (!list)
       return Result(std::in_place);
     if (list->kind != HostValue::Kind::List)
       return Result(fail(*call.getArgs()[1], "filter() takes a list here"));
@@ -341,7 +315,7 @@ std::optional<HostValue> ConfigEvaluator::callFunction(
   size_t positional = 0;
   for (const ast::Param &param : params) {
     if (param.kind == ast::Param::Kind::KwArgs) {
-      HostValue rest = makeDict({});
+      HostValue rest = HostValue::getDict();
       for (const auto &keyword : keywords)
         if (!llvm::any_of(params, [&](const ast::Param &p) {
               return p.name == keyword.first &&
@@ -442,11 +416,11 @@ llvm::FailureOr<std::vector<size_t>> tile::frontend::pruneAutotuneConfigs(
     v.config = std::make_shared<AutotuneConfig>(config);
     configs.elements.push_back(std::move(v));
   }
-  HostValue namedArgs = makeDict({});
+  HostValue namedArgs = HostValue::getDict();
   std::vector<std::pair<std::string, HostValue>> keywords;
   for (const auto &[name, value] : arguments) {
-    namedArgs.dict.push_back({name, fromConstexpr(value)});
-    keywords.push_back({name, fromConstexpr(value)});
+    namedArgs.dict.push_back({name, HostValue::fromConstexpr(value)});
+    keywords.push_back({name, HostValue::fromConstexpr(value)});
   }
   // Diagnostics point at the decorator's pruner function.
   ast::NameExpr at(pruner->getLoc(), pruner->getName().str());

@@ -15,6 +15,8 @@
 #include "llvm/ADT/StringMap.h"
 
 #include <memory>
+#include <type_traits>
+#include <variant>
 
 namespace tile::frontend::mlirgen {
 /// A value of the host Python that builds configurations.
@@ -51,6 +53,41 @@ struct HostValue {
     v.b = value;
     return v;
   }
+  static HostValue getFloat(double value) {
+    HostValue v;
+    v.kind = Kind::Float;
+    v.f = value;
+    return v;
+  }
+  static HostValue getString(llvm::StringRef value) {
+    HostValue v;
+    v.kind = Kind::String;
+    v.s = value.str();
+    return v;
+  }
+  static HostValue
+  getDict(std::vector<std::pair<std::string, HostValue>> entries = {}) {
+    HostValue v;
+    v.kind = Kind::Dict;
+    v.dict = std::move(entries);
+    return v;
+  }
+  /// A configuration's constexpr as a host value (toConstexpr's inverse).
+  static HostValue fromConstexpr(const ConstexprValue &value) {
+    return std::visit(
+        [](const auto &x) -> HostValue {
+          using T = std::decay_t<decltype(x)>;
+          if constexpr (std::is_same_v<T, int64_t>)
+            return getInt(x);
+          else if constexpr (std::is_same_v<T, double>)
+            return getFloat(x);
+          else if constexpr (std::is_same_v<T, bool>)
+            return getBool(x);
+          else
+            return getString(x);
+        },
+        value);
+  }
   /// The value as a constexpr of a configuration, if it is one.
   std::optional<ConstexprValue> toConstexpr() const {
     switch (kind) {
@@ -80,6 +117,15 @@ public:
         computeCapability(computeCapability) {}
 
   std::optional<HostValue> eval(const ast::Expr &expr, const Scope &scope);
+  /// eval, failing at `expr` where the value is a name whose value is
+  /// unknown (checkKnown).
+  std::optional<HostValue> evalKnown(const ast::Expr &expr,
+                                     const Scope &scope) {
+    std::optional<HostValue> value = eval(expr, scope);
+    if (value && !checkKnown(expr, *value))
+      return std::nullopt;
+    return value;
+  }
   /// Fails at `expr` where `value` is a name whose value is unknown.
   bool checkKnown(const ast::Expr &expr, const HostValue &value) {
     if (value.kind != HostValue::Kind::Opaque)
