@@ -84,7 +84,9 @@ def triton_autotuned_call(attn_fwd, q, m, sm_scale, causal, tensors):
     grid = lambda meta: (triton.cdiv(n, meta["BLOCK_M"]), z * h, 1)
 
     def call(stages=None):
-        attn_fwd[grid](sm_scale, m, z, h, dq, dk, dv, do, n, HEAD_DIM=d, FP8_OUTPUT=False,
+        # As the tutorial calls it: its pruner reads N_CTX and STAGE from the
+        # keyword arguments (Triton hands it only those as kwargs).
+        attn_fwd[grid](sm_scale, m, z, h, dq, dk, dv, do, N_CTX=n, HEAD_DIM=d, FP8_OUTPUT=False,
                        STAGE=3 if causal else 1, warp_specialize=False, IS_HOPPER=True)
     return call
 
@@ -226,8 +228,10 @@ def main():
                 triton_stages = stages
                 break
             except Exception as e:  # noqa: BLE001 - Triton raises RuntimeError and others
-                print(f"# Triton failed to compile with num_stages={stages}: {type(e).__name__}",
+                print(f"# Triton failed to compile with num_stages={stages}: {type(e).__name__}: {e}",
                       flush=True)
+                if args.autotune:
+                    break  # the autotuner picks the stages
         if triton_stages is None:
             raise SystemExit("Triton compiled the kernel with no stage count")
         ref = torch.nn.functional.scaled_dot_product_attention(q, k, v, is_causal=causal, scale=sm_scale)
