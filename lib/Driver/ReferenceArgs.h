@@ -2,7 +2,8 @@
 //
 // The arguments and signature shared by the reference functions of
 // References.cpp and of the files beside it that hold a family of them
-// (ReferencesNorm.cpp, ReferencesAttention.cpp), so each family registers its own.
+// (ReferencesNorm.cpp, ReferencesAttention.cpp), so each family registers its
+// own.
 //
 //===----------------------------------------------------------------------===//
 
@@ -11,6 +12,7 @@
 
 #include "tile/Driver/HostData.h"
 
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <utility>
@@ -25,6 +27,15 @@ struct RefArg {
 /// A reference: fills `out` from `args`, or sets `error` and gives false.
 using ReferenceFn = std::function<bool(const std::vector<RefArg> &,
                                        std::vector<double> &, std::string &)>;
+
+/// Runs body(begin, end) over [0, count) split across the host's cores,
+/// or on this thread when count * workPerItem is small. Each item must be
+/// independent of the others.
+void parallelChunks(int64_t count, int64_t workPerItem,
+                    const std::function<void(int64_t, int64_t)> &body);
+
+/// The buffer's elements as doubles (decoded once, not per access).
+std::vector<double> toDoubles(const HostArray &array);
 
 /// The layer-norm references (Triton's tutorial 05), by name.
 std::vector<std::pair<std::string, ReferenceFn>> getNormReferences();

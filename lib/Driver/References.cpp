@@ -13,6 +13,31 @@
 
 using namespace tile;
 
+void tile::parallelChunks(int64_t count, int64_t workPerItem,
+                          const std::function<void(int64_t, int64_t)> &body) {
+  int64_t workers = std::clamp<int64_t>(std::thread::hardware_concurrency(), 1,
+                                        std::max<int64_t>(1, count));
+  // Below about 16M operations a thread costs more than it saves.
+  if (count * workPerItem < (int64_t(1) << 24))
+    workers = 1;
+  if (workers == 1) {
+    body(0, count);
+    return;
+  }
+  std::vector<std::thread> threads;
+  for (int64_t w = 0; w < workers; ++w)
+    threads.emplace_back(body, count * w / workers, count * (w + 1) / workers);
+  for (std::thread &thread : threads)
+    thread.join();
+}
+
+std::vector<double> tile::toDoubles(const HostArray &array) {
+  std::vector<double> values(array.size());
+  for (size_t i = 0; i < values.size(); ++i)
+    values[i] = array.get(i);
+  return values;
+}
+
 namespace {
 
 /// out[i] = a[i] + b[i].
@@ -141,23 +166,14 @@ bool matmulReference(const std::vector<RefArg> &args, std::vector<double> &out,
       bs[p * n + j] = b.get(bTransposed ? j * k + p : p * n + j);
   out.assign(m * n, 0);
   // Rows split over the host's cores: 4096^3 is 7e10 multiply-adds.
-  auto rows = [&](int64_t begin, int64_t end) {
+  parallelChunks(m, n * k, [&](int64_t begin, int64_t end) {
     for (int64_t i = begin; i < end; ++i)
       for (int64_t p = 0; p < k; ++p) {
         double aip = a.get(i * k + p);
         for (int64_t j = 0; j < n; ++j)
           out[i * n + j] += aip * bs[p * n + j];
       }
-  };
-  int64_t workers = std::clamp<int64_t>(std::thread::hardware_concurrency(), 1,
-                                        std::max<int64_t>(1, m));
-  if (m * n * k < (int64_t(1) << 24))
-    workers = 1;
-  std::vector<std::thread> threads;
-  for (int64_t w = 0; w < workers; ++w)
-    threads.emplace_back(rows, m * w / workers, m * (w + 1) / workers);
-  for (std::thread &thread : threads)
-    thread.join();
+  });
   if (activation == "leaky_relu")
     for (double &v : out)
       v = v >= 0 ? v : 0.01 * v;
