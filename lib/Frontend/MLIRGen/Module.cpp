@@ -180,6 +180,57 @@ const ast::ExprList *getSequenceElements(const ast::Expr &expr) {
   return nullptr;
 }
 
+/// prune_configs_by={'early_config_prune': f, ...}. f, a module-level
+/// function, runs on each launch's values. A pruner Tile cannot run is an
+/// error rather than ignored: the configurations it would drop may not
+/// compile or may be wrong for the launch (tutorial 06 drops causal ones).
+/// perf_model and top_k time only the configurations a model of their time
+/// ranks first; Tile times every configuration the pruner keeps instead, and
+/// says so.
+llvm::LogicalResult readPruneConfigsBy(const ast::Module &module,
+                                       const ast::Keyword &prune,
+                                       AutotuneInfo &info, DiagEmitter &diag) {
+  auto *dict = dyn_cast<ast::DictExpr>(prune.value.get());
+  if (!dict) {
+    diag.error(ast::getStartLoc(*prune.value),
+               "prune_configs_by must be a dict written in the decorator, "
+               "such as {'early_config_prune': f}");
+    return llvm::failure();
+  }
+  for (auto [k, v] : llvm::zip(dict->getKeys(), dict->getValues())) {
+    auto *keyName = dyn_cast<ast::ConstantExpr>(k.get());
+    if (!keyName || !keyName->isString()) {
+      diag.error(ast::getStartLoc(*k), "prune_configs_by keys must be strings");
+      return llvm::failure();
+    }
+    llvm::StringRef name = keyName->getString();
+    if (name == "early_config_prune") {
+      auto *function = dyn_cast<ast::NameExpr>(v.get());
+      if (!function || !module.findFunction(function->getName())) {
+        diag.error(ast::getStartLoc(*v),
+                   "early_config_prune must name a function defined at the "
+                   "top level of this file");
+        return llvm::failure();
+      }
+      info.earlyConfigPrune = function->getName().str();
+    } else if (name == "perf_model") {
+      // top_k only counts with a perf_model, as in Triton.
+      auto *none = dyn_cast<ast::ConstantExpr>(v.get());
+      if (!none || !none->isNone())
+        diag.warning(ast::getStartLoc(*k),
+                     "prune_configs_by's perf_model (and top_k) is not used: "
+                     "Tile times every configuration, after "
+                     "early_config_prune if there is one");
+    } else if (name != "top_k") {
+      diag.warning(ast::getStartLoc(*k),
+                   "prune_configs_by key '" + name.str() +
+                       "' is not one Triton reads (early_config_prune, "
+                       "perf_model, top_k); it is ignored");
+    }
+  }
+  return llvm::success();
+}
+
 } // namespace
 
 llvm::FailureOr<std::optional<AutotuneInfo>>
@@ -219,18 +270,9 @@ tile::frontend::getAutotuneInfo(const ast::Module &module,
   if (!configList)
     return llvm::failure();
   info.configs = std::move(*configList);
-  // prune_configs_by={'early_config_prune': f}: f runs per launch. Other
-  // pruners (perf_model, top_k) need timings Tile does not model.
   if (const ast::Keyword *prune = decorator->findKeyword("prune_configs_by"))
-    if (auto *dict = dyn_cast<ast::DictExpr>(prune->value.get()))
-      for (auto [k, v] : llvm::zip(dict->getKeys(), dict->getValues())) {
-        auto *keyName = dyn_cast<ast::ConstantExpr>(k.get());
-        auto *function = dyn_cast<ast::NameExpr>(v.get());
-        if (keyName && keyName->isString() &&
-            keyName->getString() == "early_config_prune" && function &&
-            module.findFunction(function->getName()))
-          info.earlyConfigPrune = function->getName().str();
-      }
+    if (failed(readPruneConfigsBy(module, *prune, info, diag)))
+      return llvm::failure();
   const ast::ExprList *keyList = key ? getSequenceElements(*key) : nullptr;
   if (!keyList) {
     diag.error(key ? ast::getStartLoc(*key) : decorator->getLoc(),
