@@ -18,13 +18,15 @@ same), and Triton's output against SDPA's at the full shape.
         [--kernel block-pointer|descriptor]
         [--shapes Z,H,N,D,causal;...] [--block-m 128] [--block-n 64]
         [--warps 4] [--stages 3] [--tile-timeout 120] [--warp-specialize]
-        [--autotune]
+        [--autotune [--schedules]]
 
 --autotune (descriptor kernel only) times both compilers over the
 tutorial's own @triton.autotune configurations (21 on Hopper, pruned per
 shape by its prune_invalid_configs): Tile with `tile-run --autotune`
 (the choice is cached, so the timed runs reuse it), Triton through the
-tutorial's autotuner; each row names both choices. Otherwise both run the
+tutorial's autotuner; each row names both choices. --schedules lets Tile
+also try each configuration with the compiler's warp-specialized schedule
+(tile-run --autotune-schedules). Otherwise both run the
 --block-m/--block-n/--warps/--stages configuration.
 
 Needs torch, triton and a CUDA GPU.
@@ -67,7 +69,7 @@ def jit_function(kernel):
 def tile_sets(z, h, n, d, causal, args):
     shape = ["--set", f"Z={z}", "--set", f"H={h}", "--set", f"N_CTX={n}", "--set", f"HEAD_DIM={d}",
              "--set", f"CAUSAL={'True' if causal else 'False'}"]
-    config = (["--autotune"] if args.autotune else
+    config = (["--autotune"] + (["--autotune-schedules"] if args.schedules else []) if args.autotune else
               ["--set", f"BLOCK_M={args.block_m}", "--set", f"BLOCK_N={args.block_n}",
                "--set", f"num_warps={args.warps}", "--set", f"num_stages={args.stages}"])
     return shape + config + (["--set", "warp_specialize=True"] if args.warp_specialize else [])
@@ -161,11 +163,16 @@ def main():
     # checked at this N_CTX (the same compiled kernel; N_CTX is an argument).
     parser.add_argument("--check-max-n", type=int, default=2048)
     parser.add_argument("--autotune", action="store_true")
+    # Tile only, with --autotune: also tune over the compiler's
+    # warp-specialized schedule (tile-run --autotune-schedules).
+    parser.add_argument("--schedules", action="store_true")
     args = parser.parse_args()
     if args.warp_specialize and args.kernel != "descriptor":
         parser.error("--warp-specialize needs --kernel descriptor (Triton 3.6's text)")
     if args.autotune and args.kernel != "descriptor":
         parser.error("--autotune needs --kernel descriptor (its @triton.autotune)")
+    if args.schedules and not args.autotune:
+        parser.error("--schedules needs --autotune")
     global KERNEL
     KERNEL = KERNELS[args.kernel]
     autotuner = load_triton_kernel()
@@ -175,7 +182,8 @@ def main():
           + ("the tutorial's autotune configurations (both compilers tune); " if args.autotune else
              f"BLOCK_M {args.block_m}, BLOCK_N {args.block_n}, {args.warps} warps, {args.stages} stages; ")
           + f"kernel {os.path.relpath(KERNEL, ROOT)}"
-          + ("; Tile with warp_specialize=True" if args.warp_specialize else ""))
+          + ("; Tile with warp_specialize=True" if args.warp_specialize else "")
+          + ("; Tile also tunes over the warp-specialized schedule" if args.schedules else ""))
     sdpa_names = ["SDPA (default)"] + [f"SDPA {name}" for name, _ in backends]
     print("| Z, H, N_CTX, HEAD_DIM, causal | Tile TFLOP/s | Triton TFLOP/s | "
           + " | ".join(f"{x} TFLOP/s" for x in sdpa_names) + " | Tile repeats (ms) | Triton repeats (ms) |")
@@ -193,7 +201,7 @@ def main():
             choice = run_tile(args, sets, bench=True)[2]
             if not choice:
                 raise SystemExit(f"FAIL: tile-run printed no autotune choice for {shape}")
-            check_sets = [x for x in check_sets if x != "--autotune"]
+            check_sets = [x for x in check_sets if x not in ("--autotune", "--autotune-schedules")]
             for assignment in choice.split():
                 check_sets += ["--set", assignment]
         print(f"# {shape}: checking Tile", file=sys.stderr, flush=True)

@@ -27,6 +27,9 @@ struct CompileOptions {
   /// Pointer offsets in 64 bits (tile-widen-offsets): for buffers of 2^31
   /// elements or more.
   bool wideOffsets = false;
+  /// Split every kernel whose loop can be warp-specialized (a producer
+  /// warpgroup issuing its TMA copies), not only those whose tl.range asks.
+  bool warpSpecializeAll = false;
 };
 
 /// tile dialect -> tilegpu with coalesced layouts.

@@ -86,6 +86,9 @@ struct Specialization {
   /// Pointer offsets computed in 64 bits, for buffers of 2^31 elements or
   /// more (in 32 bits, Triton's, they would wrap).
   bool wideOffsets = false;
+  /// Split every loop that can be warp-specialized (a producer warpgroup
+  /// issuing its TMA copies), not only those whose tl.range asks.
+  bool warpSpecializeAll = false;
   /// Use the kernel cache ($TILE_CACHE_DIR, else ~/.cache/tile).
   bool useCache = true;
 };

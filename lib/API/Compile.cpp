@@ -252,6 +252,7 @@ Compilation::getCacheKey(const Specialization &spec,
   fields.numStages = unsigned(spec.numStages);
   fields.target = spec.target;
   fields.wideOffsets = spec.wideOffsets;
+  fields.warpSpecializeAll = spec.warpSpecializeAll;
   fields.libdevice = libdevice;
   return cache::getPTXKey(fields);
 }
@@ -268,6 +269,7 @@ Compilation::lower(const Specialization &spec,
   options.numStages = spec.numStages;
   options.target = spec.target;
   options.wideOffsets = spec.wideOffsets;
+  options.warpSpecializeAll = spec.warpSpecializeAll;
   if (mlir::failed(mlir::tile::lowerToTileGPU(*module, options)) ||
       mlir::failed(mlir::tile::lowerToLLVMDialect(*module)))
     return std::nullopt;

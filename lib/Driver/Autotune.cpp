@@ -80,6 +80,18 @@ tile::tune::expandConfigs(const frontend::AutotuneInfo &info) {
   return candidates;
 }
 
+void tile::tune::addWarpSpecializedSchedules(std::vector<Candidate> &candidates,
+                                             size_t configCount) {
+  size_t count = candidates.size();
+  for (size_t i = 0; i < count; ++i) {
+    Candidate split = candidates[i];
+    split.index += configCount;
+    split.overrides.push_back({"warp_specialize_all", "True"});
+    split.description += " warp_specialize_all=True";
+    candidates.push_back(std::move(split));
+  }
+}
+
 std::string tile::tune::formatKeyValue(const launch::Value &value,
                                        const launch::LaunchSpec &spec) {
   switch (value.kind) {

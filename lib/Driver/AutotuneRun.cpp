@@ -248,6 +248,14 @@ int chooseConfig(RunContext &context, ArrayRef<launch::Override> overrides,
       return 0;
     }
   }
+  // The compiler's schedules are a dimension of their own: each
+  // configuration also with every loop it can split warp-specialized.
+  bool schedules = options.autotuneSchedules &&
+                   mlir::tilegpu::getComputeCapability(options.target) >= 90;
+  if (schedules) {
+    tune::addWarpSpecializedSchedules(candidates, (*autotune)->configs.size());
+    count = candidates.size();
+  }
   const tune::Candidate &first = candidates.front();
   if (options.emit != Emit::None) {
     llvm::errs() << llvm::formatv(
@@ -288,6 +296,8 @@ int chooseConfig(RunContext &context, ArrayRef<launch::Override> overrides,
   // Triton key) keep their own choices.
   if (!prunedTo.empty())
     key.add("pruned to", prunedTo);
+  if (schedules)
+    key.add("schedules", "default and warp-specialized");
   for (const std::string &name : (*autotune)->key) {
     auto it = spec.variables.find(name);
     std::string value = it == spec.variables.end()

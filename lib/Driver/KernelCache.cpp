@@ -152,6 +152,7 @@ std::string tile::cache::getPTXKey(const PTXKeyFields &fields) {
       .add("num_stages", fields.numStages)
       .add("target", fields.target)
       .add("wide_offsets", fields.wideOffsets ? "yes" : "no")
+      .add("warp_specialize_all", fields.warpSpecializeAll ? "yes" : "no")
       .add("libdevice", fields.libdevice);
   return key.digest();
 }

@@ -135,6 +135,7 @@ std::string getPTXKey(const RunContext &context, const Kernel &kernel) {
   fields.numStages = spec.numStages;
   fields.target = context.options.target;
   fields.wideOffsets = needsWideOffsets(spec);
+  fields.warpSpecializeAll = spec.warpSpecializeAll;
   fields.libdevice = libdevice;
   return cache::getPTXKey(fields);
 }

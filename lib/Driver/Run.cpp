@@ -177,6 +177,7 @@ int runKernel(RunContext &context, ArrayRef<launch::Override> overrides,
   compileOptions.numStages = spec.numStages;
   compileOptions.target = options.target;
   compileOptions.wideOffsets = needsWideOffsets(spec);
+  compileOptions.warpSpecializeAll = spec.warpSpecializeAll;
   // --info reports the kernel's use of TMA from its tilegpu form (the PTX
   // may come from the cache).
   TmaUsage tmaUsage;

@@ -60,7 +60,11 @@ void mlir::tile::buildTileToTileGPUPipeline(OpPassManager &pm,
   // H100 the D 128 attention forward split so ran 7-9% faster at N_CTX
   // 1024 but up to 6% slower from 4096 (docs/performance.md), so the
   // compiler does not split kernels that do not ask.
-  pm.addPass(tilegpu::createTileGPUWarpSpecialize());
+  // The launch's warp_specialize_all (tile-run --autotune-schedules tries
+  // both) splits every kernel that can be.
+  tilegpu::TileGPUWarpSpecializeOptions warpSpecialize;
+  warpSpecialize.allKernels = options.warpSpecializeAll;
+  pm.addPass(tilegpu::createTileGPUWarpSpecialize(warpSpecialize));
   pm.addPass(createCSEPass());
 }
 

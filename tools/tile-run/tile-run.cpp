@@ -184,6 +184,11 @@ cl::opt<bool>
                            "configurations even where the launch sets "
                            "their constexprs"),
                   cl::cat(tileRunOptions));
+cl::opt<bool> autotuneSchedules(
+    "autotune-schedules",
+    cl::desc("While tuning, also try each configuration with the compiler's "
+             "warp-specialized schedule (warp_specialize_all=True; sm_90+)"),
+    cl::cat(tileRunOptions));
 cl::opt<bool> retune("retune",
                      cl::desc("Tune again instead of using the cached "
                               "choice"),
@@ -242,6 +247,7 @@ RunOptions getRunOptions() {
   options.tuneWarmupMs = tuneWarmupMs;
   options.tuneRepMs = tuneRepMs;
   options.autotuneFixture = autotuneFixture;
+  options.autotuneSchedules = autotuneSchedules;
   return options;
 }
 

@@ -40,6 +40,13 @@ struct Candidate {
 
 std::vector<Candidate> expandConfigs(const frontend::AutotuneInfo &info);
 
+/// --autotune-schedules: each candidate again with warp_specialize_all=True
+/// (the compiler splits every loop it can into a TMA producer and
+/// consumers), after all of them; its index is the decorator's number plus
+/// `configCount`, so a fixture numbers these configCount+1 onwards.
+void addWarpSpecializedSchedules(std::vector<Candidate> &candidates,
+                                 size_t configCount);
+
 /// The constexpr names any configuration sets, in first-seen order.
 std::vector<std::string> getTunedNames(const frontend::AutotuneInfo &info);
 

@@ -59,6 +59,7 @@ struct PTXKeyFields {
   unsigned numStages = 3;
   llvm::StringRef target;
   bool wideOffsets = false;
+  bool warpSpecializeAll = false;
   /// getLibdeviceIdentity().
   llvm::StringRef libdevice;
 };

@@ -183,6 +183,9 @@ struct LaunchSpec {
   /// Triton's default; recorded (cache keys, autotuning) but not yet used by
   /// the pipeline.
   unsigned numStages = 3;
+  /// warp_specialize_all = True: the compiler splits every loop it can into
+  /// a TMA producer and consumers (CompileOptions::warpSpecializeAll).
+  bool warpSpecializeAll = false;
   std::vector<Check> checks;
   /// Every name the description's own statements assign, also those an
   /// override replaced.

@@ -80,6 +80,9 @@ struct RunOptions {
   /// Tune @triton.autotune's configurations even where the launch sets
   /// their constexprs; tune again instead of using the cached choice.
   bool forceAutotune = false;
+  /// Also time each configuration with the compiler's warp-specialized
+  /// schedule (warp_specialize_all=True), on sm_90 and later.
+  bool autotuneSchedules = false;
   bool retune = false;
   int tuneWarmupMs = 5;
   int tuneRepMs = 20;
