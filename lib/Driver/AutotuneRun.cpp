@@ -255,6 +255,10 @@ int chooseConfig(RunContext &context, ArrayRef<launch::Override> overrides,
   if (schedules) {
     tune::addWarpSpecializedSchedules(candidates, (*autotune)->configs.size());
     count = candidates.size();
+  } else if (options.autotuneSchedules) {
+    llvm::errs() << tool
+                 << ": note: --autotune-schedules: warp specialization needs "
+                    "sm_90a or later; tuning the default schedule only\n";
   }
   const tune::Candidate &first = candidates.front();
   if (options.emit != Emit::None) {
