@@ -37,6 +37,7 @@ import re
 import statistics
 import subprocess
 import sys
+import time
 import types
 
 import torch
@@ -120,6 +121,15 @@ def triton_descriptor_call(attn_fwd, q, k, v, o, m, sm_scale, causal, args):
     return call
 
 
+START = time.monotonic()
+
+
+def progress(shape, what):
+    """A progress line with the seconds since the start: where a device
+    call's time goes."""
+    print(f"# {shape}: {what} ({time.monotonic() - START:.0f} s)", file=sys.stderr, flush=True)
+
+
 def run_tile(args, sets, bench):
     cmd = [args.tile_run, KERNEL] + sets + ([] if bench else ["--no-bench"]) + (["--no-check"] if bench else [])
     try:
@@ -197,16 +207,16 @@ def main():
         if args.autotune:
             # Tune at the full shape first; the check then runs that choice
             # (tuning at the check's shape could choose another).
-            print(f"# {shape}: tuning Tile", file=sys.stderr, flush=True)
+            progress(shape, "tuning Tile")
             choice = run_tile(args, sets, bench=True)[2]
             if not choice:
                 raise SystemExit(f"FAIL: tile-run printed no autotune choice for {shape}")
             check_sets = [x for x in check_sets if x not in ("--autotune", "--autotune-schedules")]
             for assignment in choice.split():
                 check_sets += ["--set", assignment]
-        print(f"# {shape}: checking Tile", file=sys.stderr, flush=True)
+        progress(shape, "checking Tile")
         run_tile(args, check_sets, bench=False)
-        print(f"# {shape}: compiling Triton", file=sys.stderr, flush=True)
+        progress(shape, "compiling Triton")
         q, k, v = (torch.randn((z, h, n, d), dtype=torch.float16, device="cuda") for _ in range(3))
         o = torch.empty_like(q)
         m = torch.empty((z, h, n), dtype=torch.float32, device="cuda")
@@ -254,7 +264,7 @@ def main():
                     return triton.testing.do_bench(sdpa)
             except Exception:  # noqa: BLE001 - a backend that cannot run this shape
                 return None
-        print(f"# {shape}: timing", file=sys.stderr, flush=True)
+        progress(shape, "timing")
         tile_choice = None
         for _ in range(args.repeats):
             ms, _, tile_choice = run_tile(args, sets, bench=True)
