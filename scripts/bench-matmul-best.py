@@ -7,7 +7,9 @@ process on one GPU, alternating.
 Tile: `tile-run KERNEL --autotune --set M=S --set N=S --set K=S` for
 kernels/matmul.tile (tutorial 03, 16 configurations),
 kernels/matmul_descriptor_persistent.tile and
-kernels/matmul_tma_persistent.tile (tutorial 09, 48 each); the first run
+kernels/matmul_tma_persistent.tile (tutorial 09, 48 each), and up to
+S = 2048 kernels/matmul_split_k.tile (Tile's own split-K kernel, 30
+configurations, SPLIT_K 1, 2 or 4); the first run
 tunes (and checks against float64), the timed runs reuse the choice the
 kernel cache keeps; tile-run's median ms.
 Triton: the same two tutorial 09 kernel texts (taken from the .tile files,
@@ -36,7 +38,15 @@ from triton.tools.tensor_descriptor import TensorDescriptor
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TIME_RE = re.compile(r"^time: median ([0-9.]+) ms", re.M)
 CHOICE_RE = re.compile(r"autotune: (?:best config|cached choice config) [0-9]+/[0-9]+: (.*?): [0-9.]+ ms")
-TILE_KERNELS = ["matmul.tile", "matmul_descriptor_persistent.tile", "matmul_tma_persistent.tile"]
+TILE_KERNELS = ["matmul.tile", "matmul_descriptor_persistent.tile", "matmul_tma_persistent.tile",
+                "matmul_split_k.tile"]
+# Split-K is for sizes with too few output tiles; its fp32 partials would
+# take SPLIT_K x S^2 x 4 bytes at the large ones.
+SPLIT_K_MAX_S = 2048
+
+
+def tile_kernels(s):
+    return [k for k in TILE_KERNELS if k != "matmul_split_k.tile" or s <= SPLIT_K_MAX_S]
 
 # Host-side pieces the kernel files leave out: the descriptors' block shapes
 # follow the configuration (what tutorial 09's pre_hook does), and the
@@ -132,17 +142,17 @@ def main():
         cublas_ok = ((torch.matmul(a, b).float() - ref).norm() / ref.norm()).item() < 1e-2
 
         # Tile: tune and check once per kernel.
-        for kernel in TILE_KERNELS:
+        for kernel in tile_kernels(s):
             # The float64 CPU reference of 4096^3 and up takes minutes.
             _, _, ok = tile_time(args.tile_run, kernel, s, check=s <= 2048)
             status |= not ok
 
-        tile_ms = {k: [] for k in TILE_KERNELS}
+        tile_ms = {k: [] for k in tile_kernels(s)}
         tile_choice = {}
         triton_ms = {k: [] for k in triton_runs}
         cublas_ms = []
         for _ in range(args.repeats):
-            for kernel in TILE_KERNELS:
+            for kernel in tile_kernels(s):
                 ms, choice, ok = tile_time(args.tile_run, kernel, s, check=False)
                 if ms is not None:
                     tile_ms[kernel].append(ms)

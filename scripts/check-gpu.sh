@@ -96,6 +96,18 @@ sec_matmul() {
     check "matmul $shape" $K $(dims $shape)
     check "matmul $shape leaky_relu" $K $(dims $shape) --set 'ACTIVATION="leaky_relu"'
   done
+  # Tile's split-K kernel: its last program per tile sums the others'
+  # partials (an atomic count), and the counts return to 0.
+  for shape in "512 512 512" "513 257 129" "1000 1000 1000" "1024 1024 1024"; do
+    for sk in 1 2 4; do
+      check "matmul split-K $shape SPLIT_K=$sk" kernels/matmul_split_k.tile $(dims $shape) --set SPLIT_K=$sk
+    done
+  done
+  for c in "128 128 8" "64 256 8" "128 64 8"; do
+    set -- $c
+    check "matmul split-K 1000^3 SPLIT_K=4 $c" kernels/matmul_split_k.tile $(dims 1000 1000 1000) \
+      --set SPLIT_K=4 --set BLOCK_SIZE_M=$1 --set BLOCK_SIZE_N=$2 --set num_warps=$3
+  done
   for c in "128 256 64 8 2" "128 256 64 8 4" "64 256 32 4 4" "128 128 32 4 4" \
            "128 64 64 4 4" "128 256 128 8 3" "256 128 128 8 3" "64 128 64 4 4"; do
     check "matmul 1000^3 config $c" $K $(dims 1000 1000 1000) $(cfg $c)
