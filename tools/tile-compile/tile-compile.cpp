@@ -47,7 +47,10 @@ const char *kUsage =
     "  hint for runtime parameters, a value for constexprs (_ keeps the "
     "default).\n"
     "  A SIG may end with '| num_warps=8, num_stages=4' to override those "
-    "options.\n"
+    "options\n"
+    "  (and '| warp_specialize_all=True' to split every loop that can be "
+    "into a TMA\n"
+    "  producer warpgroup and consumers).\n"
     "  --cubin also embeds the cubin ptxas makes of each specialization for "
     "--target\n"
     "  (the launcher loads it on devices of that target, with no JIT); "
@@ -256,12 +259,19 @@ int main(int argc, char **argv) {
       for (const std::string &setting : splitEntries(text.substr(bar + 1))) {
         size_t eq = setting.find('=');
         std::string key = trim(setting.substr(0, eq));
+        std::string valueText =
+            eq == std::string::npos ? "" : trim(setting.substr(eq + 1));
         int value = 0;
-        if (eq == std::string::npos ||
-            !parseInt(trim(setting.substr(eq + 1)), value) ||
+        if (key == "warp_specialize_all" &&
+            (valueText == "True" || valueText == "False")) {
+          spec.warpSpecializeAll = valueText == "True";
+          continue;
+        }
+        if (eq == std::string::npos || !parseInt(valueText, value) ||
             (key != "num_warps" && key != "num_stages"))
           return fail("'" + setting + "' in --signature '" + text +
-                      "': after '|' come num_warps=N and num_stages=N");
+                      "': after '|' come num_warps=N, num_stages=N and "
+                      "warp_specialize_all=True|False");
         (key == "num_warps" ? spec.numWarps : spec.numStages) = value;
       }
     }
@@ -323,9 +333,11 @@ int main(int argc, char **argv) {
         if (variant.hints[i] != 1)
           launcher.params[i].name = params[i].name;
     }
-    std::string algo = (constexprs.empty() ? "" : constexprs + "; ") +
-                       "num_warps=" + std::to_string(spec.numWarps) +
-                       ", num_stages=" + std::to_string(spec.numStages);
+    std::string algo =
+        (constexprs.empty() ? "" : constexprs + "; ") +
+        "num_warps=" + std::to_string(spec.numWarps) +
+        ", num_stages=" + std::to_string(spec.numStages) +
+        (spec.warpSpecializeAll ? ", warp_specialize_all=True" : "");
     auto [it, inserted] = algoIndex.try_emplace(algo, launcher.algos.size());
     if (inserted)
       launcher.algos.push_back(algo);
