@@ -103,10 +103,10 @@ sec_matmul() {
       check "matmul split-K $shape SPLIT_K=$sk" kernels/matmul_split_k.tile $(dims $shape) --set SPLIT_K=$sk
     done
   done
-  for c in "128 128 8" "64 256 8" "128 64 8"; do
+  for c in "128 128 8 2" "64 256 8 2" "128 64 8 4" "64 128 4 4"; do
     set -- $c
-    check "matmul split-K 1000^3 SPLIT_K=4 $c" kernels/matmul_split_k.tile $(dims 1000 1000 1000) \
-      --set SPLIT_K=4 --set BLOCK_SIZE_M=$1 --set BLOCK_SIZE_N=$2 --set num_warps=$3
+    check "matmul split-K 1000^3 $c" kernels/matmul_split_k.tile $(dims 1000 1000 1000) \
+      --set BLOCK_SIZE_M=$1 --set BLOCK_SIZE_N=$2 --set num_warps=$3 --set SPLIT_K=$4
   done
   for c in "128 256 64 8 2" "128 256 64 8 4" "64 256 32 4 4" "128 128 32 4 4" \
            "128 64 64 4 4" "128 256 128 8 3" "256 128 128 8 3" "64 128 64 4 4"; do
