@@ -166,3 +166,35 @@ func.func @hoist_invariant_conversion(%p: tensor<128x!tile.ptr<f32>, #row>, %q: 
   tile.store %q, %r : tensor<128x!tile.ptr<f32>, #per4>
   return
 }
+
+// -----
+
+// An accumulation of loads (`acc += tl.load(...)`, tutorial 05's dW and dB
+// sums) whose accumulator starts in another layout: the addition moves into
+// the load's layout, and then the loop carries the accumulator in it: the
+// one conversion left is after the loop (the store's pointers, an
+// argument here, stay in theirs).
+#def = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#vec = #tilegpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+// CHECK-LABEL: func.func @accumulated_load
+// CHECK: scf.for {{.*}} -> (tensor<512xf32, #[[VEC:.*]]>)
+// CHECK-NOT: tilegpu.convert_layout
+// CHECK: %[[X:.*]] = tile.load {{.*}} : tensor<512x!tile.ptr<f32>, #[[VEC]]>
+// CHECK-NEXT: %[[S:.*]] = arith.addf %{{.*}}, %[[X]] : tensor<512xf32, #[[VEC]]>
+// CHECK-NEXT: scf.yield %[[S]]
+// CHECK-NEXT: }
+// CHECK-NEXT: tilegpu.convert_layout
+// CHECK-NEXT: tile.store
+func.func @accumulated_load(%p: tensor<512x!tile.ptr<f32>, #vec>, %q: tensor<512x!tile.ptr<f32>, #def>, %n: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %zero = arith.constant dense<0.0> : tensor<512xf32, #def>
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero) -> (tensor<512xf32, #def>) : i32 {
+    %x = tile.load %p : tensor<512x!tile.ptr<f32>, #vec>
+    %xc = tilegpu.convert_layout %x : tensor<512xf32, #vec> -> tensor<512xf32, #def>
+    %s = arith.addf %acc, %xc : tensor<512xf32, #def>
+    scf.yield %s : tensor<512xf32, #def>
+  }
+  tile.store %q, %r : tensor<512x!tile.ptr<f32>, #def>
+  return
+}

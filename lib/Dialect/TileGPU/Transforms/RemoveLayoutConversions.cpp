@@ -12,7 +12,8 @@
 //     stores would not coalesce);
 //   - through loops: a tensor an scf.for carries takes the layout its
 //     yielded value is converted from, so the conversion leaves the loop
-//     body; a conversion of a value from outside the loop moves before it
+//     body (an accumulation of loads, `acc += tl.load(...)`, first moves
+//     into the load's layout); a conversion of a value from outside the loop moves before it
 //     (each one goes through shared memory with barriers, which LLVM
 //     cannot hoist: the attention backward's dQ loop converted M and Delta
 //     every iteration).
@@ -121,6 +122,23 @@ struct RematerializeSource : public OpRewritePattern<ConvertLayoutOp> {
   }
 };
 
+/// Whether `value` is a tensor the loop around `user` carries and yields
+/// `user`'s result for: an accumulation (`acc += tl.load(...)`). Converting
+/// it costs nothing in the end: once the yielded value is a conversion,
+/// ForIterArgOfConversion carries the tensor in the new layout.
+bool isAccumulatedBy(Value value, Operation *user) {
+  auto arg = dyn_cast<BlockArgument>(value);
+  if (!arg)
+    return false;
+  auto loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
+  if (!loop || user->getParentOp() != loop.getOperation() ||
+      arg.getArgNumber() < loop.getNumInductionVars())
+    return false;
+  unsigned index = arg.getArgNumber() - loop.getNumInductionVars();
+  auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+  return yield.getOperand(index) == user->getResult(0);
+}
+
 /// op(convert(x), y...) -> convert(op(x, convert(y)...)) when x cannot be
 /// recomputed in the converted layout (it comes from a load, say): the
 /// conversion moves towards the users, where stores and reductions that
@@ -145,7 +163,8 @@ struct PushConversionForward : public OpRewritePattern<ConvertLayoutOp> {
           !isa<RankedTensorType>(user->getResult(0).getType()))
         continue;
       bool othersCheap = llvm::all_of(user->getOperands(), [&](Value v) {
-        return v == convert.getResult() || canRematerialize(v, sourceLayout);
+        return v == convert.getResult() || canRematerialize(v, sourceLayout) ||
+               isAccumulatedBy(v, user);
       });
       if (!othersCheap)
         continue;
