@@ -198,3 +198,43 @@ func.func @accumulated_load(%p: tensor<512x!tile.ptr<f32>, #vec>, %q: tensor<512
   tile.store %q, %r : tensor<512x!tile.ptr<f32>, #def>
   return
 }
+
+// -----
+
+// The same accumulation under a condition (`if s != k: acc += tl.load(...)`,
+// a split-K reduction): the scf.if result takes the load's layout too, and
+// no conversion is left in the loop.
+#def = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#vec = #tilegpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+// CHECK-LABEL: func.func @accumulated_load_under_if
+// CHECK: scf.for {{.*}} -> (tensor<512xf32, #[[VEC:.*]]>)
+// CHECK-NOT: tilegpu.convert_layout
+// CHECK: scf.if {{.*}} -> (tensor<512xf32, #[[VEC]]>)
+// CHECK-NOT: tilegpu.convert_layout
+// CHECK: tile.load
+// CHECK-NEXT: arith.addf {{.*}} : tensor<512xf32, #[[VEC]]>
+// CHECK-NEXT: scf.yield
+// CHECK-NEXT: }
+// CHECK-NEXT: scf.yield
+// CHECK-NEXT: }
+// CHECK-NEXT: tilegpu.convert_layout
+// CHECK-NEXT: tile.store
+func.func @accumulated_load_under_if(%p: tensor<512x!tile.ptr<f32>, #vec>, %q: tensor<512x!tile.ptr<f32>, #def>, %n: i32, %k: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %zero = arith.constant dense<0.0> : tensor<512xf32, #def>
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero) -> (tensor<512xf32, #def>) : i32 {
+    %skip = arith.cmpi eq, %i, %k : i32
+    %next = scf.if %skip -> (tensor<512xf32, #def>) {
+      scf.yield %acc : tensor<512xf32, #def>
+    } else {
+      %x = tile.load %p : tensor<512x!tile.ptr<f32>, #vec>
+      %xc = tilegpu.convert_layout %x : tensor<512xf32, #vec> -> tensor<512xf32, #def>
+      %s = arith.addf %acc, %xc : tensor<512xf32, #def>
+      scf.yield %s : tensor<512xf32, #def>
+    }
+    scf.yield %next : tensor<512xf32, #def>
+  }
+  tile.store %q, %r : tensor<512x!tile.ptr<f32>, #def>
+  return
+}

@@ -12,11 +12,11 @@
 //     stores would not coalesce);
 //   - through loops: a tensor an scf.for carries takes the layout its
 //     yielded value is converted from, so the conversion leaves the loop
-//     body (an accumulation of loads, `acc += tl.load(...)`, first moves
-//     into the load's layout); a conversion of a value from outside the loop moves before it
-//     (each one goes through shared memory with barriers, which LLVM
-//     cannot hoist: the attention backward's dQ loop converted M and Delta
-//     every iteration).
+//     body (an accumulation of loads, `acc += tl.load(...)`, also under an
+//     `if` in the loop, first moves into the load's layout); a conversion of a
+//     value from outside the loop moves before it (each one goes through shared
+//     memory with barriers, which LLVM cannot hoist: the attention backward's
+//     dQ loop converted M and Delta every iteration).
 // Ops left without users are erased.
 //
 //===----------------------------------------------------------------------===//
@@ -131,12 +131,28 @@ bool isAccumulatedBy(Value value, Operation *user) {
   if (!arg)
     return false;
   auto loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
-  if (!loop || user->getParentOp() != loop.getOperation() ||
-      arg.getArgNumber() < loop.getNumInductionVars())
+  if (!loop || arg.getArgNumber() < loop.getNumInductionVars())
     return false;
   unsigned index = arg.getArgNumber() - loop.getNumInductionVars();
   auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
-  return yield.getOperand(index) == user->getResult(0);
+  Value yielded = yield.getOperand(index);
+  if (user->getParentOp() == loop.getOperation())
+    return yielded == user->getResult(0);
+  // Under a condition (`if s != k: acc += tl.load(...)`): the user's result
+  // is what one branch of an scf.if in the loop yields, and the other
+  // branch yields the accumulator unchanged.
+  auto branch = dyn_cast<scf::IfOp>(user->getParentOp());
+  if (!branch || branch->getParentOp() != loop.getOperation() ||
+      branch.getElseRegion().empty())
+    return false;
+  auto result = dyn_cast<OpResult>(yielded);
+  if (!result || result.getOwner() != branch.getOperation())
+    return false;
+  unsigned at = result.getResultNumber();
+  Value thenValue = branch.thenYield().getOperand(at);
+  Value elseValue = branch.elseYield().getOperand(at);
+  return (thenValue == user->getResult(0) && elseValue == arg) ||
+         (elseValue == user->getResult(0) && thenValue == arg);
 }
 
 /// op(convert(x), y...) -> convert(op(x, convert(y)...)) when x cannot be
@@ -380,6 +396,60 @@ struct ForIterArgOfConversion : public OpRewritePattern<scf::ForOp> {
   }
 };
 
+/// An scf.if result that one branch yields as a conversion from a blocked
+/// or mma layout, and the other as the accumulator of the loop around the
+/// scf.if, takes that layout: the other branch converts the accumulator
+/// instead, and the result is converted back after the scf.if, where
+/// ForIterArgOfConversion carries the accumulator in the new layout and
+/// the conversions fold.
+struct IfResultOfConversion : public OpRewritePattern<scf::IfOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(scf::IfOp branch,
+                                PatternRewriter &rewriter) const override {
+    auto loop = dyn_cast<scf::ForOp>(branch->getParentOp());
+    if (!loop || branch.getElseRegion().empty())
+      return failure();
+    auto loopYield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+    for (OpResult result : branch->getResults()) {
+      unsigned at = result.getResultNumber();
+      for (bool convertedInThen : {true, false}) {
+        scf::YieldOp converted =
+            convertedInThen ? branch.thenYield() : branch.elseYield();
+        scf::YieldOp other =
+            convertedInThen ? branch.elseYield() : branch.thenYield();
+        auto convert =
+            converted.getOperand(at).getDefiningOp<ConvertLayoutOp>();
+        auto arg = dyn_cast<BlockArgument>(other.getOperand(at));
+        if (!convert ||
+            !isa<BlockedEncodingAttr, MmaEncodingAttr>(
+                layoutOf(convert.getSrc())) ||
+            !arg || arg.getOwner() != loop.getBody() ||
+            arg.getArgNumber() < loop.getNumInductionVars() ||
+            loopYield.getOperand(arg.getArgNumber() -
+                                 loop.getNumInductionVars()) != result)
+          continue;
+        auto oldType = cast<RankedTensorType>(result.getType());
+        Attribute layout = layoutOf(convert.getSrc());
+        rewriter.modifyOpInPlace(
+            converted, [&] { converted->setOperand(at, convert.getSrc()); });
+        rewriter.setInsertionPoint(other);
+        Value otherInLayout =
+            convertToLayout(rewriter, other.getLoc(), arg, layout);
+        rewriter.modifyOpInPlace(other,
+                                 [&] { other->setOperand(at, otherInLayout); });
+        rewriter.modifyOpInPlace(
+            branch, [&] { result.setType(convert.getSrc().getType()); });
+        rewriter.setInsertionPointAfter(branch);
+        auto back =
+            ConvertLayoutOp::create(rewriter, branch.getLoc(), oldType, result);
+        rewriter.replaceAllUsesExcept(result, back, back);
+        return success();
+      }
+    }
+    return failure();
+  }
+};
+
 /// A conversion of a value the loop does not change moves before the loop.
 struct HoistInvariantConversion : public OpRewritePattern<ConvertLayoutOp> {
   using OpRewritePattern::OpRewritePattern;
@@ -400,8 +470,8 @@ struct RemoveLayoutConversions
     RewritePatternSet patterns(&getContext());
     patterns.add<RematerializeSource, PushConversionForward, ReduceOfConversion,
                  ConversionOfBroadcast, DotOfConversion, StoreOfConversion,
-                 ForIterArgOfConversion, HoistInvariantConversion>(
-        &getContext());
+                 ForIterArgOfConversion, IfResultOfConversion,
+                 HoistInvariantConversion>(&getContext());
     // Every pattern leaves valid IR (it moves, merges or drops conversions),
     // so a rewrite that has not settled when the iterations run out is no
     // error: a loaded value feeding many elementwise chains needs more than
