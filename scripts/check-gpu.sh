@@ -322,6 +322,8 @@ sec_tutorials() {
   for c in False True; do
     check "attention forward (tutorial 06) D=64 causal=$c" kernels/attn_fwd_descriptor.tile --set Z=1 --set H=2 --set N_CTX=1024 --set CAUSAL=$c
     check "attention forward D=128 causal=$c, 8 warps" kernels/attn_fwd_descriptor.tile --set Z=1 --set H=2 --set N_CTX=1024 --set HEAD_DIM=128 --set BLOCK_N=128 --set num_warps=8 --set CAUSAL=$c
+    # The older block-pointer text, whose causal mask is a runtime `if`.
+    check "attention forward, block pointers, D=64 causal=$c" kernels/attn_fwd.tile --set Z=1 --set H=2 --set N_CTX=1024 --set CAUSAL=$c
   done
   local out rc word
   if python3 -c 'import torch, numpy' 2>/dev/null; then
