@@ -288,9 +288,7 @@ bool Computer::compute(const ElemExpr &e, Column &out) {
       for (int64_t i = 0; i < n; ++i)
         out.ints[i] = buffer.getInt(i);
     } else {
-      out.floats.resize(n);
-      for (int64_t i = 0; i < n; ++i)
-        out.floats[i] = buffer.get(i);
+      out.floats = buffer.toDoubles();
     }
     return true;
   }

@@ -98,6 +98,13 @@ void HostArray::set(int64_t i, double value) {
   }
 }
 
+std::vector<double> HostArray::toDoubles() const {
+  std::vector<double> values(size());
+  for (int64_t i = 0; i < size(); ++i)
+    values[i] = get(i);
+  return values;
+}
+
 int64_t HostArray::getInt(int64_t i) const {
   // Narrower integers are exact in get()'s double; 64-bit ones are not.
   if (dtype == DType::I64 || dtype == DType::U64)

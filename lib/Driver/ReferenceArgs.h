@@ -34,9 +34,6 @@ using ReferenceFn = std::function<bool(const std::vector<RefArg> &,
 void parallelChunks(int64_t count, int64_t workPerItem,
                     const std::function<void(int64_t, int64_t)> &body);
 
-/// The buffer's elements as doubles (decoded once, not per access).
-std::vector<double> toDoubles(const HostArray &array);
-
 /// The layer-norm references (Triton's tutorial 05), by name.
 std::vector<std::pair<std::string, ReferenceFn>> getNormReferences();
 /// The fused-attention references (Triton's tutorial 06), by name.

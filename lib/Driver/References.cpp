@@ -31,13 +31,6 @@ void tile::parallelChunks(int64_t count, int64_t workPerItem,
     thread.join();
 }
 
-std::vector<double> tile::toDoubles(const HostArray &array) {
-  std::vector<double> values(array.size());
-  for (size_t i = 0; i < values.size(); ++i)
-    values[i] = array.get(i);
-  return values;
-}
-
 namespace {
 
 /// out[i] = a[i] + b[i].
@@ -401,9 +394,7 @@ bool referenceSort(const std::vector<RefArg> &args, std::vector<double> &out,
   const HostArray &x = *args[0].buffer;
   bool descending = args.size() == 2 && args[1].value->asDouble() != 0;
   int64_t n = x.shape.back();
-  out.resize(x.size());
-  for (int64_t i = 0; i < x.size(); ++i)
-    out[i] = x.get(i);
+  out = x.toDoubles();
   for (int64_t row = 0; row < x.size(); row += n) {
     if (descending)
       std::sort(out.begin() + row, out.begin() + row + n,

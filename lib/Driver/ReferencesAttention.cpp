@@ -98,9 +98,9 @@ bool referenceAttention(const std::vector<RefArg> &args,
             "k, v of one shape (Z, H, N_CTX, HEAD_DIM) and two numbers";
     return false;
   }
-  in.q = toDoubles(*args[0].buffer);
-  in.k = toDoubles(*args[1].buffer);
-  in.v = toDoubles(*args[2].buffer);
+  in.q = args[0].buffer->toDoubles();
+  in.k = args[1].buffer->toDoubles();
+  in.v = args[2].buffer->toDoubles();
   const AttentionShape &shape = in.shape;
   out.assign(shape.heads * shape.rows * shape.dim, 0);
   forEachRow(in, [&](int64_t h, int64_t i, std::vector<double> &scores) {
@@ -128,8 +128,8 @@ bool referenceAttentionLse2(const std::vector<RefArg> &args,
             "and k of one shape (Z, H, N_CTX, HEAD_DIM) and two numbers";
     return false;
   }
-  in.q = toDoubles(*args[0].buffer);
-  in.k = toDoubles(*args[1].buffer);
+  in.q = args[0].buffer->toDoubles();
+  in.k = args[1].buffer->toDoubles();
   out.assign(in.shape.heads * in.shape.rows, 0);
   forEachRow(in, [&](int64_t h, int64_t i, std::vector<double> &scores) {
     double maximum = scoreRow(in, h, i, scores);

@@ -17,6 +17,9 @@ struct HostArray {
 
   int64_t size() const { return bytes.size() / launch::getByteWidth(dtype); }
   double get(int64_t i) const;
+  /// Every element as a double, decoded once (for loops that read each
+  /// element many times).
+  std::vector<double> toDoubles() const;
   void set(int64_t i, double value);
   /// Integer elements exactly (u64 as its bits; floats truncated).
   int64_t getInt(int64_t i) const;

@@ -149,22 +149,27 @@ ConfigEvaluator::evalSubscript(const ast::SubscriptExpr &subscript,
                          "can be subscripted here");
 }
 
+std::optional<std::vector<HostValue>>
+ConfigEvaluator::evalArgs(const ast::CallExpr &call, const Scope &scope,
+                          bool known) {
+  std::vector<HostValue> values;
+  for (const ast::ExprPtr &arg : call.getArgs()) {
+    std::optional<HostValue> value =
+        known ? evalKnown(*arg, scope) : eval(*arg, scope);
+    if (!value)
+      return std::nullopt;
+    values.push_back(std::move(*value));
+  }
+  return values;
+}
+
 std::optional<std::optional<HostValue>>
 ConfigEvaluator::evalBuiltinCall(const ast::CallExpr &call,
                                  const Scope &scope) {
   // Result(std::in_place): a builtin that failed after a diagnostic;
   // std::nullopt: not a builtin.
   using Result = std::optional<std::optional<HostValue>>;
-  auto args = [&]() -> std::optional<std::vector<HostValue>> {
-    std::vector<HostValue> values;
-    for (const ast::ExprPtr &arg : call.getArgs()) {
-      std::optional<HostValue> v = evalKnown(*arg, scope);
-      if (!v)
-        return std::nullopt;
-      values.push_back(std::move(*v));
-    }
-    return values;
-  };
+  auto args = [&] { return evalArgs(call, scope, /*known=*/true); };
   std::string callee = resolveImportedName(call.getCallee(), aliases);
   // What the host asks about the GPU.
   if (callee == "triton.runtime.driver.active.get_current_target")
@@ -375,13 +380,11 @@ std::optional<HostValue> ConfigEvaluator::evalCall(const ast::CallExpr &call,
     return fail(call, "only triton.Config, list(), filter(), dict() and "
                       "functions of this file can be called where autotuning "
                       "configurations are read");
-  std::vector<HostValue> args;
-  for (const ast::ExprPtr &arg : call.getArgs()) {
-    std::optional<HostValue> value = eval(*arg, scope);
-    if (!value)
-      return std::nullopt;
-    args.push_back(std::move(*value));
-  }
+  std::optional<std::vector<HostValue>> evaluated =
+      evalArgs(call, scope, /*known=*/false);
+  if (!evaluated)
+    return std::nullopt;
+  std::vector<HostValue> &args = *evaluated;
   std::vector<std::pair<std::string, HostValue>> keywords;
   for (const ast::Keyword &keyword : call.getKeywords()) {
     std::optional<HostValue> value = eval(*keyword.value, scope);

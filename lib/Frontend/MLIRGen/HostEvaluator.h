@@ -126,6 +126,11 @@ public:
       return std::nullopt;
     return value;
   }
+  /// A call's positional arguments; with `known`, each through evalKnown
+  /// (a builtin needs their values; a function of the file may be handed a
+  /// name it never looks at, such as a pre_hook).
+  std::optional<std::vector<HostValue>>
+  evalArgs(const ast::CallExpr &call, const Scope &scope, bool known);
   /// Fails at `expr` where `value` is a name whose value is unknown.
   bool checkKnown(const ast::Expr &expr, const HostValue &value) {
     if (value.kind != HostValue::Kind::Opaque)

@@ -75,6 +75,15 @@ Attribute layoutOf(Value value) {
   return tensor ? tensor.getEncoding() : Attribute();
 }
 
+/// After `value` took another layout: its users get it converted back to
+/// `oldType` at the rewriter's insertion point, for the patterns above to
+/// push on.
+void convertUsesBack(PatternRewriter &rewriter, Value value,
+                     RankedTensorType oldType) {
+  auto back = ConvertLayoutOp::create(rewriter, value.getLoc(), oldType, value);
+  rewriter.replaceAllUsesExcept(value, back, back);
+}
+
 /// Whether `value` can be had in `layout` by recomputation alone, without
 /// moving data between threads.
 bool canRematerialize(Value value, Attribute layout, unsigned depth = 0) {
@@ -342,9 +351,7 @@ struct ReduceOfConversion : public OpRewritePattern<tile::ReduceOp> {
         continue;
       rewriter.modifyOpInPlace(
           reduce, [&] { result.setType(withLayout(oldType, slice)); });
-      auto back =
-          ConvertLayoutOp::create(rewriter, reduce.getLoc(), oldType, result);
-      rewriter.replaceAllUsesExcept(result, back, back);
+      convertUsesBack(rewriter, result, oldType);
     }
     return success();
   }
@@ -383,13 +390,9 @@ struct ForIterArgOfConversion : public OpRewritePattern<scf::ForOp> {
       rewriter.modifyOpInPlace(yield,
                                [&] { yield->setOperand(i, convert.getSrc()); });
       rewriter.setInsertionPointToStart(loop.getBody());
-      auto argInOld =
-          ConvertLayoutOp::create(rewriter, loop.getLoc(), oldType, arg);
-      rewriter.replaceAllUsesExcept(arg, argInOld, argInOld);
+      convertUsesBack(rewriter, arg, oldType);
       rewriter.setInsertionPointAfter(loop);
-      auto resultInOld =
-          ConvertLayoutOp::create(rewriter, loop.getLoc(), oldType, result);
-      rewriter.replaceAllUsesExcept(result, resultInOld, resultInOld);
+      convertUsesBack(rewriter, result, oldType);
       return success();
     }
     return failure();
@@ -440,9 +443,7 @@ struct IfResultOfConversion : public OpRewritePattern<scf::IfOp> {
         rewriter.modifyOpInPlace(
             branch, [&] { result.setType(convert.getSrc().getType()); });
         rewriter.setInsertionPointAfter(branch);
-        auto back =
-            ConvertLayoutOp::create(rewriter, branch.getLoc(), oldType, result);
-        rewriter.replaceAllUsesExcept(result, back, back);
+        convertUsesBack(rewriter, result, oldType);
         return success();
       }
     }
