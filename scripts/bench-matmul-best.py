@@ -8,7 +8,7 @@ Tile: `tile-run KERNEL --autotune --set M=S --set N=S --set K=S` for
 kernels/matmul.tile (tutorial 03, 16 configurations),
 kernels/matmul_descriptor_persistent.tile and
 kernels/matmul_tma_persistent.tile (tutorial 09, 48 each), and up to
-S = 2048 kernels/matmul_split_k.tile (Tile's own split-K kernel, 26
+S = 2048 kernels/matmul_split_k.tile (Tile's own split-K kernel, 39
 configurations, SPLIT_K 1, 2 or 4); the first run
 tunes (and checks against float64), the timed runs reuse the choice the
 kernel cache keeps; tile-run's median ms.
