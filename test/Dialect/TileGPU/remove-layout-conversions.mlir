@@ -238,3 +238,128 @@ func.func @accumulated_load_under_if(%p: tensor<512x!tile.ptr<f32>, #vec>, %q: t
   tile.store %q, %r : tensor<512x!tile.ptr<f32>, #def>
   return
 }
+
+// -----
+
+// An scf.if whose branches both yield conversions from one layout yields in
+// that layout; the one conversion left is after it, at the store.
+#def = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#vec = #tilegpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+// CHECK-LABEL: func.func @if_result_of_conversions
+// CHECK: scf.if {{.*}} -> (tensor<512xf32, #[[VEC:.*]]>)
+// CHECK-NOT: tilegpu.convert_layout
+// CHECK: scf.yield
+// CHECK-NOT: tilegpu.convert_layout
+// CHECK: scf.yield
+// CHECK-NEXT: }
+// CHECK-NEXT: tilegpu.convert_layout %{{.*}} : tensor<512xf32, #[[VEC]]> -> tensor<512xf32, #{{.*}}>
+// CHECK-NEXT: tile.store
+func.func @if_result_of_conversions(%p: tensor<512x!tile.ptr<f32>, #vec>, %q: tensor<512x!tile.ptr<f32>, #def>, %c: i1) {
+  %r = scf.if %c -> (tensor<512xf32, #def>) {
+    %x = tile.load %p : tensor<512x!tile.ptr<f32>, #vec>
+    %xc = tilegpu.convert_layout %x : tensor<512xf32, #vec> -> tensor<512xf32, #def>
+    scf.yield %xc : tensor<512xf32, #def>
+  } else {
+    %x = tile.load %p : tensor<512x!tile.ptr<f32>, #vec>
+    %y = arith.addf %x, %x : tensor<512xf32, #vec>
+    %yc = tilegpu.convert_layout %y : tensor<512xf32, #vec> -> tensor<512xf32, #def>
+    scf.yield %yc : tensor<512xf32, #def>
+  }
+  tile.store %q, %r : tensor<512x!tile.ptr<f32>, #def>
+  return
+}
+
+// -----
+
+// Attention's running row statistics. The maximum of each row, m = max(m,
+// max(x, 1)), and the sum, l = l * alpha + sum(x, 1) (the running value
+// behind a product), are computed from reductions, whose rows come in the
+// slice of the loads' layout: each moves into that slice, the loop carries
+// it there, and no conversion is left in the loop.
+#row = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#blk = #tilegpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+// CHECK-LABEL: func.func @running_row_statistics
+// CHECK: scf.for {{.*}} -> (tensor<16xf32, #[[SLICE:.*]]>, tensor<16xf32, #[[SLICE]]>)
+// CHECK-NOT: tilegpu.convert_layout
+// CHECK: scf.yield
+// CHECK-NEXT: }
+func.func @running_row_statistics(%p: tensor<16x64x!tile.ptr<f32>, #blk>, %q: tensor<16x!tile.ptr<f32>, #row>, %n: i32, %alpha: f32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %init = arith.constant dense<0.0> : tensor<16xf32, #row>
+  %r:2 = scf.for %i = %c0 to %n step %c1 iter_args(%m = %init, %l = %init) -> (tensor<16xf32, #row>, tensor<16xf32, #row>) : i32 {
+    %x = tile.load %p : tensor<16x64x!tile.ptr<f32>, #blk>
+    %mx = tile.reduce(%x) {axis = 1 : i32} : (tensor<16x64xf32, #blk>) -> tensor<16xf32, #tilegpu.slice<{dim = 1, parent = #blk}>> {
+    ^bb0(%a: f32, %b: f32):
+      %t = arith.maxnumf %a, %b : f32
+      tile.reduce_return %t : f32
+    }
+    %sx = tile.reduce(%x) {axis = 1 : i32} : (tensor<16x64xf32, #blk>) -> tensor<16xf32, #tilegpu.slice<{dim = 1, parent = #blk}>> {
+    ^bb0(%a: f32, %b: f32):
+      %t = arith.addf %a, %b : f32
+      tile.reduce_return %t : f32
+    }
+    %mxc = tilegpu.convert_layout %mx : tensor<16xf32, #tilegpu.slice<{dim = 1, parent = #blk}>> -> tensor<16xf32, #row>
+    %sxc = tilegpu.convert_layout %sx : tensor<16xf32, #tilegpu.slice<{dim = 1, parent = #blk}>> -> tensor<16xf32, #row>
+    %mn = arith.maxnumf %m, %mxc : tensor<16xf32, #row>
+    %as = tile.splat %alpha : f32 -> tensor<16xf32, #row>
+    %la = arith.mulf %l, %as : tensor<16xf32, #row>
+    %ln = arith.addf %la, %sxc : tensor<16xf32, #row>
+    scf.yield %mn, %ln : tensor<16xf32, #row>, tensor<16xf32, #row>
+  }
+  %s = arith.addf %r#0, %r#1 : tensor<16xf32, #row>
+  tile.store %q, %s : tensor<16x!tile.ptr<f32>, #row>
+  return
+}
+
+// -----
+
+// The running maximum computed in both branches of an `if` (the block
+// pointer forward's causal mask), where it is used for more than the next
+// value (the scores subtract it): the scf.if and the loop take the
+// reduction's slice, and no conversion is left in the loop.
+#row = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#blk = #tilegpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+// CHECK-LABEL: func.func @running_max_under_if
+// CHECK: scf.for {{.*}} -> (tensor<16xf32, #[[SLICE:.*]]>, tensor<16xf32, #[[SLICE]]>)
+// CHECK-NOT: tilegpu.convert_layout
+// CHECK: scf.if {{.*}} -> (tensor<16xf32, #[[SLICE]]>, tensor<16xf32, #[[SLICE]]>)
+// CHECK-NOT: tilegpu.convert_layout
+// CHECK: scf.yield
+// CHECK-NEXT: }
+func.func @running_max_under_if(%p: tensor<16x64x!tile.ptr<f32>, #blk>, %q: tensor<16x!tile.ptr<f32>, #row>, %n: i32, %k: i32, %scale: f32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %init = arith.constant dense<0.0> : tensor<16xf32, #row>
+  %r:2 = scf.for %i = %c0 to %n step %c1 iter_args(%m = %init, %dm = %init) -> (tensor<16xf32, #row>, tensor<16xf32, #row>) : i32 {
+    %x = tile.load %p : tensor<16x64x!tile.ptr<f32>, #blk>
+    %masked = arith.cmpi sge, %i, %k : i32
+    %next:2 = scf.if %masked -> (tensor<16xf32, #row>, tensor<16xf32, #row>) {
+      %mx = tile.reduce(%x) {axis = 1 : i32} : (tensor<16x64xf32, #blk>) -> tensor<16xf32, #tilegpu.slice<{dim = 1, parent = #blk}>> {
+      ^bb0(%a: f32, %b: f32):
+        %t = arith.maxnumf %a, %b : f32
+        tile.reduce_return %t : f32
+      }
+      %mxc = tilegpu.convert_layout %mx : tensor<16xf32, #tilegpu.slice<{dim = 1, parent = #blk}>> -> tensor<16xf32, #row>
+      %mn = arith.maxnumf %m, %mxc : tensor<16xf32, #row>
+      %d = arith.subf %mxc, %mn : tensor<16xf32, #row>
+      scf.yield %mn, %d : tensor<16xf32, #row>, tensor<16xf32, #row>
+    } else {
+      %mx = tile.reduce(%x) {axis = 1 : i32} : (tensor<16x64xf32, #blk>) -> tensor<16xf32, #tilegpu.slice<{dim = 1, parent = #blk}>> {
+      ^bb0(%a: f32, %b: f32):
+        %t = arith.maxnumf %a, %b : f32
+        tile.reduce_return %t : f32
+      }
+      %ss = tile.splat %scale : f32 -> tensor<16xf32, #tilegpu.slice<{dim = 1, parent = #blk}>>
+      %ms = arith.mulf %mx, %ss : tensor<16xf32, #tilegpu.slice<{dim = 1, parent = #blk}>>
+      %mxc = tilegpu.convert_layout %ms : tensor<16xf32, #tilegpu.slice<{dim = 1, parent = #blk}>> -> tensor<16xf32, #row>
+      %mn = arith.maxnumf %m, %mxc : tensor<16xf32, #row>
+      %d = arith.subf %mxc, %mn : tensor<16xf32, #row>
+      scf.yield %mn, %d : tensor<16xf32, #row>, tensor<16xf32, #row>
+    }
+    scf.yield %next#0, %next#1 : tensor<16xf32, #row>, tensor<16xf32, #row>
+  }
+  %s = arith.addf %r#0, %r#1 : tensor<16xf32, #row>
+  tile.store %q, %s : tensor<16x!tile.ptr<f32>, #row>
+  return
+}

@@ -6,17 +6,20 @@
 //     side effects (splat, make_range, addptr, broadcast, expand_dims,
 //     elementwise arith and math; constants and chains of conversions fold);
 //   - forwards, when the source cannot be recomputed (a load, a dot's
-//     accumulator): elementwise users move into the source's layout, so the
-//     conversion travels to stores and reductions, which take a blocked
-//     source's layout and absorb it (an mma source stays converted: its
-//     stores would not coalesce);
+//     accumulator, a reduction's rows): elementwise users move into the
+//     source's layout, so the conversion travels to stores and reductions,
+//     which take a blocked source's layout and absorb it (an mma source
+//     stays converted: its stores would not coalesce);
+//   - through branches: an scf.if whose branches both yield conversions
+//     from one layout yields in that layout;
 //   - through loops: a tensor an scf.for carries takes the layout its
 //     yielded value is converted from, so the conversion leaves the loop
-//     body (an accumulation of loads, `acc += tl.load(...)`, also under an
-//     `if` in the loop, first moves into the load's layout); a conversion of a
-//     value from outside the loop moves before it (each one goes through shared
-//     memory with barriers, which LLVM cannot hoist: the attention backward's
-//     dQ loop converted M and Delta every iteration).
+//     body. A running value (`acc += tl.load(...)`, also under an `if` in
+//     the loop; attention's row maximum and sum, `l_i * alpha + l_ij`)
+//     first moves into the layout of what it accumulates. A conversion of
+//     a value from outside the loop moves before it (each one goes through
+//     shared memory with barriers, which LLVM cannot hoist: the attention
+//     backward's dQ loop converted M and Delta every iteration).
 // Ops left without users are erased.
 //
 //===----------------------------------------------------------------------===//
@@ -68,6 +71,13 @@ Attribute operandLayoutFor(Operation *op, Attribute resultLayout) {
       !isa<BlockedEncodingAttr, MmaEncodingAttr>(resultLayout))
     return {};
   return resultLayout;
+}
+
+/// A blocked or mma layout, or a slice of one.
+bool isBlockedOrMmaOrSlice(Attribute layout) {
+  if (auto slice = dyn_cast_or_null<SliceEncodingAttr>(layout))
+    layout = slice.getParent();
+  return isa_and_nonnull<BlockedEncodingAttr, MmaEncodingAttr>(layout);
 }
 
 Attribute layoutOf(Value value) {
@@ -131,37 +141,57 @@ struct RematerializeSource : public OpRewritePattern<ConvertLayoutOp> {
   }
 };
 
-/// Whether `value` is a tensor the loop around `user` carries and yields
-/// `user`'s result for: an accumulation (`acc += tl.load(...)`). Converting
-/// it costs nothing in the end: once the yielded value is a conversion,
-/// ForIterArgOfConversion carries the tensor in the new layout.
-bool isAccumulatedBy(Value value, Operation *user) {
-  auto arg = dyn_cast<BlockArgument>(value);
-  if (!arg)
-    return false;
-  auto loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
-  if (!loop || arg.getArgNumber() < loop.getNumInductionVars())
-    return false;
-  unsigned index = arg.getArgNumber() - loop.getNumInductionVars();
+/// Whether the loop's next value for its iter_arg `index` is computed from
+/// `result`: `result` itself, or what elementwise ops and the branches of
+/// scf.ifs in the loop make of it (`l_i = l_i * alpha + l_ij`; `m_ij`,
+/// computed in either branch of a causal mask's `if`, is also used for the
+/// scores). Other uses are converted back, where their conversions fold.
+bool feedsNextValue(Value result, scf::ForOp loop, unsigned index,
+                    unsigned depth = 0) {
   auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
-  Value yielded = yield.getOperand(index);
-  if (user->getParentOp() == loop.getOperation())
-    return yielded == user->getResult(0);
-  // Under a condition (`if s != k: acc += tl.load(...)`): the user's result
-  // is what one branch of an scf.if in the loop yields, and the other
-  // branch yields the accumulator unchanged.
-  auto branch = dyn_cast<scf::IfOp>(user->getParentOp());
-  if (!branch || branch->getParentOp() != loop.getOperation() ||
-      branch.getElseRegion().empty())
+  if (result == yield.getOperand(index))
+    return true;
+  if (depth > 8)
     return false;
-  auto result = dyn_cast<OpResult>(yielded);
-  if (!result || result.getOwner() != branch.getOperation())
+  return llvm::any_of(result.getUses(), [&](OpOperand &use) {
+    Operation *user = use.getOwner();
+    if (auto branchYield = dyn_cast<scf::YieldOp>(user)) {
+      auto branch = dyn_cast<scf::IfOp>(branchYield->getParentOp());
+      return branch && loop->isProperAncestor(branch) &&
+             feedsNextValue(branch->getResult(use.getOperandNumber()), loop,
+                            index, depth + 1);
+    }
+    return user->hasTrait<OpTrait::Elementwise>() &&
+           user->getNumResults() == 1 && user->getNumRegions() == 0 &&
+           isMemoryEffectFree(user) &&
+           feedsNextValue(user->getResult(0), loop, index, depth + 1);
+  });
+}
+
+/// Whether `value` is a tensor a loop around `user` carries whose next value
+/// `user` computes (an accumulation: `acc += tl.load(...)`, also under an
+/// `if`), or a single-use elementwise function of one (`l_i * alpha` in
+/// `l_i * alpha + l_ij`). Converting it costs nothing in the end: once the
+/// yielded value is a conversion, ForIterArgOfConversion carries the tensor
+/// in the new layout, and the conversions on the way fold.
+bool isAccumulatedBy(Value value, Operation *user, unsigned depth = 0) {
+  if (auto arg = dyn_cast<BlockArgument>(value)) {
+    auto loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
+    if (!loop || arg.getArgNumber() < loop.getNumInductionVars() ||
+        !loop->isProperAncestor(user) || user->getNumResults() != 1)
+      return false;
+    return feedsNextValue(user->getResult(0), loop,
+                          arg.getArgNumber() - loop.getNumInductionVars());
+  }
+  Operation *def = value.getDefiningOp();
+  if (!def || depth > 4 || !value.hasOneUse() ||
+      def->getBlock() != user->getBlock() ||
+      !def->hasTrait<OpTrait::Elementwise>() || def->getNumResults() != 1 ||
+      def->getNumRegions() != 0 || !isMemoryEffectFree(def))
     return false;
-  unsigned at = result.getResultNumber();
-  Value thenValue = branch.thenYield().getOperand(at);
-  Value elseValue = branch.elseYield().getOperand(at);
-  return (thenValue == user->getResult(0) && elseValue == arg) ||
-         (elseValue == user->getResult(0) && thenValue == arg);
+  return llvm::any_of(def->getOperands(), [&](Value operand) {
+    return isAccumulatedBy(operand, user, depth + 1);
+  });
 }
 
 /// op(convert(x), y...) -> convert(op(x, convert(y)...)) when x cannot be
@@ -176,8 +206,10 @@ struct PushConversionForward : public OpRewritePattern<ConvertLayoutOp> {
     Value source = convert.getSrc();
     Attribute sourceLayout = layoutOf(source);
     // From an mma accumulator too: the epilogue then runs on the
-    // accumulator's registers and converts only its (narrower) result.
-    if (!isa<BlockedEncodingAttr, MmaEncodingAttr>(sourceLayout) ||
+    // accumulator's registers and converts only its (narrower) result. And
+    // from a slice of either (a reduction's rows: attention's row maxima
+    // and sums then stay in the accumulator's row layout).
+    if (!isBlockedOrMmaOrSlice(sourceLayout) ||
         canRematerialize(source, convert.getType().getEncoding()))
       return failure();
     for (OpOperand &use : convert->getUses()) {
@@ -451,6 +483,44 @@ struct IfResultOfConversion : public OpRewritePattern<scf::IfOp> {
   }
 };
 
+/// An scf.if result that both branches yield as conversions from one
+/// blocked or mma layout (or a slice of one) takes that layout, and is
+/// converted after the scf.if instead: one conversion where there were two,
+/// which the patterns above push on to the users (a loop then carries the
+/// value in that layout: attention's `if` for the causal mask, whose
+/// branches both compute the row maxima and the scores from the dot).
+struct IfResultOfConversions : public OpRewritePattern<scf::IfOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(scf::IfOp branch,
+                                PatternRewriter &rewriter) const override {
+    if (branch.getElseRegion().empty())
+      return failure();
+    scf::YieldOp thenYield = branch.thenYield(), elseYield = branch.elseYield();
+    for (OpResult result : branch->getResults()) {
+      unsigned at = result.getResultNumber();
+      auto thenConvert =
+          thenYield.getOperand(at).getDefiningOp<ConvertLayoutOp>();
+      auto elseConvert =
+          elseYield.getOperand(at).getDefiningOp<ConvertLayoutOp>();
+      if (!thenConvert || !elseConvert ||
+          thenConvert.getSrc().getType() != elseConvert.getSrc().getType() ||
+          !isBlockedOrMmaOrSlice(layoutOf(thenConvert.getSrc())))
+        continue;
+      auto oldType = cast<RankedTensorType>(result.getType());
+      rewriter.modifyOpInPlace(
+          thenYield, [&] { thenYield->setOperand(at, thenConvert.getSrc()); });
+      rewriter.modifyOpInPlace(
+          elseYield, [&] { elseYield->setOperand(at, elseConvert.getSrc()); });
+      rewriter.modifyOpInPlace(
+          branch, [&] { result.setType(thenConvert.getSrc().getType()); });
+      rewriter.setInsertionPointAfter(branch);
+      convertUsesBack(rewriter, result, oldType);
+      return success();
+    }
+    return failure();
+  }
+};
+
 /// A conversion of a value the loop does not change moves before the loop.
 struct HoistInvariantConversion : public OpRewritePattern<ConvertLayoutOp> {
   using OpRewritePattern::OpRewritePattern;
@@ -472,7 +542,8 @@ struct RemoveLayoutConversions
     patterns.add<RematerializeSource, PushConversionForward, ReduceOfConversion,
                  ConversionOfBroadcast, DotOfConversion, StoreOfConversion,
                  ForIterArgOfConversion, IfResultOfConversion,
-                 HoistInvariantConversion>(&getContext());
+                 IfResultOfConversions, HoistInvariantConversion>(
+        &getContext());
     // Every pattern leaves valid IR (it moves, merges or drops conversions),
     // so a rewrite that has not settled when the iterations run out is no
     // error: a loaded value feeding many elementwise chains needs more than
