@@ -24,15 +24,13 @@ using namespace mlir;
 
 namespace tile {
 namespace {
-/// A tuning trial of one configuration: runKernel at `stage`, with what it
-/// would print on stderr captured for the progress line.
-tune::Trial runTrial(RunContext &context, ArrayRef<launch::Override> overrides,
-                     Stage stage) {
-  std::string captured;
+/// runKernel at `stage` with what it would print on stderr captured in
+/// `captured` (its status returned).
+int runCaptured(RunContext &context, ArrayRef<launch::Override> overrides,
+                Stage stage, RunResult &result, std::string &captured) {
   llvm::raw_string_ostream capture(captured);
   llvm::raw_ostream *saved = context.errorStream;
   context.errorStream = &capture;
-  RunResult result;
   int status;
   {
     llvm::SourceMgr sourceMgr;
@@ -41,6 +39,16 @@ tune::Trial runTrial(RunContext &context, ArrayRef<launch::Override> overrides,
     status = runKernel(context, overrides, result, stage);
   }
   context.errorStream = saved;
+  return status;
+}
+
+/// A tuning trial of one configuration: runKernel at `stage`, its error
+/// message kept for the progress line.
+tune::Trial runTrial(RunContext &context, ArrayRef<launch::Override> overrides,
+                     Stage stage) {
+  std::string captured;
+  RunResult result;
+  int status = runCaptured(context, overrides, stage, result, captured);
   tune::Trial trial;
   if (status == 0) {
     trial.ms = result.ms;
@@ -52,6 +60,18 @@ tune::Trial runTrial(RunContext &context, ArrayRef<launch::Override> overrides,
   trial.error = std::string("failed to ") + result.phase + ": " +
                 (message.empty() ? std::string("no message") : message.str());
   return trial;
+}
+
+/// The hash of the PTX the launch with `overrides` compiles to (from the
+/// kernel cache where the configurations were precompiled); none where it
+/// does not compile.
+std::optional<uint64_t> compiledPtxHash(RunContext &context,
+                                        ArrayRef<launch::Override> overrides) {
+  std::string ignored;
+  RunResult result;
+  if (runCaptured(context, overrides, Stage::CompileOnly, result, ignored))
+    return std::nullopt;
+  return result.ptxHash;
 }
 
 /// Compiles every configuration into the kernel cache before the trials,
@@ -347,10 +367,38 @@ int chooseConfig(RunContext &context, ArrayRef<launch::Override> overrides,
       count, spec.kernel, device, keyText.empty() ? "()" : keyText,
       useFixture ? " (fake timings from the fixture)" : "");
   precompileConfigs(context, overrides, candidates);
+  auto withOverrides = [&](const tune::Candidate &candidate) {
+    std::vector<launch::Override> all(overrides.begin(), overrides.end());
+    llvm::append_range(all, candidate.overrides);
+    return all;
+  };
+  // The warp-specialized schedules follow their configurations in the same
+  // order. One the compiler cannot split (one warpgroup, loads that are not
+  // all TMA, pipelines one after the other) is the same kernel: timing it
+  // again would only let noise pick it.
+  size_t scheduleStart = schedules ? candidates.size() / 2 : candidates.size();
+  auto sameKernelAs =
+      [&](const tune::Candidate &candidate) -> std::optional<size_t> {
+    size_t position = &candidate - candidates.data();
+    if (position < scheduleStart)
+      return std::nullopt;
+    size_t base = position - scheduleStart;
+    std::optional<uint64_t> hash =
+        compiledPtxHash(context, withOverrides(candidate));
+    if (!hash ||
+        hash != compiledPtxHash(context, withOverrides(candidates[base])))
+      return std::nullopt;
+    return base;
+  };
   auto trial = [&](const tune::Candidate &candidate) {
-    std::vector<launch::Override> trialOverrides(overrides.begin(),
-                                                 overrides.end());
-    llvm::append_range(trialOverrides, candidate.overrides);
+    if (std::optional<size_t> base = sameKernelAs(candidate))
+      return tune::Trial{
+          std::nullopt,
+          llvm::formatv(
+              "not timed: the kernel of config {0} (nothing to split)",
+              *base + 1)
+              .str()};
+    std::vector<launch::Override> trialOverrides = withOverrides(candidate);
     tune::Trial result =
         runTrial(context, trialOverrides,
                  useFixture ? Stage::CompileOnly : Stage::Trial);

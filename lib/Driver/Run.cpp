@@ -16,6 +16,7 @@
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Support/xxhash.h"
 
 using namespace mlir;
 
@@ -253,6 +254,7 @@ int runKernel(RunContext &context, ArrayRef<launch::Override> overrides,
       if (kernelCache)
         kernelCache->store(cache::EntryKind::PTX, ptxKey, ptx);
     }
+    result.ptxHash = llvm::xxh3_64bits(ptx);
     if (emit == Emit::PTX)
       return writeOutput(context, ptx);
     if (stage == Stage::CompileOnly)

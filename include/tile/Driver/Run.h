@@ -61,6 +61,9 @@ struct RunResult {
   bool hasChecks = false;
   llvm::StringMap<launch::Value> variables;
   std::optional<double> bytes, flops;
+  /// A hash of the kernel's PTX, where the run had it at hand (compile-only
+  /// runs do): tuning skips a schedule that compiles to a kernel it timed.
+  std::optional<uint64_t> ptxHash;
 };
 
 /// What the runs of one process share: the options, the driver and the
