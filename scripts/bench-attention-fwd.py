@@ -63,8 +63,11 @@ def load_triton_kernel():
 
 
 def jit_function(kernel):
-    """The @triton.jit function under the tutorial's @triton.autotune."""
-    return getattr(kernel, "fn", kernel)
+    """The @triton.jit function under the tutorial's @triton.autotune (the
+    block-pointer kernel has none: its JITFunction's own `fn` is the plain
+    Python function, which cannot be launched)."""
+    from triton.runtime.autotuner import Autotuner
+    return kernel.fn if isinstance(kernel, Autotuner) else kernel
 
 
 def tile_sets(z, h, n, d, causal, args):
