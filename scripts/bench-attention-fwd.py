@@ -16,7 +16,7 @@ same), and Triton's output against SDPA's at the full shape.
 
     python3 scripts/bench-attention-fwd.py [--tile-run PATH] [--repeats N]
         [--kernel block-pointer|descriptor]
-        [--shapes Z,H,N,D,causal;...] [--block-m 128] [--block-n 64]
+        [--shapes Z,H,N,D,causal;...|tutorial] [--block-m 128] [--block-n 64]
         [--warps 4] [--stages 3] [--tile-timeout 120] [--warp-specialize]
         [--autotune [--schedules]]
 
@@ -51,6 +51,10 @@ TIME_RE = re.compile(r"^time: median ([0-9.]+) ms")
 CHECK_RE = re.compile(r"^check .*: (PASS|FAIL)$")
 CHOICE_RE = re.compile(r"^autotune: (?:best config|cached choice config) [0-9]+/[0-9]+: (.*?): [0-9.]+ ms", re.M)
 DEFAULT_SHAPES = "4,32,1024,64,0;4,32,4096,64,0;4,32,1024,128,0;4,32,4096,128,0;4,32,4096,128,1"
+# The tutorial's benchmark: Z 4, H 32, N_CTX 1024..16384, D 64 and 128,
+# non-causal and causal (--shapes tutorial).
+TUTORIAL_SHAPES = ";".join(f"4,32,{n},{d},{c}" for d in (64, 128) for c in (0, 1)
+                           for n in (1024, 2048, 4096, 8192, 16384))
 
 
 def load_triton_kernel():
@@ -201,6 +205,8 @@ def main():
     print("| Z, H, N_CTX, HEAD_DIM, causal | Tile TFLOP/s | Triton TFLOP/s | "
           + " | ".join(f"{x} TFLOP/s" for x in sdpa_names) + " | Tile repeats (ms) | Triton repeats (ms) |")
     print("|---" * (5 + len(sdpa_names)) + "|")
+    if args.shapes == "tutorial":
+        args.shapes = TUTORIAL_SHAPES
     for shape in args.shapes.split(";"):
         z, h, n, d, causal = (int(x) for x in shape.split(","))
         causal = bool(causal)
