@@ -2,10 +2,26 @@
 
 #include "tile/Interpreter/FloatFormats.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
 using namespace mlir::tile::interp;
+
+static uint64_t bitsOf(double x) {
+  uint64_t bits;
+  std::memcpy(&bits, &x, sizeof bits);
+  return bits;
+}
+
+static double fromBits(uint64_t bits) {
+  double x;
+  std::memcpy(&x, &bits, sizeof x);
+  return x;
+}
+
+/// The exponent field of x: ilogb(x) + 1023 for a normal x.
+static int biasedExponent(double x) { return int((bitsOf(x) >> 52) & 0x7ff); }
 
 /// Rounds x to a binary format with `mantissaBits` stored bits, smallest
 /// normal exponent `minExponent` (subnormals below) and largest finite
@@ -15,8 +31,22 @@ static double roundToFormat(double x, int mantissaBits, int minExponent,
                             double maxFinite, bool tiesAway) {
   if (!std::isfinite(x) || x == 0)
     return x;
+  // To nearest even, the common case (every fp16 and bf16 result the
+  // interpreter makes): adding c = 1.5 * 2^(e - mantissaBits + 52) puts the
+  // sum in a binade whose ulp is the format's at x's exponent e, so the
+  // hardware's rounding of the sum is the format's; subtracting c is exact.
+  // Needs |x| < 2^(e + 1) <= c / 2, true for formats of up to 50 bits.
+  // (A double subnormal's exponent field is 0: below any format's.)
+  int exponent = std::max(biasedExponent(x) - 1023, minExponent);
+  if (!tiesAway && mantissaBits <= 50 && exponent - mantissaBits + 52 <= 1023) {
+    double c = fromBits(uint64_t(exponent - mantissaBits + 52 + 1023) << 52 |
+                        uint64_t(1) << 51);
+    double rounded = std::fabs((x + c) - c);
+    if (rounded > maxFinite)
+      rounded = INFINITY;
+    return std::copysign(rounded, x);
+  }
   double magnitude = std::fabs(x);
-  int exponent = std::max(std::ilogb(magnitude), minExponent);
   double units = std::ldexp(magnitude, mantissaBits - exponent);
   units = tiesAway ? std::round(units) : std::nearbyint(units);
   double rounded = std::ldexp(units, exponent - mantissaBits);
@@ -48,10 +78,11 @@ uint16_t mlir::tile::interp::encodeF16(double x) {
     return sign | 0x7c00;
   if (magnitude == 0)
     return sign;
-  int exponent = std::ilogb(magnitude);
+  int exponent = biasedExponent(magnitude) - 1023;
   if (exponent < -14)
-    return sign | uint16_t(std::ldexp(magnitude, 24));
-  uint16_t mantissa = uint16_t(std::ldexp(magnitude, 10 - exponent)) - 0x400;
+    return sign | uint16_t(magnitude * 0x1p24);
+  // The top 10 of the double's 52 mantissa bits; the rest are zero.
+  uint16_t mantissa = uint16_t((bitsOf(magnitude) >> 42) & 0x3ff);
   return sign | uint16_t((exponent + 15) << 10) | mantissa;
 }
 
@@ -68,11 +99,12 @@ double mlir::tile::interp::decodeF16(uint16_t bits) {
   unsigned exponent = (bits >> 10) & 0x1f, mantissa = bits & 0x3ff;
   double magnitude;
   if (exponent == 0)
-    magnitude = std::ldexp(double(mantissa), -24);
+    magnitude = double(mantissa) * 0x1p-24;
   else if (exponent == 31)
     magnitude = mantissa ? NAN : INFINITY;
   else
-    magnitude = std::ldexp(double(mantissa | 0x400), int(exponent) - 25);
+    magnitude = fromBits(uint64_t(exponent - 15 + 1023) << 52 |
+                         uint64_t(mantissa) << 42);
   return (bits & 0x8000) ? -magnitude : magnitude;
 }
 

@@ -36,6 +36,9 @@
 #include "llvm/Support/InitLLVM.h"
 
 #include <chrono>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 using namespace mlir;
 using namespace ::tile;
@@ -289,6 +292,14 @@ std::string checkFlagCombinations() {
 
 int main(int argc, char **argv) {
   auto processStart = std::chrono::steady_clock::now();
+#ifdef __GLIBC__
+  // The interpreter makes and frees a tensor for each op it runs. By
+  // default glibc hands the heap's top back to the system on such frees
+  // (and maps tensors from 128 KiB up afresh), so the next op faults its
+  // pages in again: a third of an interpreted layer norm's time.
+  mallopt(M_TRIM_THRESHOLD, 256 << 20);
+  mallopt(M_MMAP_THRESHOLD, 32 << 20);
+#endif
   llvm::InitLLVM initLLVM(argc, argv);
   // --help lists tile-run's options, not every option LLVM and MLIR
   // register (those still parse; --help-hidden lists them).
