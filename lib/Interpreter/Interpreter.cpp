@@ -34,22 +34,17 @@ using namespace mlir::tile::interp::detail;
 // The interpreter
 //===----------------------------------------------------------------------===//
 
-uint8_t *Interpreter::resolve(Operation *op, uint64_t address, unsigned size,
-                              int64_t element) {
+void Interpreter::reportBadAccess(Operation *op, uint64_t address,
+                                  unsigned size, int64_t element) {
   uint64_t index = address >> kAddressShift;
   uint64_t offset = address & ((uint64_t(1) << kAddressShift) - 1);
-  if (index >= 1 && index <= buffers.size()) {
-    MutableArrayRef<uint8_t> bytes = buffers[index - 1].bytes;
-    if (offset + size <= bytes.size()) {
-      if (offset % size != 0) {
-        error(op) << "misaligned " << size << "-byte " << op->getName()
-                  << " at byte offset " << offset << " of buffer '"
-                  << buffers[index - 1].name << "' (element " << element
-                  << " of the block)";
-        return nullptr;
-      }
-      return bytes.data() + offset;
-    }
+  if (index >= 1 && index <= buffers.size() &&
+      offset + size <= buffers[index - 1].bytes.size()) {
+    error(op) << "misaligned " << size << "-byte " << op->getName()
+              << " at byte offset " << offset << " of buffer '"
+              << buffers[index - 1].name << "' (element " << element
+              << " of the block)";
+    return;
   }
   InFlightDiagnostic diag = error(op);
   diag << "out-of-bounds " << op->getName() << " by element " << element
@@ -66,7 +61,6 @@ uint8_t *Interpreter::resolve(Operation *op, uint64_t address, unsigned size,
   else
     diag << "address 0x" << llvm::utohexstr(address)
          << " is in no buffer of the launch";
-  return nullptr;
 }
 
 LogicalResult Interpreter::runBlock(mlir::Block &block, ArrayRef<Array> args,
@@ -123,9 +117,9 @@ uint64_t mlir::tile::interp::getBufferAddress(unsigned index) {
 
 /// Ops runKernel rewrites into others before it runs a kernel (block
 /// pointers, tile-rewrite-block-pointers): handled, through those.
-static const char *const kRewrittenOps[] = {
-    "tile.advance", "tile.block_load", "tile.block_store",
-    "tile.make_block_ptr"};
+static const char *const kRewrittenOps[] = {"tile.advance", "tile.block_load",
+                                            "tile.block_store",
+                                            "tile.make_block_ptr"};
 
 std::vector<std::string> mlir::tile::interp::getHandledOpNames() {
   std::vector<std::string> names;
@@ -167,12 +161,13 @@ LogicalResult mlir::tile::interp::runKernel(func::FuncOp kernel,
   if (kernel.isExternal())
     return kernel.emitError() << "the kernel has no body";
   bool hasBlockPointers =
-      kernel.walk([](Operation *op) {
-              return llvm::is_contained(kRewrittenOps,
-                                        op->getName().getStringRef())
-                         ? WalkResult::interrupt()
-                         : WalkResult::advance();
-            })
+      kernel
+          .walk([](Operation *op) {
+            return llvm::is_contained(kRewrittenOps,
+                                      op->getName().getStringRef())
+                       ? WalkResult::interrupt()
+                       : WalkResult::advance();
+          })
           .wasInterrupted();
   if (hasBlockPointers &&
       failed(rewriteBlockPointers(kernel->getParentOfType<ModuleOp>())))

@@ -246,9 +246,25 @@ public:
     return uint64_t(index + 1) << kAddressShift;
   }
   /// The host bytes behind [address, address + size), or null after
-  /// reporting which buffer it misses.
+  /// reporting which buffer it misses. Inline: every element of every load
+  /// and store comes here.
   uint8_t *resolve(Operation *op, uint64_t address, unsigned size,
-                   int64_t element);
+                   int64_t element) {
+    uint64_t index = address >> kAddressShift;
+    uint64_t offset = address & ((uint64_t(1) << kAddressShift) - 1);
+    // Element sizes are powers of two: a mask, not a division.
+    bool aligned = (size & (size - 1)) == 0 ? (offset & (size - 1)) == 0
+                                            : offset % size == 0;
+    if (index >= 1 && index <= buffers.size() && aligned &&
+        offset + size <= buffers[index - 1].bytes.size())
+      return buffers[index - 1].bytes.data() + offset;
+    reportBadAccess(op, address, size, element);
+    return nullptr;
+  }
+  /// The error for an access resolve refuses: misaligned, or which buffer
+  /// it misses.
+  void reportBadAccess(Operation *op, uint64_t address, unsigned size,
+                       int64_t element);
 
   std::array<int64_t, 3> pid{0, 0, 0};
   ArrayRef<Buffer> buffers;
