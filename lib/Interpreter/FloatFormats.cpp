@@ -63,8 +63,6 @@ double mlir::tile::interp::roundToBF16(double x) {
   return roundToFormat(x, 7, -126, 0x1.fep127, /*tiesAway=*/false);
 }
 
-double mlir::tile::interp::roundToF32(double x) { return double(float(x)); }
-
 double mlir::tile::interp::roundToTF32(double x) {
   return roundToFormat(x, 10, -126, 0x1.ffep127, /*tiesAway=*/true);
 }

@@ -16,7 +16,8 @@
 namespace mlir::tile::interp {
 double roundToF16(double x);
 double roundToBF16(double x);
-double roundToF32(double x);
+/// Inline: the interpreter rounds every fp32 result.
+inline double roundToF32(double x) { return double(float(x)); }
 double roundToTF32(double x);
 
 /// Encodings of values already rounded to the format.
