@@ -29,8 +29,10 @@ LogicalResult runNumPrograms(Interpreter &I, Operation *op) {
 LogicalResult runMakeRange(Interpreter &I, Operation *op) {
   auto range = cast<MakeRangeOp>(op);
   Array out = Array::make(false, shapeOf(range.getType()));
+  // The attribute once, not per element (a dictionary lookup each).
+  int64_t start = range.getStart();
   for (int64_t k = 0, n = out.size(); k < n; ++k)
-    out.i[k] = truncBits(uint64_t(int64_t(range.getStart()) + k), 32);
+    out.i[k] = truncBits(uint64_t(start + k), 32);
   I.set(range.getResult(), std::move(out));
   return success();
 }
