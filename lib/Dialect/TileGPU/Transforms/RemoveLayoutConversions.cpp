@@ -431,20 +431,35 @@ struct ForIterArgOfConversion : public OpRewritePattern<scf::ForOp> {
   }
 };
 
+/// Whether `value` is the tensor the loop around `branch` carries and
+/// yields `result` (of `branch`) for: an accumulator the other branch
+/// leaves unchanged.
+bool isCarriedInto(Value value, scf::IfOp branch, OpResult result) {
+  auto loop = dyn_cast<scf::ForOp>(branch->getParentOp());
+  auto arg = dyn_cast<BlockArgument>(value);
+  if (!loop || !arg || arg.getOwner() != loop.getBody() ||
+      arg.getArgNumber() < loop.getNumInductionVars())
+    return false;
+  auto loopYield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+  return loopYield.getOperand(arg.getArgNumber() -
+                              loop.getNumInductionVars()) == result;
+}
+
 /// An scf.if result that one branch yields as a conversion from a blocked
-/// or mma layout, and the other as the accumulator of the loop around the
-/// scf.if, takes that layout: the other branch converts the accumulator
-/// instead, and the result is converted back after the scf.if, where
-/// ForIterArgOfConversion carries the accumulator in the new layout and
-/// the conversions fold.
+/// or mma layout (or a slice of one) takes that layout, where the other
+/// branch yields either a conversion from the same type (attention's `if`
+/// for the causal mask, whose branches both compute the row maxima and the
+/// scores from the dot) or the accumulator of the loop around the scf.if,
+/// which it then converts (`if s != k: acc += tl.load(...)`). The result is
+/// converted back after the scf.if: one conversion where there were two,
+/// which the patterns above push on to the users, and ForIterArgOfConversion
+/// carries an accumulator in the new layout.
 struct IfResultOfConversion : public OpRewritePattern<scf::IfOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(scf::IfOp branch,
                                 PatternRewriter &rewriter) const override {
-    auto loop = dyn_cast<scf::ForOp>(branch->getParentOp());
-    if (!loop || branch.getElseRegion().empty())
+    if (branch.getElseRegion().empty())
       return failure();
-    auto loopYield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
     for (OpResult result : branch->getResults()) {
       unsigned at = result.getResultNumber();
       for (bool convertedInThen : {true, false}) {
@@ -454,22 +469,23 @@ struct IfResultOfConversion : public OpRewritePattern<scf::IfOp> {
             convertedInThen ? branch.elseYield() : branch.thenYield();
         auto convert =
             converted.getOperand(at).getDefiningOp<ConvertLayoutOp>();
-        auto arg = dyn_cast<BlockArgument>(other.getOperand(at));
-        if (!convert ||
-            !isa<BlockedEncodingAttr, MmaEncodingAttr>(
-                layoutOf(convert.getSrc())) ||
-            !arg || arg.getOwner() != loop.getBody() ||
-            arg.getArgNumber() < loop.getNumInductionVars() ||
-            loopYield.getOperand(arg.getArgNumber() -
-                                 loop.getNumInductionVars()) != result)
+        if (!convert || !isBlockedOrMmaOrSlice(layoutOf(convert.getSrc())))
+          continue;
+        Value otherValue = other.getOperand(at);
+        auto otherConvert = otherValue.getDefiningOp<ConvertLayoutOp>();
+        bool bothConverted = otherConvert && otherConvert.getSrc().getType() ==
+                                                 convert.getSrc().getType();
+        if (!bothConverted && !isCarriedInto(otherValue, branch, result))
           continue;
         auto oldType = cast<RankedTensorType>(result.getType());
-        Attribute layout = layoutOf(convert.getSrc());
         rewriter.modifyOpInPlace(
             converted, [&] { converted->setOperand(at, convert.getSrc()); });
         rewriter.setInsertionPoint(other);
         Value otherInLayout =
-            convertToLayout(rewriter, other.getLoc(), arg, layout);
+            bothConverted
+                ? otherConvert.getSrc()
+                : convertToLayout(rewriter, other.getLoc(), otherValue,
+                                  layoutOf(convert.getSrc()));
         rewriter.modifyOpInPlace(other,
                                  [&] { other->setOperand(at, otherInLayout); });
         rewriter.modifyOpInPlace(
@@ -478,44 +494,6 @@ struct IfResultOfConversion : public OpRewritePattern<scf::IfOp> {
         convertUsesBack(rewriter, result, oldType);
         return success();
       }
-    }
-    return failure();
-  }
-};
-
-/// An scf.if result that both branches yield as conversions from one
-/// blocked or mma layout (or a slice of one) takes that layout, and is
-/// converted after the scf.if instead: one conversion where there were two,
-/// which the patterns above push on to the users (a loop then carries the
-/// value in that layout: attention's `if` for the causal mask, whose
-/// branches both compute the row maxima and the scores from the dot).
-struct IfResultOfConversions : public OpRewritePattern<scf::IfOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(scf::IfOp branch,
-                                PatternRewriter &rewriter) const override {
-    if (branch.getElseRegion().empty())
-      return failure();
-    scf::YieldOp thenYield = branch.thenYield(), elseYield = branch.elseYield();
-    for (OpResult result : branch->getResults()) {
-      unsigned at = result.getResultNumber();
-      auto thenConvert =
-          thenYield.getOperand(at).getDefiningOp<ConvertLayoutOp>();
-      auto elseConvert =
-          elseYield.getOperand(at).getDefiningOp<ConvertLayoutOp>();
-      if (!thenConvert || !elseConvert ||
-          thenConvert.getSrc().getType() != elseConvert.getSrc().getType() ||
-          !isBlockedOrMmaOrSlice(layoutOf(thenConvert.getSrc())))
-        continue;
-      auto oldType = cast<RankedTensorType>(result.getType());
-      rewriter.modifyOpInPlace(
-          thenYield, [&] { thenYield->setOperand(at, thenConvert.getSrc()); });
-      rewriter.modifyOpInPlace(
-          elseYield, [&] { elseYield->setOperand(at, elseConvert.getSrc()); });
-      rewriter.modifyOpInPlace(
-          branch, [&] { result.setType(thenConvert.getSrc().getType()); });
-      rewriter.setInsertionPointAfter(branch);
-      convertUsesBack(rewriter, result, oldType);
-      return success();
     }
     return failure();
   }
@@ -542,8 +520,7 @@ struct RemoveLayoutConversions
     patterns.add<RematerializeSource, PushConversionForward, ReduceOfConversion,
                  ConversionOfBroadcast, DotOfConversion, StoreOfConversion,
                  ForIterArgOfConversion, IfResultOfConversion,
-                 IfResultOfConversions, HoistInvariantConversion>(
-        &getContext());
+                 HoistInvariantConversion>(&getContext());
     // Every pattern leaves valid IR (it moves, merges or drops conversions),
     // so a rewrite that has not settled when the iterations run out is no
     // error: a loaded value feeding many elementwise chains needs more than
