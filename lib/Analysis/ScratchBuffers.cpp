@@ -271,21 +271,25 @@ unsigned mlir::tilegpu::getConvertLayoutRowPadding(ConvertLayoutOp op) {
 }
 
 bool mlir::tilegpu::isRegisterIdentityConversion(ConvertLayoutOp op) {
-  Attribute src = op.getSrc().getType().getEncoding(),
-            dst = op.getType().getEncoding();
+  return isRegisterIdentityConversion(op.getSrc().getType(), op.getType());
+}
+
+bool mlir::tilegpu::isRegisterIdentityConversion(RankedTensorType srcType,
+                                                 RankedTensorType dstType) {
+  Attribute src = srcType.getEncoding(), dst = dstType.getEncoding();
   if (src == dst)
     return true;
   auto srcSlice = dyn_cast<SliceEncodingAttr>(src);
   auto dstSlice = dyn_cast<SliceEncodingAttr>(dst);
   if (!srcSlice || !dstSlice || srcSlice.getDim() != 1 ||
-      dstSlice.getDim() != 1 || op.getType().getRank() != 1)
+      dstSlice.getDim() != 1 || dstType.getRank() != 1)
     return false;
   auto srcMma = dyn_cast<MmaEncodingAttr>(srcSlice.getParent());
   auto dstMma = dyn_cast<MmaEncodingAttr>(dstSlice.getParent());
   return srcMma && dstMma &&
          srcMma.getVersionMajor() == dstMma.getVersionMajor() &&
          srcMma.getWarpsPerCTA() == dstMma.getWarpsPerCTA() &&
-         op.getType().getDimSize(0) % srcMma.getShapePerCTATile()[0] == 0;
+         dstType.getDimSize(0) % srcMma.getShapePerCTATile()[0] == 0;
 }
 
 unsigned mlir::tilegpu::getConvertLayoutScratchBytes(ConvertLayoutOp op) {

@@ -363,3 +363,56 @@ func.func @running_max_under_if(%p: tensor<16x64x!tile.ptr<f32>, #blk>, %q: tens
   tile.store %q, %s : tensor<16x!tile.ptr<f32>, #row>
   return
 }
+
+// -----
+
+// Attention's rescale of its accumulator, `acc * alpha[:, None]`, where
+// alpha comes from the scores' rows (a slice of the QK^T mma layout, n 64)
+// and acc is the PV accumulator (n 128): the rescale is recomputed in the
+// accumulator's layout, through a conversion between the two row slices,
+// which keeps every element in its register, instead of converting the
+// 128 x 128 accumulator to a blocked layout and back.
+#blk = #tilegpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [1, 4], order = [1, 0]}>
+#s = #tilegpu.mma<{version = 3, warpsPerCTA = [4, 1], instrShape = [16, 64]}>
+#o = #tilegpu.mma<{version = 3, warpsPerCTA = [4, 1], instrShape = [16, 128]}>
+// CHECK-LABEL: func.func @rescale_in_accumulator_layout
+// CHECK-SAME: -> tensor<128x128xf32, #[[O:[a-z0-9]+]]>
+// CHECK: scf.for
+// CHECK-NEXT: math.exp2
+// CHECK-NEXT: tilegpu.convert_layout
+// CHECK-NEXT: tile.expand_dims {{.*}} -> tensor<128x1xf32, #[[O]]>
+// CHECK-NEXT: tile.broadcast
+// CHECK-NEXT: arith.mulf {{.*}} : tensor<128x128xf32, #[[O]]>
+// CHECK-NEXT: scf.yield
+func.func @rescale_in_accumulator_layout(%alpha: tensor<128xf32, #tilegpu.slice<{dim = 1, parent = #s}>>, %n: i32) -> tensor<128x128xf32, #o> {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %zero = arith.constant dense<0.0> : tensor<128x128xf32, #o>
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero) -> (tensor<128x128xf32, #o>) : i32 {
+    %a = math.exp2 %alpha : tensor<128xf32, #tilegpu.slice<{dim = 1, parent = #s}>>
+    %ab = tilegpu.convert_layout %a : tensor<128xf32, #tilegpu.slice<{dim = 1, parent = #s}>> -> tensor<128xf32, #tilegpu.slice<{dim = 1, parent = #blk}>>
+    %e = tile.expand_dims %ab {axis = 1 : i32} : tensor<128xf32, #tilegpu.slice<{dim = 1, parent = #blk}>> -> tensor<128x1xf32, #blk>
+    %b = tile.broadcast %e : tensor<128x1xf32, #blk> -> tensor<128x128xf32, #blk>
+    %accb = tilegpu.convert_layout %acc : tensor<128x128xf32, #o> -> tensor<128x128xf32, #blk>
+    %m = arith.mulf %accb, %b : tensor<128x128xf32, #blk>
+    %back = tilegpu.convert_layout %m : tensor<128x128xf32, #blk> -> tensor<128x128xf32, #o>
+    scf.yield %back : tensor<128x128xf32, #o>
+  }
+  return %r : tensor<128x128xf32, #o>
+}
+
+// -----
+
+// A conversion between two row slices of mma layouts lowers to nothing:
+// the exponential before it is not recomputed in the other layout.
+#s = #tilegpu.mma<{version = 3, warpsPerCTA = [4, 1], instrShape = [16, 64]}>
+#o = #tilegpu.mma<{version = 3, warpsPerCTA = [4, 1], instrShape = [16, 128]}>
+// CHECK-LABEL: func.func @free_conversion_kept
+// CHECK-NEXT: %[[E:.*]] = math.exp2
+// CHECK-NEXT: %[[C:.*]] = tilegpu.convert_layout %[[E]]
+// CHECK-NEXT: return %[[C]]
+func.func @free_conversion_kept(%x: tensor<128xf32, #tilegpu.slice<{dim = 1, parent = #s}>>) -> tensor<128xf32, #tilegpu.slice<{dim = 1, parent = #o}>> {
+  %e = math.exp2 %x : tensor<128xf32, #tilegpu.slice<{dim = 1, parent = #s}>>
+  %c = tilegpu.convert_layout %e : tensor<128xf32, #tilegpu.slice<{dim = 1, parent = #s}>> -> tensor<128xf32, #tilegpu.slice<{dim = 1, parent = #o}>>
+  return %c : tensor<128xf32, #tilegpu.slice<{dim = 1, parent = #o}>>
+}

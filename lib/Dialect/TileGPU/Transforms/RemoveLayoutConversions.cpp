@@ -95,9 +95,12 @@ void convertUsesBack(PatternRewriter &rewriter, Value value,
 }
 
 /// Whether `value` can be had in `layout` by recomputation alone, without
-/// moving data between threads.
+/// moving data between threads (a conversion that keeps every element in
+/// its register, as between the row slices of two mma layouts, is free).
 bool canRematerialize(Value value, Attribute layout, unsigned depth = 0) {
-  if (!isa<RankedTensorType>(value.getType()) || layoutOf(value) == layout)
+  auto type = dyn_cast<RankedTensorType>(value.getType());
+  if (!type || layoutOf(value) == layout ||
+      isRegisterIdentityConversion(type, withLayout(type, layout)))
     return true;
   Operation *def = value.getDefiningOp();
   if (!def || depth > 16)
@@ -124,6 +127,9 @@ struct RematerializeSource : public OpRewritePattern<ConvertLayoutOp> {
                                 PatternRewriter &rewriter) const override {
     Operation *source = convert.getSrc().getDefiningOp();
     Attribute layout = convert.getType().getEncoding();
+    // A conversion that lowers to nothing is cheaper than recomputing.
+    if (isRegisterIdentityConversion(convert))
+      return failure();
     if (!source || !isCheapToRematerialize(source) ||
         !canRematerialize(convert.getSrc(), layout))
       return failure();
