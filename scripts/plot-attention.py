@@ -52,12 +52,17 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("logs", nargs="+", metavar="LOG")
     parser.add_argument("-o", "--output", default="attention.png")
+    parser.add_argument("--device", default=None,
+                        help="the GPU named in the title (default: the first 'NVIDIA ...' line of the logs)")
     args = parser.parse_args()
     panels = {}
     for log in args.logs:
         parse(log, panels)
     if not panels:
         sys.exit(f"plot-attention: no attention table rows in {' '.join(args.logs)}")
+    device = args.device or next(
+        (line.split(",")[0].replace("NVIDIA ", "").strip() for log in args.logs for line in open(log)
+         if line.startswith("NVIDIA ")), "the GPU")
     work = tempfile.mkdtemp()
     keys = sorted(panels, key=lambda k: (k[0] != "forward", k[1], k[2]))
     columns = 3
@@ -66,7 +71,7 @@ def main():
         f"set terminal pngcairo size {520 * columns},{400 * rows} font ',10'",
         f"set output '{args.output}'",
         f"set multiplot layout {rows},{columns} title "
-        "'Tutorial 06 attention on the H100, fp16, Z 4, H 32 (TFLOP/s)'",
+        f"'Tutorial 06 attention on the {device}, fp16, Z 4, H 32 (TFLOP/s)'",
         "set termoption noenhanced", "set logscale x 2", "set xlabel 'N_CTX'", "set ylabel 'TFLOP/s'",
         "set key bottom right font ',8'", "set grid", "set yrange [0:*]",
     ]
