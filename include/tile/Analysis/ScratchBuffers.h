@@ -130,6 +130,7 @@ unsigned getConvertLayoutScratchBytes(ConvertLayoutOp op);
 /// rows alike (same version and warps; their n may differ), as attention's
 /// running statistics between its two dots. It lowers to nothing.
 bool isRegisterIdentityConversion(ConvertLayoutOp op);
+/// The same for a conversion from `src` to `dst` (the same layout included).
 bool isRegisterIdentityConversion(RankedTensorType src, RankedTensorType dst);
 /// A layout conversion goes through a row-major copy of the tensor in its
 /// scratch, each row (innermost dimension) followed by this many unused

@@ -99,8 +99,7 @@ void convertUsesBack(PatternRewriter &rewriter, Value value,
 /// its register, as between the row slices of two mma layouts, is free).
 bool canRematerialize(Value value, Attribute layout, unsigned depth = 0) {
   auto type = dyn_cast<RankedTensorType>(value.getType());
-  if (!type || layoutOf(value) == layout ||
-      isRegisterIdentityConversion(type, withLayout(type, layout)))
+  if (!type || isRegisterIdentityConversion(type, withLayout(type, layout)))
     return true;
   Operation *def = value.getDefiningOp();
   if (!def || depth > 16)
