@@ -40,6 +40,9 @@ void mlir::tile::buildTileToTileGPUPipeline(OpPassManager &pm,
   convert.numWarps = options.numWarps;
   convert.target = options.target;
   pm.addPass(createConvertTileToTileGPU(convert));
+  // Causal attention's last row blocks do the most work; started last,
+  // they ran alone on a few SMs (docs/performance.md).
+  pm.addPass(tilegpu::createTileGPUOrderPrograms());
   pm.addPass(tilegpu::createTileGPUCoalesce());
   pm.addPass(tilegpu::createTileGPUAccelerateMatmul());
   pm.addPass(tilegpu::createTileGPUPropagateAccumulatorLayout());

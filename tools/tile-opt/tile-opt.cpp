@@ -49,6 +49,7 @@ namespace mlir::tile::test {
 void registerTestAxisInfoPass();
 void registerTestAllocationPass();
 void registerTestMembarPass();
+void registerTestProgramWorkPass();
 void registerTestGPUParityPass();
 } // namespace mlir::tile::test
 
@@ -57,6 +58,7 @@ int main(int argc, char **argv) {
   mlir::tile::test::registerTestAxisInfoPass();
   mlir::tile::test::registerTestAllocationPass();
   mlir::tile::test::registerTestMembarPass();
+  mlir::tile::test::registerTestProgramWorkPass();
   mlir::tile::test::registerTestGPUParityPass();
   DialectRegistry registry;
   mlir::tile::registerTileDialects(registry);

@@ -5,6 +5,32 @@
 
 include "mlir/Pass/PassBase.td"
 
+def TileGPUOrderPrograms : Pass<"tilegpu-order-programs", "mlir::ModuleOp"> {
+  let summary = "Start the programs with the most work first";
+  let description = [{
+    In a kernel whose loops run more iterations in programs with larger ids
+    along one grid axis (ProgramWork: causal attention's row blocks), and no
+    loop fewer, the program ids are renumbered at the kernel's entry so that
+    the GPU, which starts programs in launch order, starts the heaviest
+    first and the last wave is made of light programs. The programs along
+    the other axes are taken in sections of G: within a section, the
+    heaviest programs of all G first, then the next; G is the number of
+    sections whose loads (the growing loops' bytes per iteration times the
+    heaviest program's iterations, computed at run time) fit in
+    `section-bytes`, at most `max-section`. The renumbering is a bijection
+    of the grid, so each program still runs once; where the grid holds
+    2^31 programs or more the ids stay as they are.
+  }];
+  let options = [
+    Option<"sectionBytes", "section-bytes", "int64_t",
+           /*default=*/"16 << 20",
+           "Bytes the loops of one section's programs may load">,
+    Option<"maxSection", "max-section", "int64_t", /*default=*/"16",
+           "Most programs of the other axes in one section">
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 def TileGPUCoalesce : Pass<"tilegpu-coalesce", "mlir::ModuleOp"> {
   let summary = "Give each global load and store its widest coalesced layout";
   let description = [{
