@@ -61,8 +61,7 @@ Trend ProgramWork::getTrend(Value value, unsigned axis) {
   return getDependence(value, axis).trend;
 }
 
-ProgramWork::Dependence ProgramWork::getDependence(Value value,
-                                                   unsigned axis) {
+ProgramWork::Dependence ProgramWork::getDependence(Value value, unsigned axis) {
   auto key = std::make_pair(value, axis);
   if (auto it = dependences.find(key); it != dependences.end())
     return it->second;
@@ -193,7 +192,8 @@ int64_t ProgramWork::getBytesLoadedPerIteration(scf::ForOp loop) {
       return;
     Type type = op->getResult(0).getType();
     if (auto shaped = dyn_cast<ShapedType>(type))
-      bytes += shaped.getNumElements() * getElementBytes(shaped.getElementType());
+      bytes +=
+          shaped.getNumElements() * getElementBytes(shaped.getElementType());
     else
       bytes += getElementBytes(type);
   });

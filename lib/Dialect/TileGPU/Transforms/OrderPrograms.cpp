@@ -39,58 +39,114 @@ using namespace mlir;
 using namespace mlir::tilegpu;
 
 namespace {
-/// Builds, at the kernel's entry, the values a loop bound takes in the
-/// program with the largest id along `axis`.
-class HeaviestProgramBuilder {
-public:
-  HeaviestProgramBuilder(OpBuilder &builder, func::FuncOp kernel,
-                         unsigned axis, Value heaviestId)
-      : builder(builder), kernel(kernel), axis(axis), heaviestId(heaviestId) {}
-
-  /// `value` recomputed at the builder's point, or null where it depends on
-  /// anything but kernel arguments, constants, program ids and the integer
-  /// arithmetic ProgramWork follows.
-  Value materialize(Value value) {
-    if (Value known = mapping.lookupOrNull(value))
-      return known;
-    if (auto arg = dyn_cast<BlockArgument>(value))
-      return arg.getOwner()->getParentOp() == kernel.getOperation() ? value
-                                                                    : Value();
-    Operation *op = value.getDefiningOp();
-    if (auto programId = dyn_cast<tile::ProgramIdOp>(op);
-        programId && programId.getAxis() == axis) {
-      mapping.map(value, heaviestId);
-      return heaviestId;
-    }
-    if (!isa<tile::ProgramIdOp, tile::NumProgramsOp, arith::ConstantOp,
+/// Whether `op` is arithmetic the entry may recompute a loop bound with.
+bool isRecomputable(Operation *op) {
+  return isa<tile::ProgramIdOp, tile::NumProgramsOp, arith::ConstantOp,
              arith::AddIOp, arith::SubIOp, arith::MulIOp, arith::DivSIOp,
              arith::DivUIOp, arith::FloorDivSIOp, arith::CeilDivSIOp,
              arith::CeilDivUIOp, arith::ExtSIOp, arith::ExtUIOp,
              arith::IndexCastOp, arith::IndexCastUIOp, arith::MinSIOp,
-             arith::MaxSIOp, arith::MinUIOp, arith::MaxUIOp>(op))
-      return {};
-    for (Value operand : op->getOperands())
-      if (!materialize(operand))
-        return {};
-    Operation *copy = builder.clone(*op, mapping);
-    return copy->getResult(0);
-  }
+             arith::MaxSIOp, arith::MinUIOp, arith::MaxUIOp>(op);
+}
 
-private:
-  OpBuilder &builder;
-  func::FuncOp kernel;
-  unsigned axis;
-  Value heaviestId;
-  IRMapping mapping;
+/// Whether `value` is computed from kernel arguments, constants and program
+/// ids by such arithmetic alone, so that the entry can compute it.
+bool isComputableAtEntry(Value value, func::FuncOp kernel) {
+  if (auto arg = dyn_cast<BlockArgument>(value))
+    return arg.getOwner()->getParentOp() == kernel.getOperation();
+  Operation *op = value.getDefiningOp();
+  return isRecomputable(op) &&
+         llvm::all_of(op->getOperands(), [&](Value operand) {
+           return isComputableAtEntry(operand, kernel);
+         });
+}
+
+/// Integer arithmetic at the kernel's entry.
+struct EntryBuilder {
+  OpBuilder builder;
+  Location loc;
+
+  Value constant(Type type, int64_t value) {
+    return arith::ConstantIntOp::create(builder, loc, type, value);
+  }
+  Value i32(int64_t value) { return constant(builder.getI32Type(), value); }
+  Value i64(int64_t value) { return constant(builder.getI64Type(), value); }
+  Value toI64(Value value) {
+    Type i64 = builder.getI64Type();
+    if (value.getType().isIndex())
+      return arith::IndexCastOp::create(builder, loc, i64, value);
+    if (value.getType().getIntOrFloatBitWidth() < 64)
+      return arith::ExtSIOp::create(builder, loc, i64, value);
+    return value;
+  }
+  Value add(Value a, Value b) {
+    return arith::AddIOp::create(builder, loc, a, b);
+  }
+  Value sub(Value a, Value b) {
+    return arith::SubIOp::create(builder, loc, a, b);
+  }
+  Value mul(Value a, Value b) {
+    return arith::MulIOp::create(builder, loc, a, b);
+  }
+  Value divSigned(Value a, Value b) {
+    return arith::DivSIOp::create(builder, loc, a, b);
+  }
+  Value div(Value a, Value b) {
+    return arith::DivUIOp::create(builder, loc, a, b);
+  }
+  Value rem(Value a, Value b) {
+    return arith::RemUIOp::create(builder, loc, a, b);
+  }
+  Value min(Value a, Value b) {
+    return arith::MinSIOp::create(builder, loc, a, b);
+  }
+  Value max(Value a, Value b) {
+    return arith::MaxSIOp::create(builder, loc, a, b);
+  }
 };
 
-Value toI64(OpBuilder &builder, Location loc, Value value) {
-  Type i64 = builder.getI64Type();
-  if (value.getType().isIndex())
-    return arith::IndexCastOp::create(builder, loc, i64, value);
-  if (value.getType().getIntOrFloatBitWidth() < 64)
-    return arith::ExtSIOp::create(builder, loc, i64, value);
-  return value;
+/// A value recomputed at the entry with program_id(axis) replaced by
+/// `heaviestId`; the value must be isComputableAtEntry.
+Value recomputeAtEntry(Value value, unsigned axis, Value heaviestId,
+                       EntryBuilder &entry, IRMapping &mapping) {
+  if (Value known = mapping.lookupOrNull(value))
+    return known;
+  if (isa<BlockArgument>(value))
+    return value; // a kernel argument
+  Operation *op = value.getDefiningOp();
+  if (auto programId = dyn_cast<tile::ProgramIdOp>(op);
+      programId && programId.getAxis() == axis) {
+    mapping.map(value, heaviestId);
+    return heaviestId;
+  }
+  for (Value operand : op->getOperands())
+    recomputeAtEntry(operand, axis, heaviestId, entry, mapping);
+  return entry.builder.clone(*op, mapping)->getResult(0);
+}
+
+/// The bytes the growing loops load in the program with the largest id
+/// along `axis` (i64): their trip counts there times their loads per
+/// iteration.
+Value buildHeaviestLoopBytes(ArrayRef<scf::ForOp> loops, unsigned axis,
+                             Value heaviestId, EntryBuilder &entry) {
+  IRMapping mapping;
+  auto bound = [&](Value value) {
+    return entry.toI64(
+        recomputeAtEntry(value, axis, heaviestId, entry, mapping));
+  };
+  Value bytes = entry.i64(0);
+  for (scf::ForOp loop : loops) {
+    Value lower = bound(loop.getLowerBound());
+    Value upper = bound(loop.getUpperBound());
+    Value step = bound(loop.getStep());
+    // max(0, ceil((upper - lower) / step)) iterations.
+    Value rounded =
+        entry.add(entry.sub(upper, lower), entry.sub(step, entry.i64(1)));
+    Value trips = entry.max(entry.divSigned(rounded, step), entry.i64(0));
+    int64_t perIteration = tile::ProgramWork::getBytesLoadedPerIteration(loop);
+    bytes = entry.add(bytes, entry.mul(trips, entry.i64(perIteration)));
+  }
+  return bytes;
 }
 
 struct OrderPrograms
@@ -122,136 +178,85 @@ struct OrderPrograms
     if (!heavyAxis)
       return;
     unsigned axis = *heavyAxis;
+    SmallVector<scf::ForOp> loops = work.getGrowingLoops(axis);
+    for (scf::ForOp loop : loops)
+      for (Value bound :
+           {loop.getLowerBound(), loop.getUpperBound(), loop.getStep()})
+        if (!isComputableAtEntry(bound, kernel))
+          return;
 
-    Location loc = kernel.getLoc();
-    OpBuilder builder = OpBuilder::atBlockBegin(&kernel.getBody().front());
-    Type i32 = builder.getI32Type();
-    auto constI32 = [&](int64_t value) -> Value {
-      return arith::ConstantIntOp::create(builder, loc, i32, value);
-    };
-    auto constI64 = [&](int64_t value) -> Value {
-      return arith::ConstantIntOp::create(builder, loc, builder.getI64Type(),
-                                          value);
-    };
+    EntryBuilder entry{OpBuilder::atBlockBegin(&kernel.getBody().front()),
+                       kernel.getLoc()};
+    Type i32 = entry.builder.getI32Type();
     Value ids[3], counts[3];
     for (unsigned i = 0; i < 3; ++i) {
-      ids[i] = tile::ProgramIdOp::create(builder, loc, i32, i);
-      counts[i] = tile::NumProgramsOp::create(builder, loc, i32, i);
+      ids[i] = tile::ProgramIdOp::create(entry.builder, entry.loc, i32, i);
+      counts[i] = tile::NumProgramsOp::create(entry.builder, entry.loc, i32, i);
     }
-
-    // Bytes the heaviest program's growing loops load.
-    Value heaviestId =
-        arith::SubIOp::create(builder, loc, counts[axis], constI32(1));
-    HeaviestProgramBuilder heaviest(builder, kernel, axis, heaviestId);
-    Value bytes = constI64(0);
-    for (scf::ForOp loop : work.getGrowingLoops(axis)) {
-      Value lower = heaviest.materialize(loop.getLowerBound());
-      Value upper = heaviest.materialize(loop.getUpperBound());
-      Value step = heaviest.materialize(loop.getStep());
-      if (!lower || !upper || !step) {
-        // Leave the kernel as it was.
-        eraseUnused(kernel, builder);
-        return;
-      }
-      lower = toI64(builder, loc, lower);
-      upper = toI64(builder, loc, upper);
-      step = toI64(builder, loc, step);
-      // max(0, ceil((upper - lower) / step)) iterations.
-      Value span = arith::SubIOp::create(builder, loc, upper, lower);
-      Value rounded = arith::AddIOp::create(
-          builder, loc, span,
-          arith::SubIOp::create(builder, loc, step, constI64(1)));
-      Value trips = arith::MaxSIOp::create(
-          builder, loc, arith::DivSIOp::create(builder, loc, rounded, step),
-          constI64(0));
-      Value loopBytes = arith::MulIOp::create(
-          builder, loc, trips,
-          constI64(tile::ProgramWork::getBytesLoadedPerIteration(loop)));
-      bytes = arith::AddIOp::create(builder, loc, bytes, loopBytes);
-    }
-
+    Value heaviestId = entry.sub(counts[axis], entry.i32(1));
+    Value bytes = buildHeaviestLoopBytes(loops, axis, heaviestId, entry);
     // G = clamp(section-bytes / bytes, 1, max-section).
-    Value section = arith::DivSIOp::create(
-        builder, loc, constI64(sectionBytes),
-        arith::MaxSIOp::create(builder, loc, bytes, constI64(1)));
-    section = arith::MinSIOp::create(
-        builder, loc,
-        arith::MaxSIOp::create(builder, loc, section, constI64(1)),
-        constI64(std::max<int64_t>(1, maxSection)));
-    section = arith::TruncIOp::create(builder, loc, i32, section);
+    Value section = entry.divSigned(entry.i64(sectionBytes),
+                                    entry.max(bytes, entry.i64(1)));
+    section = entry.min(entry.max(section, entry.i64(1)),
+                        entry.i64(std::max<int64_t>(1, maxSection)));
+    section = arith::TruncIOp::create(entry.builder, entry.loc, i32, section);
 
-    // Launch-order index L = x + nx * (y + ny * z); renumbered only where
-    // the grid's program count fits in 32 bits.
-    Value total = constI64(1);
-    for (Value count : counts)
-      total = arith::MulIOp::create(builder, loc, total,
-                                    toI64(builder, loc, count));
-    Value fits = arith::CmpIOp::create(
-        builder, loc, arith::CmpIPredicate::sle, total,
-        constI64(std::numeric_limits<int32_t>::max()));
-    auto select = [&](Value ifFits, Value otherwise) -> Value {
-      return arith::SelectOp::create(builder, loc, fits, ifFits, otherwise);
-    };
-    auto add = [&](Value a, Value b) -> Value {
-      return arith::AddIOp::create(builder, loc, a, b);
-    };
-    auto sub = [&](Value a, Value b) -> Value {
-      return arith::SubIOp::create(builder, loc, a, b);
-    };
-    auto mul = [&](Value a, Value b) -> Value {
-      return arith::MulIOp::create(builder, loc, a, b);
-    };
-    auto div = [&](Value a, Value b) -> Value {
-      return arith::DivUIOp::create(builder, loc, a, b);
-    };
-    auto rem = [&](Value a, Value b) -> Value {
-      return arith::RemUIOp::create(builder, loc, a, b);
-    };
-    Value one = constI32(1);
-    Value launchIndex = select(
-        add(ids[0], mul(counts[0], add(ids[1], mul(counts[1], ids[2])))),
-        constI32(0));
-    unsigned otherAxes[2] = {axis == 0 ? 1u : 0u, axis == 2 ? 1u : 2u};
-    Value heavyCount = select(counts[axis], one);
-    Value otherCount =
-        select(mul(counts[otherAxes[0]], counts[otherAxes[1]]), one);
-    section = arith::MaxSIOp::create(
-        builder, loc, arith::MinSIOp::create(builder, loc, section, otherCount),
-        one);
-    // Section s holds the other-axes programs [first, first + size); its
-    // size * heavyCount programs start heaviest row first.
-    Value first = mul(div(launchIndex, mul(section, heavyCount)), section);
-    Value size = arith::MinSIOp::create(builder, loc, section,
-                                        sub(otherCount, first));
-    Value inSection = sub(launchIndex, mul(first, heavyCount));
-    Value heavyId = sub(sub(heavyCount, one), div(inSection, size));
-    Value otherId = add(first, rem(inSection, size));
-    Value renumbered[3];
-    renumbered[axis] = heavyId;
-    renumbered[otherAxes[0]] = rem(otherId, select(counts[otherAxes[0]], one));
-    renumbered[otherAxes[1]] = div(otherId, select(counts[otherAxes[0]], one));
-    for (unsigned i = 0; i < 3; ++i)
-      renumbered[i] = select(renumbered[i], ids[i]);
-
+    SmallVector<Value, 3> renumbered =
+        renumber(entry, axis, section, ids, counts);
     for (tile::ProgramIdOp programId : programIds) {
-      programId.getResult().replaceAllUsesWith(
-          renumbered[programId.getAxis()]);
+      programId.getResult().replaceAllUsesWith(renumbered[programId.getAxis()]);
       programId.erase();
     }
   }
 
-  /// Erases the unused ops this pass put at the kernel's entry.
-  static void eraseUnused(func::FuncOp kernel, OpBuilder &builder) {
-    Block &entry = kernel.getBody().front();
-    SmallVector<Operation *> added;
-    for (Operation &op : entry) {
-      if (&op == &*builder.getInsertionPoint())
-        break;
-      added.push_back(&op);
-    }
-    for (Operation *op : llvm::reverse(added))
-      if (op->use_empty())
-        op->erase();
+  /// The new ids: the launch index L = x + nx * (y + ny * z) taken apart
+  /// in sections of `section` programs of the other axes, the heaviest row
+  /// of a section first; the old ids where the grid holds 2^31 programs or
+  /// more (L would not fit in 32 bits).
+  static SmallVector<Value, 3> renumber(EntryBuilder &entry, unsigned axis,
+                                        Value section, Value (&ids)[3],
+                                        Value (&counts)[3]) {
+    Value total = entry.i64(1);
+    for (Value count : counts)
+      total = entry.mul(total, entry.toI64(count));
+    Value fits = arith::CmpIOp::create(
+        entry.builder, entry.loc, arith::CmpIPredicate::sle, total,
+        entry.i64(std::numeric_limits<int32_t>::max()));
+    auto ifFits = [&](Value value, Value otherwise) -> Value {
+      return arith::SelectOp::create(entry.builder, entry.loc, fits, value,
+                                     otherwise);
+    };
+    // Where the grid does not fit, every operand below is one or zero, so
+    // no division is by zero.
+    Value one = entry.i32(1);
+    Value launchIndex = ifFits(
+        entry.add(ids[0],
+                  entry.mul(counts[0],
+                            entry.add(ids[1], entry.mul(counts[1], ids[2])))),
+        entry.i32(0));
+    unsigned otherAxes[2] = {axis == 0 ? 1u : 0u, axis == 2 ? 1u : 2u};
+    Value heavyCount = ifFits(counts[axis], one);
+    Value firstOtherCount = ifFits(counts[otherAxes[0]], one);
+    Value otherCount =
+        ifFits(entry.mul(counts[otherAxes[0]], counts[otherAxes[1]]), one);
+    section = entry.max(entry.min(section, otherCount), one);
+    // A section holds the other axes' programs [first, first + size) (the
+    // last may hold fewer); its size * heavyCount programs start heaviest
+    // row first.
+    Value first = entry.mul(
+        entry.div(launchIndex, entry.mul(section, heavyCount)), section);
+    Value size = entry.min(section, entry.sub(otherCount, first));
+    Value inSection = entry.sub(launchIndex, entry.mul(first, heavyCount));
+    Value otherId = entry.add(first, entry.rem(inSection, size));
+    SmallVector<Value, 3> renumbered(3);
+    renumbered[axis] =
+        entry.sub(entry.sub(heavyCount, one), entry.div(inSection, size));
+    renumbered[otherAxes[0]] = entry.rem(otherId, firstOtherCount);
+    renumbered[otherAxes[1]] = entry.div(otherId, firstOtherCount);
+    for (unsigned i = 0; i < 3; ++i)
+      renumbered[i] = ifFits(renumbered[i], ids[i]);
+    return renumbered;
   }
 };
 } // namespace
