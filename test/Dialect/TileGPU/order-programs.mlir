@@ -101,3 +101,21 @@ func.func @loaded_bound(%p: !tile.ptr<i32>) {
   }
   return
 }
+
+// -----
+
+// 64-bit bounds (a loop over an i64 range) are used as they are.
+// CHECK-LABEL: func.func @wide_bounds
+// CHECK: tile.num_programs 0
+// CHECK: %[[HI:.*]] = arith.extsi %{{.*}} : i32 to i64
+// CHECK-NOT: arith.extsi
+// CHECK: arith.subi %[[HI]], %c0_i64
+func.func @wide_bounds() {
+  %pid = tile.program_id 0 : i32
+  %c0 = arith.constant 0 : i64
+  %c1 = arith.constant 1 : i64
+  %hi = arith.extsi %pid : i32 to i64
+  scf.for %i = %c0 to %hi step %c1 : i64 {
+  }
+  return
+}

@@ -139,10 +139,13 @@ Value buildHeaviestLoopBytes(ArrayRef<scf::ForOp> loops, unsigned axis,
     Value lower = bound(loop.getLowerBound());
     Value upper = bound(loop.getUpperBound());
     Value step = bound(loop.getStep());
-    // max(0, ceil((upper - lower) / step)) iterations.
-    Value rounded =
-        entry.add(entry.sub(upper, lower), entry.sub(step, entry.i64(1)));
-    Value trips = entry.max(entry.divSigned(rounded, step), entry.i64(0));
+    // max(0, ceil((upper - lower) / step)) iterations. (At most one
+    // builder call among a call's arguments: their order is unspecified
+    // in C++, and the ops should come out in one order.)
+    Value span = entry.sub(upper, lower);
+    Value stepLess = entry.sub(step, entry.i64(1));
+    Value trips = entry.divSigned(entry.add(span, stepLess), step);
+    trips = entry.max(trips, entry.i64(0));
     int64_t perIteration = tile::ProgramWork::getBytesLoadedPerIteration(loop);
     bytes = entry.add(bytes, entry.mul(trips, entry.i64(perIteration)));
   }
@@ -196,10 +199,10 @@ struct OrderPrograms
     Value heaviestId = entry.sub(counts[axis], entry.i32(1));
     Value bytes = buildHeaviestLoopBytes(loops, axis, heaviestId, entry);
     // G = clamp(section-bytes / bytes, 1, max-section).
-    Value section = entry.divSigned(entry.i64(sectionBytes),
-                                    entry.max(bytes, entry.i64(1)));
-    section = entry.min(entry.max(section, entry.i64(1)),
-                        entry.i64(std::max<int64_t>(1, maxSection)));
+    Value budget = entry.i64(sectionBytes);
+    Value section = entry.divSigned(budget, entry.max(bytes, entry.i64(1)));
+    section = entry.max(section, entry.i64(1));
+    section = entry.min(section, entry.i64(std::max<int64_t>(1, maxSection)));
     section = arith::TruncIOp::create(entry.builder, entry.loc, i32, section);
 
     SmallVector<Value, 3> renumbered =
@@ -230,11 +233,12 @@ struct OrderPrograms
     // Where the grid does not fit, every operand below is one or zero, so
     // no division is by zero.
     Value one = entry.i32(1);
+    Value zero = entry.i32(0);
     Value launchIndex = ifFits(
         entry.add(ids[0],
                   entry.mul(counts[0],
                             entry.add(ids[1], entry.mul(counts[1], ids[2])))),
-        entry.i32(0));
+        zero);
     unsigned otherAxes[2] = {axis == 0 ? 1u : 0u, axis == 2 ? 1u : 2u};
     Value heavyCount = ifFits(counts[axis], one);
     Value firstOtherCount = ifFits(counts[otherAxes[0]], one);
@@ -250,8 +254,8 @@ struct OrderPrograms
     Value inSection = entry.sub(launchIndex, entry.mul(first, heavyCount));
     Value otherId = entry.add(first, entry.rem(inSection, size));
     SmallVector<Value, 3> renumbered(3);
-    renumbered[axis] =
-        entry.sub(entry.sub(heavyCount, one), entry.div(inSection, size));
+    Value lastHeavyId = entry.sub(heavyCount, one);
+    renumbered[axis] = entry.sub(lastHeavyId, entry.div(inSection, size));
     renumbered[otherAxes[0]] = entry.rem(otherId, firstOtherCount);
     renumbered[otherAxes[1]] = entry.div(otherId, firstOtherCount);
     for (unsigned i = 0; i < 3; ++i)
