@@ -119,3 +119,19 @@ func.func @wide_bounds() {
   }
   return
 }
+
+// -----
+
+// A kernel that prints is left as it is: the GPU's prints name the
+// hardware's block ids, which are then its program ids, as in Triton.
+// CHECK-LABEL: func.func @prints
+// CHECK-NOT: tile.num_programs
+func.func @prints() {
+  %pid = tile.program_id 0 : i32
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  scf.for %i = %c0 to %pid step %c1 : i32 {
+  }
+  tile.print " pid: " {hex = false, isSigned = array<i32: 1>} : %pid : i32
+  return
+}

@@ -12,9 +12,9 @@
 // programs' loop loads fit in section-bytes, from the growing loops' bytes
 // per iteration times the heaviest program's trip count, computed at run
 // time from the loop bounds. Assumes the kernel reads program ids only
-// through tile.program_id in its own body (kernels with calls or inline
-// assembly are left alone) and that programs of one launch do not rely on
-// their order, which Triton does not promise either.
+// through tile.program_id in its own body (kernels with calls, inline
+// assembly, prints or asserts are left alone) and that programs of one launch
+// do not rely on their order, which Triton does not promise either.
 //
 //===----------------------------------------------------------------------===//
 
@@ -168,7 +168,11 @@ struct OrderPrograms
     kernel.walk([&](Operation *op) {
       if (auto programId = dyn_cast<tile::ProgramIdOp>(op))
         programIds.push_back(programId);
-      opaque |= isa<CallOpInterface, tile::InlineAsmElementwiseOp>(op);
+      // Calls and inline assembly could read the hardware's block ids;
+      // prints and asserts report them (as Triton's, which are its program
+      // ids), so a kernel being debugged keeps its numbering.
+      opaque |= isa<CallOpInterface, tile::InlineAsmElementwiseOp,
+                    tile::PrintOp, tile::AssertOp>(op);
     });
     if (programIds.empty() || opaque)
       return;
