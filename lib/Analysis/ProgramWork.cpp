@@ -10,17 +10,17 @@ using namespace mlir;
 using namespace mlir::tile;
 
 llvm::StringRef mlir::tile::stringifyTrend(Trend trend) {
-  switch (trend) {
-  case Trend::Independent:
-    return "independent";
-  case Trend::Increasing:
-    return "increasing";
-  case Trend::Decreasing:
-    return "decreasing";
-  case Trend::Unknown:
-    return "unknown";
-  }
-  llvm_unreachable("unhandled trend");
+  static constexpr llvm::StringLiteral names[] = {"independent", "increasing",
+                                                  "decreasing", "unknown"};
+  return names[static_cast<unsigned>(trend)];
+}
+
+bool mlir::tile::isFollowedArithmetic(Operation *op) {
+  return isa<arith::AddIOp, arith::SubIOp, arith::MulIOp, arith::DivSIOp,
+             arith::DivUIOp, arith::FloorDivSIOp, arith::CeilDivSIOp,
+             arith::CeilDivUIOp, arith::ExtSIOp, arith::ExtUIOp,
+             arith::IndexCastOp, arith::IndexCastUIOp, arith::MinSIOp,
+             arith::MaxSIOp, arith::MinUIOp, arith::MaxUIOp>(op);
 }
 
 namespace {
@@ -97,10 +97,9 @@ ProgramWork::Dependence ProgramWork::computeDependence(Value value,
   if (auto programId = dyn_cast<ProgramIdOp>(op))
     return programId.getAxis() == axis ? Dependence{Trend::Increasing, 1}
                                        : independent;
-  if (isa<NumProgramsOp>(op) || getConstantIntValue(value))
-    return independent;
   // Results of ops with regions (branches, loops) depend on what their
-  // regions yield.
+  // regions yield. Ops without operands (constants, num_programs) and ops
+  // of independent operands are independent.
   if (op->getNumRegions() != 0)
     return unknown;
 
@@ -112,6 +111,8 @@ ProgramWork::Dependence ProgramWork::computeDependence(Value value,
       }))
     return independent;
 
+  if (!isFollowedArithmetic(op))
+    return unknown;
   auto slopeOf = [&](auto combine) -> std::optional<int64_t> {
     if (operands[0].slope && operands[1].slope)
       return combine(*operands[0].slope, *operands[1].slope);
@@ -145,10 +146,8 @@ ProgramWork::Dependence ProgramWork::computeDependence(Value value,
       return {operands[0].trend, std::nullopt};
     return unknown;
   }
-  if (isa<arith::ExtSIOp, arith::ExtUIOp, arith::IndexCastOp,
-          arith::IndexCastUIOp>(op))
-    return operands[0];
-  return unknown;
+  // Extensions and index casts keep the dependence.
+  return operands[0];
 }
 
 Trend ProgramWork::getTripCountTrend(scf::ForOp loop, unsigned axis) {

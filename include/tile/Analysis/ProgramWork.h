@@ -29,6 +29,10 @@ enum class Trend { Independent, Increasing, Decreasing, Unknown };
 
 llvm::StringRef stringifyTrend(Trend trend);
 
+/// Whether ProgramWork follows a program id through `op`: integer add, sub,
+/// mul, div, min, max and extensions (the rest make a trend unknown).
+bool isFollowedArithmetic(Operation *op);
+
 class ProgramWork {
 public:
   explicit ProgramWork(FunctionOpInterface kernel) : kernel(kernel) {}

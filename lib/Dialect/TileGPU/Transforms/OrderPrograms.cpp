@@ -39,14 +39,11 @@ using namespace mlir;
 using namespace mlir::tilegpu;
 
 namespace {
-/// Whether `op` is arithmetic the entry may recompute a loop bound with.
+/// Whether `op` is arithmetic the entry may recompute a loop bound with:
+/// what ProgramWork follows, constants and grid queries.
 bool isRecomputable(Operation *op) {
-  return isa<tile::ProgramIdOp, tile::NumProgramsOp, arith::ConstantOp,
-             arith::AddIOp, arith::SubIOp, arith::MulIOp, arith::DivSIOp,
-             arith::DivUIOp, arith::FloorDivSIOp, arith::CeilDivSIOp,
-             arith::CeilDivUIOp, arith::ExtSIOp, arith::ExtUIOp,
-             arith::IndexCastOp, arith::IndexCastUIOp, arith::MinSIOp,
-             arith::MaxSIOp, arith::MinUIOp, arith::MaxUIOp>(op);
+  return isa<tile::ProgramIdOp, tile::NumProgramsOp, arith::ConstantOp>(op) ||
+         tile::isFollowedArithmetic(op);
 }
 
 /// Whether `value` is computed from kernel arguments, constants and program
