@@ -19,7 +19,10 @@ as check-attention-bwd.py makes them, its D by Tile's preprocess kernel.
 
     python3 scripts/check-attention-shapes.py [--tile-run PATH] [--seed N]
         [--n-ctx 1024,2048,...] [--head-dims 64,128] [--batch 4] [--heads 32]
-        [--direction both|forward|backward]
+        [--direction both|forward|backward] [--forward-set KEY=VALUE ...]
+
+--forward-set adds a launch setting to the forward's (warp_specialize=True
+checks its warp-specialized, persistent schedule at HEAD_DIM 128).
 
 Prints one line per kernel and shape with the largest error and exits
 non-zero on any failure. Needs numpy, torch and a CUDA GPU.
@@ -111,11 +114,13 @@ def check_forward(args, z, h, n, d, causal, workdir):
     q, k, v = (normal((z, h, n, d), 0.5) for _ in range(3))
     sets = {"Z": z, "H": h, "N_CTX": n, "HEAD_DIM": d, "CAUSAL": causal, "sm_scale": repr(SM_SCALE),
             "BLOCK_N": 64 if d == 64 else 128, "num_warps": 4 if d == 64 else 8}
+    sets.update(dict(setting.split("=", 1) for setting in args.forward_set))
     got = run_tile(args.tile_run, "attn_fwd_descriptor.tile", sets,
                    {"q": q.cpu().numpy(), "k": k.cpu().numpy(), "v": v.cpu().numpy()},
                    ["o", "m"], workdir, ["--no-check", "--no-bench"])
     ref_o, ref_m = reference_forward(q, k, v, causal)
-    label = f"Z={z} H={h} N_CTX={n} HEAD_DIM={d} causal={causal}"
+    extra = "".join(f" {setting}" for setting in args.forward_set)
+    label = f"Z={z} H={h} N_CTX={n} HEAD_DIM={d} causal={causal}{extra}"
     ok = compare("_attn_fwd O", got["o"], ref_o, 1e-2, label)
     ok &= compare("_attn_fwd M", got["m"], ref_m, 1e-2, label)
     return ok
@@ -153,6 +158,7 @@ def main():
     parser.add_argument("--batch", type=int, default=4)
     parser.add_argument("--heads", type=int, default=32)
     parser.add_argument("--direction", choices=["both", "forward", "backward"], default="both")
+    parser.add_argument("--forward-set", action="append", default=[], metavar="KEY=VALUE")
     args = parser.parse_args()
     seed = args.seed if args.seed is not None else random.randrange(1 << 30)
     print(f"seed {seed}")

@@ -30,6 +30,10 @@ struct CompileOptions {
   /// Split every kernel whose loop can be warp-specialized (a producer
   /// warpgroup issuing its TMA copies), not only those whose tl.range asks.
   bool warpSpecializeAll = false;
+  /// Make kernels persistent where tilegpu-persistent-programs applies: the
+  /// launcher must then pass the grid's sizes and start SMs times occupancy
+  /// programs (tile-run's does; the C++ API and tile-compile do not yet).
+  bool persistentPrograms = false;
 };
 
 /// tile dialect -> tilegpu with coalesced layouts.

@@ -395,6 +395,11 @@ void tile::printTmaUsage(const TmaUsage &tma, llvm::raw_ostream &os,
                         "compute with {2} (setmaxnreg)\n",
                         tma.producerWarps, tma.producerRegisters,
                         tma.consumerRegisters);
+  if (tma.persistentPrograms)
+    os << linePrefix
+       << "persistent (tilegpu-persistent-programs): the launch starts SMs "
+          "x occupancy programs, each loops over the grid's programs, and "
+          "the stages carry from one to the next\n";
 }
 
 void tile::printKernelReportJSON(const KernelReport &report,

@@ -38,16 +38,20 @@ bool readDeclaredU32(rt::Driver &driver, const LoadedKernel &loaded,
 /// warps.
 bool readLaunchGlobals(rt::Driver &driver, LoadedKernel &loaded,
                        llvm::StringRef image, std::string &error) {
-  std::optional<uint32_t> bytes, producerWarps;
+  std::optional<uint32_t> bytes, producerWarps, persistent;
   if (!readDeclaredU32(driver, loaded, image,
                        mlir::tilegpu::kDynamicSharedBytesSymbol, bytes,
                        error) ||
       !readDeclaredU32(driver, loaded, image,
                        mlir::tilegpu::kProducerWarpsSymbol, producerWarps,
+                       error) ||
+      !readDeclaredU32(driver, loaded, image,
+                       mlir::tilegpu::kPersistentProgramsSymbol, persistent,
                        error))
     return false;
   loaded.dynamicSharedBytes = bytes.value_or(0);
   loaded.producerWarps = producerWarps.value_or(0);
+  loaded.persistentPrograms = persistent.value_or(0) != 0;
   if (!bytes)
     return true;
   if (!driver.setMaxDynamicShared(loaded.function, int(*bytes), error)) {
@@ -136,6 +140,7 @@ std::string getPTXKey(const RunContext &context, const Kernel &kernel) {
   fields.target = context.options.target;
   fields.wideOffsets = needsWideOffsets(spec);
   fields.warpSpecializeAll = spec.warpSpecializeAll;
+  fields.persistentPrograms = true;
   fields.libdevice = libdevice;
   return cache::getPTXKey(fields);
 }
@@ -264,9 +269,24 @@ int runOnGPU(RunContext &context, Kernel &kernel, LoadedKernel &loaded,
     args.push_back(slot);
   }
   unsigned threads = (spec.numWarps + loaded.producerWarps) * 32;
+  // A persistent kernel takes the grid's sizes after its arguments and runs
+  // its programs on as many as fit at once.
+  std::array<int64_t, 3> launchGrid = spec.grid;
+  std::array<int32_t, 3> gridSizes;
+  if (loaded.persistentPrograms) {
+    int64_t programs = spec.grid[0] * spec.grid[1] * spec.grid[2];
+    int64_t resident =
+        int64_t(driver.multiprocessorCount()) * std::max(loaded.occupancy, 1);
+    for (unsigned axis = 0; axis < 3; ++axis) {
+      gridSizes[axis] = int32_t(spec.grid[axis]);
+      args.push_back(&gridSizes[axis]);
+    }
+    if (programs > 0)
+      launchGrid = {std::min(programs, resident), 1, 1};
+  }
   rt::Function function = loaded.function;
   auto launchOnce = [&](std::string &err) {
-    return driver.launch(function, spec.grid[0], spec.grid[1], spec.grid[2],
+    return driver.launch(function, launchGrid[0], launchGrid[1], launchGrid[2],
                          threads, loaded.dynamicSharedBytes, args.data(), err);
   };
 
@@ -287,9 +307,12 @@ int runOnGPU(RunContext &context, Kernel &kernel, LoadedKernel &loaded,
   }
   llvm::outs() << llvm::formatv(
       "{0} on {1}: grid ({2}, {3}, {4}){5}, "
-      "num_warps {6}\n",
+      "num_warps {6}{7}\n",
       spec.kernel, driver.deviceName(), spec.grid[0], spec.grid[1],
-      spec.grid[2], describeGridSource(kernel, false), spec.numWarps);
+      spec.grid[2], describeGridSource(kernel, false), spec.numWarps,
+      loaded.persistentPrograms
+          ? llvm::formatv(", persistent on {0} programs", launchGrid[0]).str()
+          : std::string());
   // The kernel's tl.device_print lines reach the C stdout when the launch
   // is synchronized: flush ours before it and theirs after it, so that both
   // appear in order.

@@ -179,6 +179,7 @@ int runKernel(RunContext &context, ArrayRef<launch::Override> overrides,
   compileOptions.target = options.target;
   compileOptions.wideOffsets = needsWideOffsets(spec);
   compileOptions.warpSpecializeAll = spec.warpSpecializeAll;
+  compileOptions.persistentPrograms = true; // runOnGPU launches them so
   // --info reports the kernel's use of TMA from its tilegpu form (the PTX
   // may come from the cache).
   TmaUsage tmaUsage;
@@ -280,6 +281,7 @@ int runKernel(RunContext &context, ArrayRef<launch::Override> overrides,
           loaded.function, (spec.numWarps + loaded.producerWarps) * 32,
           loaded.dynamicSharedBytes, occupancy, error))
     return context.fail(error);
+  loaded.occupancy = occupancy;
   // --info reports why nothing fits, with no grid to show.
   bool noGrid = spec.gridDeferred && occupancy == 0;
   if (noGrid && !wantInfo)

@@ -63,6 +63,11 @@ struct LoadedKernel {
   /// The warps a warp-specialized kernel adds to num_warps (its TMA
   /// producer), which each launch starts too.
   unsigned producerWarps = 0;
+  /// A persistent kernel (tilegpu-persistent-programs): each launch passes
+  /// the grid's sizes and starts at most `occupancy` programs per SM.
+  bool persistentPrograms = false;
+  /// cuOccupancyMaxActiveBlocksPerMultiprocessor's answer for the launch.
+  int occupancy = 0;
 };
 
 /// Whether the input is a tile-dialect .mlir file rather than a .tile one.

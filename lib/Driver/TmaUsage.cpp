@@ -49,6 +49,7 @@ TmaUsage gatherTmaUsage(ModuleOp module) {
   });
   usage.tensorMaps = unsigned(tensorMaps.size());
   usage.producerWarps = tilegpu::getProducerWarps(module);
+  usage.persistentPrograms = module->hasAttr(tilegpu::kPersistentProgramsAttr);
   for (Value value : buffers)
     usage.buffers.push_back(describeBuffer(value));
   for (Value value : storedBuffers)

@@ -54,6 +54,13 @@ void mlir::tile::buildTileToTileGPUPipeline(OpPassManager &pm,
   // (128x128x32, 4 warps; loads too unaligned for cp.async, so not
   // pipelined) ran at 7.7 TFLOP/s with it added after tilegpu-pipeline and
   // 33.1 without. Dots are pipelined through shared memory instead.
+  // A warp-specialized kernel whose programs do equal work runs them in a
+  // loop, its pipeline carried from one to the next (docs/performance.md).
+  if (options.persistentPrograms) {
+    tilegpu::TileGPUPersistentProgramsOptions persistent;
+    persistent.allKernels = options.warpSpecializeAll;
+    pm.addPass(tilegpu::createTileGPUPersistentPrograms(persistent));
+  }
   tilegpu::TileGPUPipelineOptions pipeline;
   pipeline.numStages = options.numStages;
   pm.addPass(tilegpu::createTileGPUPipeline(pipeline));

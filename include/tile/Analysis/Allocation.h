@@ -62,6 +62,11 @@ inline constexpr llvm::StringLiteral kDynamicSharedBytesSymbol =
 /// num_warps plus that many.
 inline constexpr llvm::StringLiteral kProducerWarpsSymbol =
     "tile_producer_warps";
+/// A persistent kernel (tilegpu-persistent-programs) declares an i32 global
+/// of this name, 1: each launch passes the grid's sizes after the kernel's
+/// arguments and starts as many programs as fit on the GPU at once.
+inline constexpr llvm::StringLiteral kPersistentProgramsSymbol =
+    "tile_persistent_programs";
 
 /// The shared memory a program may opt in to on `module`'s target (the
 /// CUDA programming guide's table); 48 KiB, what any program may use

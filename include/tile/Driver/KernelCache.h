@@ -60,6 +60,8 @@ struct PTXKeyFields {
   llvm::StringRef target;
   bool wideOffsets = false;
   bool warpSpecializeAll = false;
+  /// CompileOptions::persistentPrograms.
+  bool persistentPrograms = false;
   /// getLibdeviceIdentity().
   llvm::StringRef libdevice;
 };

@@ -58,6 +58,8 @@ struct TmaUsage {
   unsigned producerWarps = 0;
   unsigned producerRegisters = 0;
   unsigned consumerRegisters = 0;
+  /// A persistent kernel (tilegpu-persistent-programs).
+  bool persistentPrograms = false;
 };
 
 /// Everything --info prints.

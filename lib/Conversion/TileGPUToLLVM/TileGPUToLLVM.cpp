@@ -555,6 +555,14 @@ struct ConvertTileGPUToLLVM
                              builder.getI32IntegerAttr(int32_t(producerWarps)),
                              /*alignment=*/4, /*addrSpace=*/1);
     }
+    if (module->hasAttr(kPersistentProgramsAttr)) {
+      OpBuilder builder(module.getBodyRegion());
+      LLVM::GlobalOp::create(builder, module.getLoc(), builder.getI32Type(),
+                             /*isConstant=*/true, LLVM::Linkage::External,
+                             kPersistentProgramsSymbol,
+                             builder.getI32IntegerAttr(1),
+                             /*alignment=*/4, /*addrSpace=*/1);
+    }
 
     markWgmmaOffsetsInAsm(module);
     ModuleAxisInfo axisInfo(module);

@@ -221,6 +221,16 @@ struct Pipeline : public tilegpu::impl::TileGPUPipelineBase<Pipeline> {
     StoredOperands stored;
     for (StagedLoads &candidate : stagedLoops) {
       uint64_t fixed = candidate.registerBytes();
+      // Carried stages stay allocated through the carrier's epilogue, where
+      // tilegpu-tma-stores' buffers could otherwise have reused them.
+      if (scf::ForOp carrier =
+              getPipelineCarrier(candidate.loop, releasesStages(candidate)))
+        carrier.getBody()->walk([&](tile::StoreOp store) {
+          auto type = dyn_cast<RankedTensorType>(store.getValue().getType());
+          if (store.getTensormap() && type)
+            fixed +=
+                type.getNumElements() * (type.getElementTypeBitWidth() / 8);
+        });
       if (fixed >= limit)
         continue;
       unsigned stages = unsigned(std::min<uint64_t>(

@@ -273,12 +273,21 @@ void mlir::tilegpu::pipelineStagedLoads(StagedLoads candidate, unsigned stages,
   for (auto [dot, aBuffer] : llvm::zip_equal(candidate.dots, aBuffers)) {
     if (aBuffer || dot.aLoad >= 0 || dot.aFromRegisters)
       continue;
-    auto [buffer, barriers] =
-        copyOperandWithTma(dot.registerA.getDefiningOp<tile::LoadOp>());
+    // In a carrier's body (a persistent kernel's q, loaded per tile) the
+    // buffer is refilled once per carrier iteration, in alternating phases.
+    auto load = dot.registerA.getDefiningOp<tile::LoadOp>();
+    Value buffer, barriers, phase = zero;
+    if (staged->carrier) {
+      std::tie(buffer, barriers, phase) =
+          copyCarriedOperandWithTma(load, *staged);
+    } else {
+      std::tie(buffer, barriers) = copyOperandWithTma(load);
+      operandBarriers.push_back(barriers);
+    }
     aBuffer = buffer;
-    operandBarriers.push_back(barriers);
+    OpBuilder waitBefore(loop); // the carrier's body may have moved
     stored[dot.registerA] = {
-        TmaWaitOp::create(beforeLoop, loc, barriers, zero, zero), buffer};
+        TmaWaitOp::create(waitBefore, loc, barriers, zero, phase), buffer};
   }
 
   // The body: first the wait for this iteration's stages (S-2 groups left

@@ -103,6 +103,37 @@ void emitCopies(OpBuilder &b, const StagedLoop &staged,
 }
 } // namespace
 
+scf::ForOp mlir::tilegpu::getPipelineCarrier(scf::ForOp loop,
+                                             bool releaseStages) {
+  auto carrier = dyn_cast<scf::ForOp>(loop->getParentOp());
+  if (!releaseStages || !carrier)
+    return {};
+  // Another loop in the carrier would be another pipeline that could read
+  // an operand this one's carrier refills.
+  bool alone = true;
+  carrier.getBody()->walk([&](scf::ForOp nested) { alone &= nested == loop; });
+  return alone ? carrier : scf::ForOp();
+}
+
+namespace {
+/// Adds iter_args to `carrier` starting at `inits` (built before it) whose
+/// next values `next` gives, at the end of its body; returns the new loop.
+scf::ForOp addCarriedValues(
+    scf::ForOp carrier, ArrayRef<Value> inits,
+    function_ref<SmallVector<Value>(OpBuilder &, ArrayRef<BlockArgument>)>
+        next) {
+  IRRewriter rewriter(carrier->getContext());
+  rewriter.setInsertionPoint(carrier);
+  FailureOr<LoopLikeOpInterface> extended = carrier.replaceWithAdditionalYields(
+      rewriter, inits, /*replaceInitOperandUsesInLoop=*/false,
+      [&](OpBuilder &b, Location, ArrayRef<BlockArgument> args) {
+        return next(b, args);
+      });
+  return extended->getOperation() ? cast<scf::ForOp>(extended->getOperation())
+                                  : scf::ForOp();
+}
+} // namespace
+
 std::optional<StagedLoop> mlir::tilegpu::setUpStages(
     scf::ForOp loop, ArrayRef<tile::LoadOp> loads, ArrayRef<unsigned> aheadArgs,
     ArrayRef<unsigned> steppedArgs, unsigned stages, bool releaseStages) {
@@ -157,6 +188,33 @@ std::optional<StagedLoop> mlir::tilegpu::setUpStages(
   staged.writeStage = loop.getRegionIterArgs()[stageArgs + 1];
   if (anyTma)
     staged.phase = loop.getRegionIterArgs()[stageArgs + 2];
+  // Carried: the carrier's iterations hand the counters on, from the same
+  // first values, and the buffers and barriers are set up before it.
+  staged.carrier = getPipelineCarrier(loop, releaseStages);
+  Value firstRead = zero, firstPhase = zero;
+  if (staged.carrier) {
+    unsigned carried = staged.carrier.getNumRegionIterArgs();
+    OpBuilder before(staged.carrier);
+    SmallVector<Value> carrierInits = {constantOf(before, loc, i32, 0),
+                                       constantOf(before, loc, i32, stages - 1),
+                                       constantOf(before, loc, i32, 0)};
+    staged.carrier =
+        addCarriedValues(staged.carrier, carrierInits,
+                         [&](OpBuilder &, ArrayRef<BlockArgument>) {
+                           return SmallVector<Value>(loop.getResults().slice(
+                               stageArgs, carrierInits.size()));
+                         });
+    if (!staged.carrier)
+      return std::nullopt;
+    for (unsigned i = 0; i < carrierInits.size(); ++i)
+      loop.getInitArgsMutable()[stageArgs + i].assign(
+          staged.carrier.getRegionIterArgs()[carried + i]);
+    firstRead = staged.carrier.getRegionIterArgs()[carried];
+    firstPhase = staged.carrier.getRegionIterArgs()[carried + 2];
+    b.setInsertionPoint(loop); // the carrier's body moved to a new block
+  }
+  OpBuilder setUp(staged.carrier ? staged.carrier.getOperation()
+                                 : loop.getOperation());
 
   for (tile::LoadOp load : loads) {
     auto type = cast<RankedTensorType>(load.getType());
@@ -169,16 +227,16 @@ std::optional<StagedLoop> mlir::tilegpu::setUpStages(
                     type.getDimSize(transposed ? 0 : 1)});
     auto memdesc =
         MemDescType::get(b.getContext(), shape, type.getElementType());
-    staged.buffers.push_back(LocalAllocOp::create(b, loc, memdesc));
+    staged.buffers.push_back(LocalAllocOp::create(setUp, loc, memdesc));
     Value barriers, releaseBarriers;
     if (isTmaLoad(load)) {
       prefetchAtEntry(load.getTensormap());
       auto type = BarriersType::get(b.getContext(), stages);
-      barriers = LocalAllocOp::create(b, loc, type);
-      InitBarriersOp::create(b, loc, barriers);
+      barriers = LocalAllocOp::create(setUp, loc, type);
+      InitBarriersOp::create(setUp, loc, barriers);
       if (releaseStages) {
-        releaseBarriers = LocalAllocOp::create(b, loc, type);
-        InitBarriersOp::create(b, loc, releaseBarriers,
+        releaseBarriers = LocalAllocOp::create(setUp, loc, type);
+        InitBarriersOp::create(setUp, loc, releaseBarriers,
                                getNumWarps(loop.getOperation()));
       }
     }
@@ -195,6 +253,24 @@ std::optional<StagedLoop> mlir::tilegpu::setUpStages(
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, iv, upper);
     IterationValues values(loop, b, iv, [&](unsigned i) { return current[i]; });
     Value stage = arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(s));
+    if (staged.carrier) {
+      // Stage firstRead + s, which an earlier run read in the phase before
+      // the one this fill completes: the read phase's, or after the wrap
+      // the one before it. On fresh barriers the wait for parity 1 passes.
+      Value unwrapped = arith::AddIOp::create(b, loc, firstRead, stage);
+      Value wraps = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge,
+                                          unwrapped, stageCount);
+      stage = arith::SelectOp::create(
+          b, loc, wraps, arith::SubIOp::create(b, loc, unwrapped, stageCount),
+          unwrapped);
+      Value previousPhase = arith::SelectOp::create(
+          b, loc, wraps, firstPhase,
+          arith::XOrIOp::create(b, loc, firstPhase, one));
+      for (auto [buffer, release] :
+           llvm::zip_equal(staged.buffers, staged.releaseBarriers))
+        AcquireStageOp::create(b, loc, release, stage, previousPhase, inRange,
+                               buffer);
+    }
     emitCopies(b, staged, loads, values, stage, inRange);
     SmallVector<unsigned> carried(aheadArgs);
     llvm::append_range(carried, steppedArgs);
@@ -249,10 +325,15 @@ void mlir::tilegpu::emitAheadCopies(OpBuilder &b, const StagedLoop &staged,
     Value previousPhase = arith::SelectOp::create(
         b, loc, wrapped, arith::XOrIOp::create(b, loc, staged.phase, one),
         staged.phase);
-    Value notFirst =
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
-                              loop.getInductionVar(), loop.getLowerBound());
-    Value wait = arith::AndIOp::create(b, loc, notFirst, inRange);
+    // Carried, the first iteration's stage was read in an earlier run (or
+    // its barrier is fresh and the wait for parity 1 passes).
+    Value wait = inRange;
+    if (!staged.carrier) {
+      Value notFirst =
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
+                                loop.getInductionVar(), loop.getLowerBound());
+      wait = arith::AndIOp::create(b, loc, notFirst, inRange);
+    }
     for (auto [buffer, release] :
          llvm::zip_equal(staged.buffers, staged.releaseBarriers))
       if (release)
@@ -274,6 +355,9 @@ void mlir::tilegpu::emitAfterLoop(OpBuilder &b, const StagedLoop &staged) {
   // TMA copies past the end were never issued.
   if (staged.anyAsyncCopy())
     AsyncWaitOp::create(b, loc, 0);
+  OpBuilder::InsertionGuard guard(b);
+  if (staged.carrier)
+    b.setInsertionPointAfter(staged.carrier);
   for (Value barriers :
        llvm::concat<const Value>(staged.barriers, staged.releaseBarriers))
     if (barriers)
@@ -297,4 +381,52 @@ std::pair<Value, Value> mlir::tilegpu::copyOperandWithTma(tile::LoadOp load) {
   TmaCopyOp::create(b, loc, load.getTensormap(), load.getCoords(), buffer,
                     constantOf(b, loc, b.getI32Type(), 0), barriers, always);
   return {buffer, barriers};
+}
+
+std::tuple<Value, Value, Value>
+mlir::tilegpu::copyCarriedOperandWithTma(tile::LoadOp load,
+                                         StagedLoop &staged) {
+  Location loc = load.getLoc();
+  OpBuilder setUp(staged.carrier);
+  auto type = cast<RankedTensorType>(load.getType());
+  auto memdesc = MemDescType::get(setUp.getContext(),
+                                  {1, type.getDimSize(0), type.getDimSize(1)},
+                                  type.getElementType());
+  auto barriersType = BarriersType::get(setUp.getContext(), 1);
+  Value buffer = LocalAllocOp::create(setUp, loc, memdesc);
+  Value barriers = LocalAllocOp::create(setUp, loc, barriersType);
+  Value release = LocalAllocOp::create(setUp, loc, barriersType);
+  InitBarriersOp::create(setUp, loc, barriers);
+  InitBarriersOp::create(setUp, loc, release,
+                         getNumWarps(staged.loop.getOperation()));
+  prefetchAtEntry(load.getTensormap());
+  Type i32 = setUp.getI32Type();
+  Value zero = constantOf(setUp, loc, i32, 0);
+  Value one = constantOf(setUp, loc, i32, 1);
+  unsigned carried = staged.carrier.getNumRegionIterArgs();
+  staged.carrier = addCarriedValues(
+      staged.carrier, {zero}, [&](OpBuilder &b, ArrayRef<BlockArgument> args) {
+        return SmallVector<Value>{
+            arith::XOrIOp::create(b, loc, args.front(), one)};
+      });
+  assert(staged.carrier && "an scf.for takes more iter_args");
+  Value phase = staged.carrier.getRegionIterArgs()[carried];
+
+  // The copy waits until every warp has released the previous iteration's
+  // operand, read in the other phase (fresh barriers pass parity 1).
+  OpBuilder b(load);
+  b.setInsertionPointAfter(load);
+  Value previousPhase = arith::XOrIOp::create(b, loc, phase, one);
+  Value always = arith::ConstantOp::create(b, loc, b.getBoolAttr(true));
+  AcquireStageOp::create(b, loc, release, zero, previousPhase, always, buffer);
+  TmaCopyOp::create(b, loc, load.getTensormap(), load.getCoords(), buffer, zero,
+                    barriers, always);
+  OpBuilder after(staged.loop->getContext());
+  after.setInsertionPointAfter(staged.loop);
+  ReleaseStageOp::create(after, loc, release, zero);
+  OpBuilder end(staged.carrier->getContext());
+  end.setInsertionPointAfter(staged.carrier);
+  InvalBarriersOp::create(end, loc, barriers);
+  InvalBarriersOp::create(end, loc, release);
+  return {buffer, barriers, phase};
 }

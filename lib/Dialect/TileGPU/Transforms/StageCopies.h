@@ -61,6 +61,12 @@ struct StagedLoop {
   /// iteration, and the copies of iteration i+S-1 apply their yields S-1
   /// times.
   SmallVector<unsigned> steppedArgs;
+  /// The loop around `loop` whose iterations continue its pipeline (a
+  /// persistent kernel's loop over tiles; getPipelineCarrier), or null. Its
+  /// iterations carry the stage counters and phases; the buffers and
+  /// barriers are set up once, before it, so that the copies of the next
+  /// run of `loop` may start while this one's consumers are still busy.
+  scf::ForOp carrier;
 
   /// Whether some load is copied with cp.async (has no barriers).
   bool anyAsyncCopy() const { return llvm::is_contained(barriers, Value()); }
@@ -69,6 +75,13 @@ struct StagedLoop {
     return llvm::any_of(releaseBarriers, [](Value v) { return bool(v); });
   }
 };
+
+/// The loop whose iterations continue `loop`'s pipeline, if any: with
+/// released stages (`releaseStages`), the scf.for whose body holds `loop`
+/// and no other loop. Each run of `loop` then starts from the stages and
+/// phases where the previous run stopped, acquiring every stage before it
+/// refills it, and the barriers are initialized once.
+scf::ForOp getPipelineCarrier(scf::ForOp loop, bool releaseStages);
 
 /// Adds the stage counters to `loop`, allocates a buffer per load (and
 /// barriers per TMA load) and emits the prologue: iterations 0 .. S-2
@@ -97,13 +110,23 @@ void emitAheadCopies(OpBuilder &b, const StagedLoop &staged,
 void emitStageRelease(OpBuilder &b, const StagedLoop &staged, unsigned index);
 
 /// After the loop: the copies past the end waited for, the barriers
-/// invalidated.
+/// invalidated (after the carrier, where there is one).
 void emitAfterLoop(OpBuilder &b, const StagedLoop &staged);
 
 /// A loop-invariant wgmma operand that `load` (isTmaLoad) reads, copied
 /// instead with TMA, right after `load`, into a new buffer of one stage:
 /// the buffer, and the barriers (one) the copy completes on, in phase 0.
 std::pair<Value, Value> copyOperandWithTma(tile::LoadOp load);
+
+/// copyOperandWithTma for an operand loaded in each iteration of
+/// `staged`'s carrier: the buffer and its barriers are set up before the
+/// carrier, which carries the phase (flipped each iteration); thread 0
+/// acquires the buffer (the warps release it after `staged.loop`, on a
+/// barrier of its own) before it refills it. Returns the buffer, the
+/// barriers and the phase to wait for; the barriers are invalidated after
+/// the carrier.
+std::tuple<Value, Value, Value> copyCarriedOperandWithTma(tile::LoadOp load,
+                                                          StagedLoop &staged);
 
 } // namespace mlir::tilegpu
 

@@ -61,6 +61,11 @@ unsigned getNumWarps(Operation *op);
 /// program, which issue the TMA copies (0 without it).
 inline constexpr llvm::StringLiteral kProducerWarpsAttr =
     "tilegpu.producer-warps";
+/// tilegpu-persistent-programs' module attribute: its kernels take the
+/// grid's sizes as three i32 arguments after their own and loop over the
+/// grid's programs, launched on as many as fit on the GPU at once.
+inline constexpr llvm::StringLiteral kPersistentProgramsAttr =
+    "tilegpu.persistent-programs";
 /// The scf.if tilegpu-warp-specialize splits a kernel with: its then region
 /// runs on the producer warps, its else region on the num-warps others.
 inline constexpr llvm::StringLiteral kWarpRolesAttr = "tilegpu.warp_roles";

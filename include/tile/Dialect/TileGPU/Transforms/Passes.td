@@ -184,6 +184,35 @@ def TileGPUTmaStores : Pass<"tilegpu-tma-stores", "mlir::ModuleOp"> {
                            "::mlir::arith::ArithDialect"];
 }
 
+def TileGPUPersistentPrograms
+    : Pass<"tilegpu-persistent-programs", "mlir::ModuleOp"> {
+  let summary = "Run a grid's programs in a loop on the programs that fit";
+  let description = [{
+    A kernel that will be warp-specialized (a loop asks for it, or
+    `all-kernels`) and whose one loop runs as many iterations in every
+    program becomes persistent: its body runs in a loop over the programs
+    of the grid the launch asked for (launch order, x fastest), round robin
+    over the hardware programs, and its tile.program_id and
+    tile.num_programs read the loop's program and the grid's sizes, three
+    i32 arguments added after the kernel's own. tilegpu-pipeline then
+    carries the loop's stages across programs, so the producer warpgroup
+    starts the next program's copies during this one's epilogue. The module
+    gets tilegpu.persistent-programs; the runtime launches SMs times
+    occupancy programs (at most the grid's) and passes the sizes. Kernels
+    with calls, inline assembly, prints, asserts, atomics, volatile loads or
+    while loops, with other than one scf.for, whose loop has no dot or loads
+    TMA does not copy, with 4 warps, or whose loop's trip count depends on a
+    program id stay as they are.
+  }];
+  let options = [
+    Option<"allKernels", "all-kernels", "bool", /*default=*/"false",
+           "Consider every kernel, not only those whose loop asks for warp "
+           "specialization">
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 def TileGPUWarpSpecialize
     : Pass<"tilegpu-warp-specialize", "mlir::ModuleOp"> {
   let summary = "Issue a kernel's TMA copies from a producer warp of their own";
