@@ -82,10 +82,11 @@ bool runsAnywhere(func::FuncOp kernel) {
 /// number of times, and its pipeline will be carried: it has dots and all
 /// its loads come through tensor maps (TMA copies) in a program of several
 /// warpgroups, whose warps then release the stages (releasesStages).
-scf::ForOp getCarriedLoop(func::FuncOp kernel) {
+/// Without `carriedOnly` (tests of the rewrite), any one uniform loop.
+scf::ForOp getCarriedLoop(func::FuncOp kernel, bool carriedOnly) {
   SmallVector<scf::ForOp> loops;
   kernel.walk([&](scf::ForOp loop) { loops.push_back(loop); });
-  if (loops.size() != 1 || getNumWarps(kernel) <= 4)
+  if (loops.size() != 1)
     return {};
   scf::ForOp loop = loops.front();
   bool dots = false, tmaLoads = true;
@@ -94,7 +95,7 @@ scf::ForOp getCarriedLoop(func::FuncOp kernel) {
     if (auto load = dyn_cast<tile::LoadOp>(op))
       tmaLoads &= bool(load.getTensormap());
   });
-  if (!dots || !tmaLoads)
+  if (carriedOnly && (getNumWarps(kernel) <= 4 || !dots || !tmaLoads))
     return {};
   tile::ProgramWork work(kernel);
   for (unsigned axis = 0; axis < 3; ++axis)
@@ -114,7 +115,7 @@ struct PersistentPrograms
       if (!kernel.isExternal() && kernel.getNumResults() == 0 &&
           kernel.getBody().hasOneBlock() &&
           (allKernels || asksForWarpSpecialization(kernel)) &&
-          runsAnywhere(kernel) && getCarriedLoop(kernel)) {
+          runsAnywhere(kernel) && getCarriedLoop(kernel, carriedOnly)) {
         makePersistent(kernel);
         any = true;
       }

@@ -207,7 +207,10 @@ def TileGPUPersistentPrograms
   let options = [
     Option<"allKernels", "all-kernels", "bool", /*default=*/"false",
            "Consider every kernel, not only those whose loop asks for warp "
-           "specialization">
+           "specialization">,
+    Option<"carriedOnly", "carried-only", "bool", /*default=*/"true",
+           "Only kernels whose loop's pipeline will be carried (8 warps or "
+           "more, dots, TMA loads); off, any one uniform loop (tests)">
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::scf::SCFDialect"];
