@@ -199,11 +199,11 @@ cl::opt<bool> retune("retune",
 cl::opt<int> tuneWarmupMs("tune-warmup-ms",
                           cl::desc("Warm-up time per configuration while "
                                    "tuning"),
-                          cl::init(5), cl::cat(tileRunOptions));
+                          cl::init(25), cl::cat(tileRunOptions));
 cl::opt<int> tuneRepMs("tune-rep-ms",
                        cl::desc("Timed repetitions per configuration while "
                                 "tuning, in ms"),
-                       cl::init(20), cl::cat(tileRunOptions));
+                       cl::init(100), cl::cat(tileRunOptions));
 cl::opt<std::string> autotuneFixture(
     "autotune-fixture", cl::Hidden,
     cl::desc("Tune with fake timings from a file instead of the GPU (tests)"),

@@ -84,8 +84,9 @@ struct RunOptions {
   /// schedule (warp_specialize_all=True), on sm_90 and later.
   bool autotuneSchedules = false;
   bool retune = false;
-  int tuneWarmupMs = 5;
-  int tuneRepMs = 20;
+  // Triton's autotuner times each configuration with do_bench's defaults.
+  int tuneWarmupMs = 25;
+  int tuneRepMs = 100;
   /// Fake timings for tuning (tests).
   std::string autotuneFixture;
 };
