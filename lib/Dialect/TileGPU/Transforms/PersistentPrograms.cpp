@@ -115,23 +115,22 @@ struct PersistentPrograms
       if (!kernel.isExternal() && kernel.getNumResults() == 0 &&
           kernel.getBody().hasOneBlock() &&
           (allKernels || asksForWarpSpecialization(kernel)) &&
-          runsAnywhere(kernel) && getCarriedLoop(kernel, carriedOnly)) {
-        makePersistent(kernel);
-        any = true;
-      }
+          runsAnywhere(kernel) && getCarriedLoop(kernel, carriedOnly))
+        any |= makePersistent(kernel);
     if (any)
       module->setAttr(kPersistentProgramsAttr, UnitAttr::get(&getContext()));
   }
 
-  static void makePersistent(func::FuncOp kernel) {
+  /// Whether `kernel` changed (it does unless it takes no more arguments).
+  static bool makePersistent(func::FuncOp kernel) {
     MLIRContext *ctx = kernel.getContext();
     Location loc = kernel.getLoc();
     Type i32 = IntegerType::get(ctx, 32), i64 = IntegerType::get(ctx, 64);
     Block &entry = kernel.getBody().front();
     unsigned first = kernel.getNumArguments();
-    for (unsigned axis = 0; axis < 3; ++axis)
-      if (failed(kernel.insertArgument(first + axis, i32, {}, loc)))
-        llvm::report_fatal_error("a kernel takes more arguments");
+    if (failed(kernel.insertArguments({first, first, first}, {i32, i32, i32},
+                                      {}, {loc, loc, loc})))
+      return false;
     Value sizes[3] = {entry.getArgument(first), entry.getArgument(first + 1),
                       entry.getArgument(first + 2)};
 
@@ -181,6 +180,7 @@ struct PersistentPrograms
             sizes[cast<tile::NumProgramsOp>(op).getAxis()]);
       op->erase();
     }
+    return true;
   }
 };
 } // namespace

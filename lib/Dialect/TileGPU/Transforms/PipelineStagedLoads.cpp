@@ -280,6 +280,8 @@ void mlir::tilegpu::pipelineStagedLoads(StagedLoads candidate, unsigned stages,
     if (staged->carrier) {
       std::tie(buffer, barriers, phase) =
           copyCarriedOperandWithTma(load, *staged);
+      if (!buffer)
+        return; // an scf.for always takes more iter_args: not reached
     } else {
       std::tie(buffer, barriers) = copyOperandWithTma(load);
       operandBarriers.push_back(barriers);

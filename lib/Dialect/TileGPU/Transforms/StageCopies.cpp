@@ -129,8 +129,9 @@ scf::ForOp addCarriedValues(
       [&](OpBuilder &b, Location, ArrayRef<BlockArgument> args) {
         return next(b, args);
       });
-  return extended->getOperation() ? cast<scf::ForOp>(extended->getOperation())
-                                  : scf::ForOp();
+  if (failed(extended))
+    return {};
+  return cast<scf::ForOp>(extended->getOperation());
 }
 } // namespace
 
@@ -409,7 +410,8 @@ mlir::tilegpu::copyCarriedOperandWithTma(tile::LoadOp load,
         return SmallVector<Value>{
             arith::XOrIOp::create(b, loc, args.front(), one)};
       });
-  assert(staged.carrier && "an scf.for takes more iter_args");
+  if (!staged.carrier)
+    return {};
   Value phase = staged.carrier.getRegionIterArgs()[carried];
 
   // The copy waits until every warp has released the previous iteration's
