@@ -362,6 +362,15 @@ unsigned mlir::tilegpu::getProducerWarps(Operation *op) {
   return 0;
 }
 
+bool mlir::tilegpu::asksForWarpSpecialization(Operation *kernel) {
+  return kernel
+      ->walk([](Operation *op) {
+        return op->hasAttr("tile.warp_specialize") ? WalkResult::interrupt()
+                                                   : WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
 WarpRole mlir::tilegpu::getWarpRole(Region *region) {
   for (; region; region = region->getParentRegion())
     if (Operation *parent = region->getParentOp();

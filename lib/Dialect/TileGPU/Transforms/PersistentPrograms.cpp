@@ -50,15 +50,6 @@ using namespace mlir;
 using namespace mlir::tilegpu;
 
 namespace {
-bool asksForWarpSpecialization(func::FuncOp kernel) {
-  return kernel
-      ->walk([](Operation *op) {
-        return op->hasAttr("tile.warp_specialize") ? WalkResult::interrupt()
-                                                   : WalkResult::advance();
-      })
-      .wasInterrupted();
-}
-
 /// Whether the kernel's programs may share one hardware program: nothing
 /// reads the hardware's ids or waits for another program.
 bool runsAnywhere(func::FuncOp kernel) {

@@ -375,15 +375,6 @@ private:
   llvm::MapVector<Operation *, llvm::BitVector> livePositions;
 };
 
-bool asksForWarpSpecialization(func::FuncOp func) {
-  return func
-      ->walk([](Operation *op) {
-        return op->hasAttr("tile.warp_specialize") ? WalkResult::interrupt()
-                                                   : WalkResult::advance();
-      })
-      .wasInterrupted();
-}
-
 /// Whether the producer warps can run `op`: a producer op, a loop or branch
 /// around them, or a scalar computation (tensors are laid out over the
 /// other warps).

@@ -77,6 +77,9 @@ WarpRole getWarpRole(Operation *op);
 WarpRole getWarpRole(Region *region);
 /// The warps tilegpu-warp-specialize added (kProducerWarpsAttr, or 0).
 unsigned getProducerWarps(Operation *op);
+/// Whether a loop of `kernel` asks for warp specialization (tl.range's
+/// warp_specialize=True: the tile.warp_specialize attribute).
+bool asksForWarpSpecialization(Operation *kernel);
 /// The compute capability of a target such as "sm_80" or "sm_90a" (0 when
 /// it is not of that form).
 unsigned getComputeCapability(StringRef target);
