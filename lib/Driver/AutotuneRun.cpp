@@ -375,29 +375,61 @@ int chooseConfig(RunContext &context, ArrayRef<launch::Override> overrides,
   // The warp-specialized schedules follow their configurations in the same
   // order. One the compiler cannot split (one warpgroup, loads that are not
   // all TMA, pipelines one after the other) is the same kernel: timing it
-  // again would only let noise pick it.
+  // again would only let noise pick it. So is a configuration that differs
+  // from an earlier one in num_stages alone where no more stages fit.
   size_t scheduleStart = schedules ? candidates.size() / 2 : candidates.size();
-  auto sameKernelAs =
-      [&](const tune::Candidate &candidate) -> std::optional<size_t> {
+  std::vector<std::optional<std::optional<uint64_t>>> hashes(candidates.size());
+  auto hashOf = [&](size_t position) {
+    if (!hashes[position])
+      hashes[position] =
+          compiledPtxHash(context, withOverrides(candidates[position]));
+    return *hashes[position];
+  };
+  auto sameKernel = [&](size_t position, size_t earlier) {
+    std::optional<uint64_t> hash = hashOf(position);
+    return hash && hash == hashOf(earlier);
+  };
+  // (Unless the kernel takes num_stages as a run-time argument: the same
+  // PTX would then run with another value.)
+  bool stagesArgument =
+      llvm::any_of(source->params, [](const frontend::KernelParam &param) {
+        return param.name == "num_stages" && !param.isConstexpr;
+      });
+  auto differsInStagesOnly = [&](const tune::Candidate &a,
+                                 const tune::Candidate &b) {
+    if (stagesArgument)
+      return false;
+    auto others = [](const tune::Candidate &candidate) {
+      std::vector<std::pair<std::string, std::string>> settings;
+      for (const launch::Override &setting : candidate.overrides)
+        if (setting.name != "num_stages")
+          settings.emplace_back(setting.name, setting.expression);
+      return settings;
+    };
+    return others(a) == others(b);
+  };
+  auto sameKernelAs = [&](const tune::Candidate &candidate)
+      -> std::optional<std::pair<size_t, const char *>> {
     size_t position = &candidate - candidates.data();
-    if (position < scheduleStart)
-      return std::nullopt;
-    size_t base = position - scheduleStart;
-    std::optional<uint64_t> hash =
-        compiledPtxHash(context, withOverrides(candidate));
-    if (!hash ||
-        hash != compiledPtxHash(context, withOverrides(candidates[base])))
-      return std::nullopt;
-    return base;
+    if (position >= scheduleStart &&
+        sameKernel(position, position - scheduleStart))
+      return std::make_pair(position - scheduleStart, "nothing to split");
+    for (size_t earlier = 0; earlier < position; ++earlier)
+      if (differsInStagesOnly(candidate, candidates[earlier]) &&
+          sameKernel(position, earlier))
+        return std::make_pair(earlier, candidate.description ==
+                                               candidates[earlier].description
+                                           ? "the same configuration"
+                                           : "no more stages fit");
+    return std::nullopt;
   };
   auto trial = [&](const tune::Candidate &candidate) {
-    if (std::optional<size_t> base = sameKernelAs(candidate))
-      return tune::Trial{
-          std::nullopt,
-          llvm::formatv(
-              "not timed: the kernel of config {0} (nothing to split)",
-              *base + 1)
-              .str()};
+    if (auto same = sameKernelAs(candidate))
+      return tune::Trial{std::nullopt,
+                         llvm::formatv("not timed: the kernel of config {0} "
+                                       "({1})",
+                                       same->first + 1, same->second)
+                             .str()};
     std::vector<launch::Override> trialOverrides = withOverrides(candidate);
     tune::Trial result =
         runTrial(context, trialOverrides,
