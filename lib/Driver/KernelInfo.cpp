@@ -242,6 +242,10 @@ bool tile::readKernelReportFixture(llvm::StringRef path, KernelReport &report,
       report.tma.producerWarps = report.producerWarps;
       continue;
     }
+    if (key == "persistent_programs") {
+      report.tma.persistentPrograms = value == "1";
+      continue;
+    }
     if (key == "tma_tensor_maps" || key == "tma_mbarriers") {
       unsigned &count = key == "tma_tensor_maps" ? report.tma.tensorMaps
                                                  : report.tma.mbarriers;
@@ -297,6 +301,22 @@ bool tile::readKernelReportFixture(llvm::StringRef path, KernelReport &report,
   return false;
 }
 
+namespace {
+int64_t getGridPrograms(const KernelReport &report) {
+  return (*report.grid)[0] * (*report.grid)[1] * (*report.grid)[2];
+}
+
+/// The programs a persistent kernel's launch starts (Launch.cpp): the
+/// grid's, at most SMs x occupancy.
+std::optional<int64_t> getLaunchedPrograms(const KernelReport &report) {
+  if (!report.tma.persistentPrograms || !report.grid)
+    return std::nullopt;
+  return std::min(getGridPrograms(report),
+                  int64_t(report.device.multiprocessorCount) *
+                      std::max(report.occupancy, 1));
+}
+} // namespace
+
 void tile::printKernelReport(const KernelReport &report,
                              llvm::raw_ostream &os) {
   const rt::DeviceInfo &device = report.device;
@@ -324,6 +344,13 @@ void tile::printKernelReport(const KernelReport &report,
         "even share below\n",
         report.numWarps, report.tma.consumerRegisters, report.producerWarps,
         report.tma.producerRegisters);
+  if (std::optional<int64_t> launched = getLaunchedPrograms(report))
+    os << llvm::formatv(
+        "  persistent: the launch starts {0} programs (the grid's {1}, at "
+        "most {2} SMs x occupancy {3}), each runs the grid's programs in "
+        "turn\n",
+        *launched, getGridPrograms(report), device.multiprocessorCount,
+        report.occupancy);
   os << llvm::formatv("  registers: {0} per thread", report.func.numRegs);
   if (jit.registers && *jit.registers != report.func.numRegs)
     os << llvm::formatv(" (the JIT log says {0})", *jit.registers);
@@ -478,6 +505,9 @@ void tile::printKernelReportJSON(const KernelReport &report,
       for (const std::string &resource : limitedBy)
         json.value(jsonKey(resource));
     });
+    json.attribute("persistent_programs", report.tma.persistentPrograms);
+    if (std::optional<int64_t> launched = getLaunchedPrograms(report))
+      json.attribute("launched_programs", *launched);
   });
   os << "\n";
 }
