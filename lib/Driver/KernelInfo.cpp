@@ -306,16 +306,19 @@ int64_t getGridPrograms(const KernelReport &report) {
   return (*report.grid)[0] * (*report.grid)[1] * (*report.grid)[2];
 }
 
-/// The programs a persistent kernel's launch starts (Launch.cpp): the
-/// grid's, at most SMs x occupancy.
 std::optional<int64_t> getLaunchedPrograms(const KernelReport &report) {
   if (!report.tma.persistentPrograms || !report.grid)
     return std::nullopt;
-  return std::min(getGridPrograms(report),
-                  int64_t(report.device.multiprocessorCount) *
-                      std::max(report.occupancy, 1));
+  return getPersistentLaunchPrograms(getGridPrograms(report),
+                                     report.device.multiprocessorCount,
+                                     report.occupancy);
 }
 } // namespace
+
+int64_t tile::getPersistentLaunchPrograms(int64_t gridPrograms, int numSMs,
+                                          int occupancy) {
+  return std::min(gridPrograms, int64_t(numSMs) * std::max(occupancy, 1));
+}
 
 void tile::printKernelReport(const KernelReport &report,
                              llvm::raw_ostream &os) {

@@ -275,14 +275,15 @@ int runOnGPU(RunContext &context, Kernel &kernel, LoadedKernel &loaded,
   std::array<int32_t, 3> gridSizes;
   if (loaded.persistentPrograms) {
     int64_t programs = spec.grid[0] * spec.grid[1] * spec.grid[2];
-    int64_t resident =
-        int64_t(driver.multiprocessorCount()) * std::max(loaded.occupancy, 1);
     for (unsigned axis = 0; axis < 3; ++axis) {
       gridSizes[axis] = int32_t(spec.grid[axis]);
       args.push_back(&gridSizes[axis]);
     }
     if (programs > 0)
-      launchGrid = {std::min(programs, resident), 1, 1};
+      launchGrid = {getPersistentLaunchPrograms(programs,
+                                                driver.multiprocessorCount(),
+                                                loaded.occupancy),
+                    1, 1};
   }
   rt::Function function = loaded.function;
   auto launchOnce = [&](std::string &err) {

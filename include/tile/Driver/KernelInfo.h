@@ -63,6 +63,12 @@ struct TmaUsage {
 };
 
 /// Everything --info prints.
+/// The programs a persistent kernel's launch starts
+/// (tilegpu-persistent-programs): the grid's, at most SMs x occupancy (at
+/// least one per SM where the occupancy is unknown).
+int64_t getPersistentLaunchPrograms(int64_t gridPrograms, int numSMs,
+                                    int occupancy);
+
 struct KernelReport {
   std::string kernel;
   rt::DeviceInfo device;

@@ -31,6 +31,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "StageCopies.h"
 #include "tile/Analysis/ProgramWork.h"
 #include "tile/Dialect/TileGPU/IR/TileGPUDialect.h"
 #include "tile/Dialect/TileGPU/Transforms/Passes.h"
@@ -84,7 +85,7 @@ scf::ForOp getCarriedLoop(func::FuncOp kernel, bool carriedOnly) {
   loop.getBody()->walk([&](Operation *op) {
     dots |= isa<tile::DotOp>(op);
     if (auto load = dyn_cast<tile::LoadOp>(op))
-      tmaLoads &= bool(load.getTensormap());
+      tmaLoads &= isTmaLoad(load); // what tilegpu-pipeline copies with TMA
   });
   if (carriedOnly && (getNumWarps(kernel) <= 4 || !dots || !tmaLoads))
     return {};
