@@ -12,6 +12,7 @@
 #include "tile/Tile.h"
 
 #include <string>
+#include <vector>
 
 namespace example {
 
@@ -49,6 +50,44 @@ inline TutorialKernel matmulKernel() {
   spec.numWarps = 8;
   spec.numStages = 3;
   return {"matmul", "matmul.tile", spec};
+}
+
+/// Tutorial 06's attention forward (_attn_fwd, host tensor descriptors over
+/// the (Z * H * N_CTX, HEAD_DIM) matrices of q, k, v and o): one
+/// configuration of the tutorial's autotuning, as its signature and launch
+/// options. `stage` is the kernel's STAGE: 1 non-causal, 3 causal.
+struct AttentionConfig {
+  int headDim, blockM, blockN, stage;
+  bool warpSpecialize;
+  int numWarps, numStages;
+};
+
+inline tile::Specialization attentionSpec(const AttentionConfig &c) {
+  auto descriptor = [](int rows, int cols) {
+    return "tensordesc<fp16[" + std::to_string(rows) + ", " +
+           std::to_string(cols) + "]>:16";
+  };
+  tile::Specialization spec;
+  spec.kernel = "_attn_fwd";
+  spec.signature = {"fp32",
+                    "*fp32:16",
+                    "i32",
+                    "i32",
+                    descriptor(c.blockM, c.headDim),
+                    descriptor(c.blockN, c.headDim),
+                    descriptor(c.blockN, c.headDim),
+                    descriptor(c.blockM, c.headDim),
+                    "i32:16",
+                    std::to_string(c.headDim),
+                    std::to_string(c.blockM),
+                    std::to_string(c.blockN),
+                    "False",
+                    std::to_string(c.stage),
+                    c.warpSpecialize ? "True" : "False",
+                    "True"};
+  spec.numWarps = c.numWarps;
+  spec.numStages = c.numStages;
+  return spec;
 }
 
 } // namespace example

@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Half.h"
 #include "TutorialKernels.h"
 #include "add_aot.h"
 #include "matmul_aot.h"
@@ -47,52 +48,6 @@ bool ok(int cuResult, const char *what) {
   std::printf("FAIL %s: CUresult %d\n", what, cuResult);
   ++failures;
   return false;
-}
-
-/// IEEE half precision, rounded to nearest even.
-uint16_t toHalf(float f) {
-  uint32_t x;
-  std::memcpy(&x, &f, 4);
-  uint32_t sign = (x >> 16) & 0x8000;
-  int32_t exponent = int32_t((x >> 23) & 0xff) - 127 + 15;
-  uint32_t mantissa = x & 0x7fffff;
-  if (exponent >= 31)
-    return uint16_t(sign | 0x7c00);
-  if (exponent <= 0) {
-    if (exponent < -10)
-      return uint16_t(sign);
-    mantissa |= 0x800000;
-    uint32_t shift = uint32_t(14 - exponent);
-    uint32_t half = mantissa >> shift;
-    uint32_t rest = mantissa & ((1u << shift) - 1);
-    uint32_t halfway = 1u << (shift - 1);
-    if (rest > halfway || (rest == halfway && (half & 1)))
-      ++half;
-    return uint16_t(sign | half);
-  }
-  uint32_t half = sign | (uint32_t(exponent) << 10) | (mantissa >> 13);
-  uint32_t rest = mantissa & 0x1fff;
-  if (rest > 0x1000 || (rest == 0x1000 && (half & 1)))
-    ++half;
-  return uint16_t(half);
-}
-
-float fromHalf(uint16_t h) {
-  uint32_t sign = uint32_t(h & 0x8000) << 16;
-  uint32_t exponent = (h >> 10) & 0x1f;
-  uint32_t mantissa = h & 0x3ff;
-  float value;
-  if (exponent == 0)
-    value = std::ldexp(float(mantissa), -24);
-  else if (exponent == 31)
-    value = mantissa ? NAN : INFINITY;
-  else
-    value = std::ldexp(float(mantissa | 0x400), int(exponent) - 25);
-  uint32_t bits;
-  std::memcpy(&bits, &value, 4);
-  bits |= sign;
-  std::memcpy(&value, &bits, 4);
-  return value;
 }
 
 using Clock = std::chrono::steady_clock;
@@ -220,15 +175,15 @@ void runMatmul(tile::Device &device, const tile::Kernel &kernel,
   std::normal_distribution<float> normal;
   std::vector<uint16_t> a(size_t(M) * K), b(size_t(K) * N), c(size_t(M) * N);
   for (uint16_t &v : a)
-    v = toHalf(normal(rng));
+    v = example::toHalf(normal(rng));
   for (uint16_t &v : b)
-    v = toHalf(normal(rng));
+    v = example::toHalf(normal(rng));
   std::vector<double> ref(c.size(), 0.0);
   for (int i = 0; i < M; ++i)
     for (int k = 0; k < K; ++k) {
-      double aik = fromHalf(a[size_t(i) * K + k]);
+      double aik = example::fromHalf(a[size_t(i) * K + k]);
       for (int j = 0; j < N; ++j)
-        ref[size_t(i) * N + j] += aik * fromHalf(b[size_t(k) * N + j]);
+        ref[size_t(i) * N + j] += aik * example::fromHalf(b[size_t(k) * N + j]);
     }
   tile::Buffer da, db, dc;
   if (!upload(device, a, da) || !upload(device, b, db) ||
@@ -238,7 +193,7 @@ void runMatmul(tile::Device &device, const tile::Kernel &kernel,
     // fp16 output: relative to the result's magnitude, 2^-10 per rounding.
     double err = 0;
     for (size_t i = 0; i < c.size(); ++i)
-      err = std::max(err, std::abs(double(fromHalf(c[i])) - ref[i]) /
+      err = std::max(err, std::abs(double(example::fromHalf(c[i])) - ref[i]) /
                               (1.0 + std::abs(ref[i])));
     report(what, err, 2e-3);
   };

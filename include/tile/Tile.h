@@ -42,6 +42,8 @@ struct CUstream_st;
 
 namespace tile {
 
+class TensorDescriptor;
+
 /// The version of this API (and of Tile).
 const char *version();
 
@@ -89,16 +91,44 @@ struct Specialization {
   /// Split every loop that can be warp-specialized (a producer warpgroup
   /// issuing its TMA copies), not only those whose tl.range asks.
   bool warpSpecializeAll = false;
+  /// Let a warp-specialized kernel whose one loop does the same work in
+  /// every program run persistent (tilegpu-persistent-programs), as
+  /// tile-run's kernels do: Kernel::launch then starts as many programs as
+  /// fit on the GPU at once, each running the grid's programs in turn, and
+  /// passes the grid's sizes (CompiledKernel::persistentPrograms).
+  bool persistentPrograms = true;
   /// Use the kernel cache ($TILE_CACHE_DIR, else ~/.cache/tile).
   bool useCache = true;
+};
+
+/// How a tensor descriptor parameter's block is copied with TMA, which the
+/// descriptor's tensor map must say (Device::makeTensorDescriptor and
+/// tile-compile's launchers encode it so): cuda.h's CUtensorMapDataType of
+/// the element, the swizzle, and the box, one per swizzle-wide column
+/// block. swizzleBytes 0: no tensor map (the kernel reads the descriptor
+/// with ordinary loads).
+struct TensorMapLayout {
+  unsigned elementBytes = 0;
+  int dataType = -1;
+  unsigned swizzleBytes = 0;
+  unsigned boxRows = 0;
+  unsigned boxInnerElements = 0;
 };
 
 /// One launch argument of a compiled kernel.
 struct Parameter {
   std::string name;
-  /// As in Specialization::signature, without hints: "*fp32", "i32", ...
+  /// As in Specialization::signature, without hints: "*fp32", "i32",
+  /// "tensordesc<fp16[128, 64]>", ...
   std::string type;
+  /// A tensor descriptor's element type ("fp16") and block shape, and its
+  /// ":16": every extent of its shape divisible by 16 (launches check it).
+  std::string elementType;
+  std::vector<int64_t> blockShape;
+  bool shapeDivisibleBy16 = false;
+  TensorMapLayout tensorMap;
   bool isPointer() const { return !type.empty() && type[0] == '*'; }
+  bool isTensorDescriptor() const { return type.rfind("tensordesc<", 0) == 0; }
 };
 
 /// A kernel compiled to PTX, ready to load on any device of its target.
@@ -117,6 +147,11 @@ struct CompiledKernel {
   /// The launch arguments, in order: the runtime parameters that are not
   /// folded (constexprs and ":1" integers are not among them).
   std::vector<Parameter> parameters;
+  /// Whether the kernel runs its grid's programs in a loop
+  /// (Specialization::persistentPrograms): its PTX entry then takes three
+  /// i32 arguments more, the grid's sizes, and a launch starts at most the
+  /// SMs times the programs that fit on one. Kernel::launch does both.
+  bool persistentPrograms = false;
   /// Whether the PTX came from the kernel cache.
   bool fromCache = false;
 };
@@ -170,7 +205,7 @@ using Stream = CUstream_st *;
 /// converts it to the parameter's width.
 class Arg {
 public:
-  enum class Kind : uint8_t { Pointer, Integer, Float, Bool };
+  enum class Kind : uint8_t { Pointer, Integer, Float, Bool, TensorDescriptor };
   template <typename T,
             std::enable_if_t<std::is_integral_v<T> && !std::is_same_v<T, bool>,
                              int> = 0>
@@ -180,6 +215,11 @@ public:
   Arg(float v) : kind(Kind::Float) { value.real = v; }
   Arg(double v) : kind(Kind::Float) { value.real = v; }
   Arg(bool v) : kind(Kind::Bool) { value.integer = v; }
+  /// A descriptor made by Device::makeTensorDescriptor; it must outlive the
+  /// launch call (not the kernel's run: the launch copies what it passes).
+  Arg(const TensorDescriptor &descriptor) : kind(Kind::TensorDescriptor) {
+    value.descriptor = &descriptor;
+  }
   /// Host pointers are no kernel arguments: pass tile::ptr(address).
   template <typename T> Arg(T *) = delete;
   static Arg pointer(DevicePtr p) {
@@ -192,12 +232,16 @@ public:
   DevicePtr getPointer() const { return value.address; }
   int64_t getInteger() const { return value.integer; }
   double getFloat() const { return value.real; }
+  const TensorDescriptor *getTensorDescriptor() const {
+    return value.descriptor;
+  }
 
 private:
   union {
     DevicePtr address;
     int64_t integer;
     double real;
+    const TensorDescriptor *descriptor;
   } value;
   Kind kind;
 };
@@ -234,7 +278,10 @@ public:
 
   /// Queues one launch on `stream`. The arguments must match parameters()
   /// in number and kind (a pointer for "*T", an integer for iN, a float for
-  /// fpN; integers and floats convert to the parameter's width).
+  /// fpN, a TensorDescriptor of the same element type and block shape for
+  /// "tensordesc<...>"; integers and floats convert to the parameter's
+  /// width). A persistent kernel's launch starts min(grid, SMs x
+  /// programsPerSM) programs and passes the grid's sizes.
   Status launch(Grid grid, std::initializer_list<Arg> args,
                 Stream stream = nullptr) const;
   Status launch(Grid grid, const Arg *args, size_t count,
@@ -245,6 +292,42 @@ private:
   friend class Device;
   struct Impl;
   std::unique_ptr<Impl> impl;
+};
+
+/// Triton's host-side TensorDescriptor: a strided view of device memory
+/// that kernels read and write a block at a time (desc.load, desc.store),
+/// through the Tensor Memory Accelerator where the block makes a TMA box.
+/// Device::makeTensorDescriptor encodes its TMA tensor map into device
+/// memory once; launches pass it as they pass a pointer. Movable; frees the
+/// tensor map on destruction.
+class TensorDescriptor {
+public:
+  TensorDescriptor() = default;
+  TensorDescriptor(TensorDescriptor &&) noexcept;
+  TensorDescriptor &operator=(TensorDescriptor &&) noexcept;
+  ~TensorDescriptor();
+
+  DevicePtr base() const { return baseAddress; }
+  const std::string &elementType() const { return element; }
+  /// Extents, strides (in elements; the last is 1) and block, outermost
+  /// dimension first.
+  const std::vector<int64_t> &shape() const { return extents; }
+  const std::vector<int64_t> &strides() const { return elementStrides; }
+  const std::vector<int64_t> &blockShape() const { return block; }
+  /// The signature type of the parameters it fits:
+  /// "tensordesc<fp16[128, 64]>".
+  std::string type() const;
+  /// The device address of its TMA tensor map; 0 where the block makes no
+  /// TMA box (kernels then read it with ordinary loads).
+  DevicePtr tensorMap() const { return map; }
+
+private:
+  friend class Device;
+  Device *device = nullptr;
+  DevicePtr baseAddress = 0;
+  DevicePtr map = 0;
+  std::string element;
+  std::vector<int64_t> extents, elementStrides, block;
 };
 
 /// Device memory, freed on destruction.
@@ -282,6 +365,19 @@ public:
   Status load(const CompiledKernel &kernel, Kernel &out);
 
   Status allocate(size_t bytes, Buffer &out);
+  /// A tensor descriptor of the `elementType` ("fp16", "bf16", "fp32", ...)
+  /// elements at `base`, as Triton's TensorDescriptor(base, shape, strides,
+  /// block_shape): 1 to 5 dimensions, strides in elements with the last 1
+  /// and the others multiples of 16 bytes, a 16-byte aligned base, a block
+  /// of powers of 2 whose last dimension holds 16 bytes or more (TMA's
+  /// rules). Where the block makes a TMA box (two dimensions, fp16 or bf16,
+  /// as tile-run's descriptors), its tensor map is encoded
+  /// (cuTensorMapEncodeTiled) and copied to the device.
+  Status makeTensorDescriptor(DevicePtr base, const std::string &elementType,
+                              std::vector<int64_t> shape,
+                              std::vector<int64_t> strides,
+                              std::vector<int64_t> blockShape,
+                              TensorDescriptor &out);
   Status copyToDevice(DevicePtr dst, const void *src, size_t bytes);
   Status copyToHost(void *dst, DevicePtr src, size_t bytes);
   /// Waits for all work queued on the device.
@@ -289,6 +385,7 @@ public:
 
 private:
   friend class Buffer;
+  friend class TensorDescriptor;
   struct Impl;
   explicit Device(std::unique_ptr<Impl> impl);
   std::unique_ptr<Impl> impl;

@@ -9,6 +9,8 @@
 
 #include "tile/Tile.h"
 
+#include "DescriptorType.h"
+
 #include "tile/Analysis/Allocation.h"
 #include "tile/Driver/Compile.h"
 #include "tile/Driver/KernelCache.h"
@@ -205,12 +207,30 @@ bool Compilation::specializeFromSignature(const Specialization &spec,
       continue;
     }
     if (text.starts_with("tensordesc")) {
-      error(param,
-            "'" + text +
-                "': tensor descriptor parameters are not "
-                "supported by the C++ API and tile-compile yet (tile-run "
-                "takes them: tensor_descriptor(buffer, block_shape))");
-      ok = false;
+      // tensordesc<fp16[128, 64]>, with ":16" when every extent of the
+      // descriptor's shape is divisible by 16 (Kernel::launch checks).
+      auto [type, hint] = text.rsplit(':');
+      type = type.trim();
+      hint = hint.trim();
+      std::optional<DescriptorType> parsed = parseDescriptorType(type);
+      if (!parsed || (!hint.empty() && hint != "16")) {
+        error(param,
+              "'" + text +
+                  "': a tensor descriptor parameter is "
+                  "'tensordesc<fp16[128, 64]>' (element type and block "
+                  "shape), with ':16' where every extent of its shape is "
+                  "divisible by 16");
+        ok = false;
+        continue;
+      }
+      ParamSpec p;
+      p.name = param.name;
+      p.type = formatDescriptorType(parsed->element, parsed->block);
+      p.shapeDivisibleBy16.assign(parsed->block.size(), hint == "16");
+      parameters.push_back(
+          {p.name, p.type, parsed->element, parsed->block, hint == "16",
+           getTensorMapLayout(parsed->element, parsed->block)});
+      out.params.push_back(std::move(p));
       continue;
     }
     auto [type, hint] = text.split(':');
@@ -231,7 +251,7 @@ bool Compilation::specializeFromSignature(const Specialization &spec,
       continue;
     }
     if (!p.equalsOne)
-      parameters.push_back({p.name, p.type});
+      parameters.push_back({p.name, p.type, "", {}, false, {}});
     out.params.push_back(std::move(p));
   }
   return ok;
@@ -253,6 +273,7 @@ Compilation::getCacheKey(const Specialization &spec,
   fields.target = spec.target;
   fields.wideOffsets = spec.wideOffsets;
   fields.warpSpecializeAll = spec.warpSpecializeAll;
+  fields.persistentPrograms = spec.persistentPrograms;
   fields.libdevice = libdevice;
   return cache::getPTXKey(fields);
 }
@@ -270,6 +291,7 @@ Compilation::lower(const Specialization &spec,
   options.target = spec.target;
   options.wideOffsets = spec.wideOffsets;
   options.warpSpecializeAll = spec.warpSpecializeAll;
+  options.persistentPrograms = spec.persistentPrograms;
   if (mlir::failed(mlir::tile::lowerToTileGPU(*module, options)) ||
       mlir::failed(mlir::tile::lowerToLLVMDialect(*module)))
     return std::nullopt;
@@ -389,6 +411,10 @@ void Compilation::run(std::unique_ptr<llvm::MemoryBuffer> buffer,
   kernel.numWarps = spec.numWarps;
   kernel.sharedBytes = readSharedBytes(kernel.ptx);
   kernel.producerWarps = int(readProducerWarps(kernel.ptx));
+  kernel.persistentPrograms =
+      readNumberAfter(
+          kernel.ptx,
+          (".u32 " + mlir::tilegpu::kPersistentProgramsSymbol).str(), ';') != 0;
   result.kernel = std::move(kernel);
 }
 

@@ -2,16 +2,20 @@
 //
 // The C++ API's GPU side over the runtime's CUDA driver layer: opening a
 // device, loading a compiled kernel (through the kernel cache's cubins),
-// typed launches on a stream, resources, and device memory. A launch does
-// no allocation and no driver call besides cuLaunchKernel, so that its cost
-// stays close to the driver's own.
+// typed launches on a stream, resources, device memory and tensor
+// descriptors. A launch does no allocation and no driver call besides
+// cuLaunchKernel, so that its cost stays close to the driver's own: a
+// descriptor's tensor map is encoded once, when it is made, and a
+// persistent kernel's launch size is found when it is loaded.
 //
 //===----------------------------------------------------------------------===//
 
 #include "tile/Tile.h"
 
+#include "DescriptorType.h"
 #include "tile/Analysis/Allocation.h"
 #include "tile/Driver/KernelCache.h"
+#include "tile/Driver/KernelInfo.h"
 #include "tile/Runtime/CudaDriver.h"
 
 #include "llvm/Support/raw_ostream.h"
@@ -31,10 +35,15 @@ enum class Slot : uint8_t {
   Int32,
   Int64,
   F32,
-  F64
+  F64,
+  /// Base, extents, strides but the last, tensor map (the front end's
+  /// arguments of a tensordesc<...> parameter).
+  TensorDescriptor
 };
 
 std::optional<Slot> getSlot(const std::string &type) {
+  if (parseDescriptorType(type))
+    return Slot::TensorDescriptor;
   if (!type.empty() && type[0] == '*')
     return Slot::Pointer;
   if (type == "i1" || type == "u1" || type == "B")
@@ -64,6 +73,8 @@ const char *describe(Arg::Kind kind) {
     return "a float";
   case Arg::Kind::Bool:
     return "a bool";
+  case Arg::Kind::TensorDescriptor:
+    return "a tensor descriptor";
   }
   return "a value";
 }
@@ -93,6 +104,8 @@ bool store(Slot slot, const Arg &arg, uint64_t &out) {
     std::memcpy(&out, &v, sizeof(v));
     return true;
   }
+  case Slot::TensorDescriptor:
+    return false; // storeDescriptor's
   default:
     if (kind != Arg::Kind::Integer && kind != Arg::Kind::Bool)
       return false;
@@ -104,6 +117,8 @@ bool store(Slot slot, const Arg &arg, uint64_t &out) {
   }
   return false;
 }
+/// The values a launch passes for a descriptor of `rank` dimensions.
+size_t getDescriptorValues(size_t rank) { return 2 * rank + 1; }
 } // namespace
 
 //===----------------------------------------------------------------------===//
@@ -204,10 +219,51 @@ struct Kernel::Impl {
   rt::Function function;
   std::vector<Parameter> parameters;
   std::vector<Slot> slots;
+  /// The values a launch passes: a slot each, a descriptor's several, and
+  /// a persistent kernel's grid sizes.
+  size_t values = 0;
   unsigned threads = 0;
   /// Asked by every launch where the kernel uses more than 48 KiB.
   unsigned dynamicSharedBytes = 0;
+  /// A persistent kernel's most programs at once (SMs x occupancy); 0 for
+  /// the others.
+  int64_t persistentPrograms = 0;
+
+  /// Writes `descriptor`, the argument of parameter `index`, as its values
+  /// from `values` on; an error where it does not fit the parameter.
+  std::optional<std::string> storeDescriptor(size_t index, const Arg &arg,
+                                             uint64_t *values) const;
 };
+
+std::optional<std::string>
+Kernel::Impl::storeDescriptor(size_t index, const Arg &arg,
+                              uint64_t *values) const {
+  const Parameter &param = parameters[index];
+  const TensorDescriptor *descriptor = arg.getTensorDescriptor();
+  std::string which = "argument " + std::to_string(index) + " ('" + param.name +
+                      "', " + param.type + ")";
+  if (arg.getKind() != Arg::Kind::TensorDescriptor || !descriptor)
+    return which + " is " + describe(arg.getKind());
+  if (descriptor->elementType() != param.elementType ||
+      descriptor->blockShape() != param.blockShape)
+    return which + " is a " + descriptor->type();
+  size_t rank = param.blockShape.size();
+  values[0] = descriptor->base();
+  for (size_t d = 0; d < rank; ++d) {
+    int64_t extent = descriptor->shape()[d];
+    if (extent > INT32_MAX)
+      return which + " has an extent of " + std::to_string(extent) +
+             "; kernels take 32-bit extents";
+    if (param.shapeDivisibleBy16 && extent % 16 != 0)
+      return which + " has an extent of " + std::to_string(extent) +
+             ", which its ':16' says is divisible by 16";
+    values[1 + d] = uint64_t(extent);
+  }
+  for (size_t d = 0; d + 1 < rank; ++d)
+    values[1 + rank + d] = uint64_t(descriptor->strides()[d]);
+  values[2 * rank] = descriptor->tensorMap();
+  return std::nullopt;
+}
 
 Kernel::Kernel() = default;
 Kernel::Kernel(Kernel &&) noexcept = default;
@@ -232,7 +288,12 @@ Status Device::load(const CompiledKernel &compiled, Kernel &out) {
                            " scalar, which launches do not pass yet (pass "
                            "fp32, fp64 or an integer)");
     kernel->slots.push_back(*slot);
+    kernel->values += *slot == Slot::TensorDescriptor
+                          ? getDescriptorValues(param.blockShape.size())
+                          : 1;
   }
+  if (compiled.persistentPrograms)
+    kernel->values += 3;
   kernel->threads = unsigned(compiled.numWarps + compiled.producerWarps) * 32;
 
   std::string error;
@@ -290,6 +351,18 @@ Status Device::load(const CompiledKernel &compiled, Kernel &out) {
                            " bytes of shared memory)");
     kernel->dynamicSharedBytes = compiled.sharedBytes;
   }
+  if (compiled.persistentPrograms) {
+    int occupancy = 0;
+    if (!driver.maxActiveBlocksPerSM(kernel->function, int(kernel->threads),
+                                     kernel->dynamicSharedBytes, occupancy,
+                                     error))
+      return Status::error(error);
+    if (occupancy < 1)
+      return Status::error(compiled.name + " does not fit on " +
+                           driver.deviceName() + " (no program per SM)");
+    kernel->persistentPrograms = getPersistentLaunchPrograms(
+        INT64_MAX, driver.multiprocessorCount(), occupancy);
+  }
   out.impl = std::move(kernel);
   return Status();
 }
@@ -308,31 +381,57 @@ Status Kernel::launch(Grid grid, const Arg *args, size_t count,
         "the kernel takes " + std::to_string(impl->slots.size()) +
         " arguments; the launch gives " + std::to_string(count));
   // Most kernels take a few arguments: keep them on the stack.
-  constexpr size_t kInline = 32;
+  constexpr size_t kInline = 48;
   uint64_t inlineValues[kInline];
   void *inlinePointers[kInline];
   std::vector<uint64_t> heapValues;
   std::vector<void *> heapPointers;
   uint64_t *values = inlineValues;
   void **pointers = inlinePointers;
-  if (count > kInline) {
-    heapValues.resize(count);
-    heapPointers.resize(count);
+  if (impl->values > kInline) {
+    heapValues.resize(impl->values);
+    heapPointers.resize(impl->values);
     values = heapValues.data();
     pointers = heapPointers.data();
   }
+  size_t next = 0;
   for (size_t i = 0; i < count; ++i) {
-    if (!store(impl->slots[i], args[i], values[i]))
+    if (impl->slots[i] == Slot::TensorDescriptor) {
+      if (std::optional<std::string> error =
+              impl->storeDescriptor(i, args[i], values + next))
+        return Status::error(*error);
+      next += getDescriptorValues(impl->parameters[i].blockShape.size());
+      continue;
+    }
+    if (!store(impl->slots[i], args[i], values[next]))
       return Status::error("argument " + std::to_string(i) + " ('" +
                            impl->parameters[i].name + "', " +
                            impl->parameters[i].type + ") is " +
                            describe(args[i].getKind()));
-    pointers[i] = &values[i];
+    ++next;
   }
+  // A persistent kernel takes the grid's sizes after its arguments and
+  // runs the grid's programs on as many as fit at once.
+  Grid launchGrid = grid;
+  if (impl->persistentPrograms) {
+    for (unsigned size : {grid.x, grid.y, grid.z}) {
+      if (size > unsigned(INT32_MAX))
+        return Status::error("a persistent kernel's grid sizes are at most "
+                             "2^31 - 1, got " +
+                             std::to_string(size));
+      values[next++] = size;
+    }
+    int64_t programs = int64_t(grid.x) * grid.y * grid.z;
+    if (programs > 0)
+      launchGrid = {unsigned(std::min(programs, impl->persistentPrograms)), 1,
+                    1};
+  }
+  for (size_t i = 0; i < next; ++i)
+    pointers[i] = &values[i];
   std::string error;
-  if (!impl->driver->launch(impl->function, grid.x, grid.y, grid.z,
-                            impl->threads, impl->dynamicSharedBytes, pointers,
-                            error, stream))
+  if (!impl->driver->launch(impl->function, launchGrid.x, launchGrid.y,
+                            launchGrid.z, impl->threads,
+                            impl->dynamicSharedBytes, pointers, error, stream))
     return Status::error(error);
   return Status();
 }
@@ -353,4 +452,111 @@ Resources Kernel::resources() const {
                                      impl->dynamicSharedBytes,
                                      resources.programsPerSM, error);
   return resources;
+}
+
+//===----------------------------------------------------------------------===//
+// TensorDescriptor
+//===----------------------------------------------------------------------===//
+
+TensorDescriptor::TensorDescriptor(TensorDescriptor &&other) noexcept {
+  *this = std::move(other);
+}
+
+TensorDescriptor &
+TensorDescriptor::operator=(TensorDescriptor &&other) noexcept {
+  std::swap(device, other.device);
+  std::swap(baseAddress, other.baseAddress);
+  std::swap(map, other.map);
+  std::swap(element, other.element);
+  std::swap(extents, other.extents);
+  std::swap(elementStrides, other.elementStrides);
+  std::swap(block, other.block);
+  return *this;
+}
+
+TensorDescriptor::~TensorDescriptor() {
+  if (device && map) {
+    std::string ignored;
+    device->impl->driver->free(map, ignored);
+  }
+}
+
+std::string TensorDescriptor::type() const {
+  return formatDescriptorType(element, block);
+}
+
+Status Device::makeTensorDescriptor(DevicePtr base,
+                                    const std::string &elementType,
+                                    std::vector<int64_t> shape,
+                                    std::vector<int64_t> strides,
+                                    std::vector<int64_t> blockShape,
+                                    TensorDescriptor &out) {
+  unsigned bytes = getElementBytes(elementType);
+  if (!bytes)
+    return Status::error("a tensor descriptor's element type is a scalar "
+                         "type of the signatures (fp16, bf16, fp32, i8, "
+                         "...), got '" +
+                         elementType + "'");
+  size_t rank = shape.size();
+  if (rank < 1 || rank > 5 || strides.size() != rank ||
+      blockShape.size() != rank)
+    return Status::error("a tensor descriptor has 1 to 5 dimensions, with a "
+                         "stride and a block extent for each; got " +
+                         std::to_string(rank) + " extents, " +
+                         std::to_string(strides.size()) + " strides and " +
+                         std::to_string(blockShape.size()) + " block extents");
+  for (size_t d = 0; d < rank; ++d) {
+    if (shape[d] < 1)
+      return Status::error("a tensor descriptor's extents are positive, got " +
+                           std::to_string(shape[d]) + " in dimension " +
+                           std::to_string(d));
+    int64_t size = blockShape[d];
+    if (size < 1 || (size & (size - 1)))
+      return Status::error("a tensor descriptor's block holds powers of 2, "
+                           "got " +
+                           std::to_string(size) + " in dimension " +
+                           std::to_string(d));
+    if (d + 1 < rank && (strides[d] < 1 || strides[d] * bytes % 16 != 0))
+      return Status::error(
+          "a tensor descriptor's strides but the last are positive "
+          "multiples of 16 bytes (TMA's rule), got " +
+          std::to_string(strides[d]) + " elements in dimension " +
+          std::to_string(d));
+  }
+  if (strides.back() != 1)
+    return Status::error("a tensor descriptor's last stride is 1, got " +
+                         std::to_string(strides.back()));
+  if (blockShape.back() * bytes < 16)
+    return Status::error("a tensor descriptor block's last dimension holds "
+                         "at least 16 bytes");
+  if (base % 16 != 0)
+    return Status::error("a tensor descriptor's base is 16-byte aligned");
+
+  TensorDescriptor descriptor;
+  descriptor.device = this;
+  descriptor.baseAddress = base;
+  descriptor.element = elementType == "f16" ? "fp16" : elementType;
+  descriptor.extents = std::move(shape);
+  descriptor.elementStrides = std::move(strides);
+  descriptor.block = std::move(blockShape);
+  // The tensor map, where the compiler copies the block with TMA (the
+  // same rule); kernels ignore it elsewhere.
+  TensorMapLayout layout =
+      getTensorMapLayout(descriptor.element, descriptor.block);
+  rt::Driver &driver = *impl->driver;
+  if (layout.swizzleBytes && driver.canEncodeTensorMaps()) {
+    alignas(64) uint8_t map[128];
+    std::string error;
+    if (!driver.encodeTensorMap2D(
+            map, layout.dataType, base, uint64_t(descriptor.extents[0]),
+            uint64_t(descriptor.extents[1]),
+            uint64_t(descriptor.elementStrides[0]) * bytes, layout.boxRows,
+            layout.boxInnerElements, layout.swizzleBytes, /*nanFill=*/false,
+            error) ||
+        !driver.alloc(sizeof(map), descriptor.map, error) ||
+        !driver.copyToDevice(descriptor.map, map, sizeof(map), error))
+      return Status::error(error);
+  }
+  out = std::move(descriptor);
+  return Status();
 }

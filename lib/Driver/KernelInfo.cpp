@@ -315,11 +315,6 @@ std::optional<int64_t> getLaunchedPrograms(const KernelReport &report) {
 }
 } // namespace
 
-int64_t tile::getPersistentLaunchPrograms(int64_t gridPrograms, int numSMs,
-                                          int occupancy) {
-  return std::min(gridPrograms, int64_t(numSMs) * std::max(occupancy, 1));
-}
-
 void tile::printKernelReport(const KernelReport &report,
                              llvm::raw_ostream &os) {
   const rt::DeviceInfo &device = report.device;

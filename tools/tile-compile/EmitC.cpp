@@ -2,6 +2,8 @@
 
 #include "EmitC.h"
 
+#include <algorithm>
+#include <optional>
 #include <sstream>
 
 using namespace tile::aot;
@@ -70,7 +72,11 @@ std::string getSignature(const Launcher &launcher) {
                      "(struct CUstream_st *stream, unsigned grid_x, "
                      "unsigned grid_y, unsigned grid_z";
   for (const LauncherParam &param : launcher.params)
-    text += ", " + getCType(param.type) + " " + param.name;
+    text += ", " +
+            (param.isTensorDescriptor()
+                 ? "const struct " + launcher.name + "_tensor_descriptor *"
+                 : getCType(param.type) + " ") +
+            param.name;
   if (launcher.algos.size() > 1)
     text += ", int algo";
   return text + ")";
@@ -82,8 +88,15 @@ std::string getCondition(const Launcher &launcher, const Variant &v) {
   for (size_t i = 0; i < launcher.params.size(); ++i) {
     if (!v.hints[i])
       continue;
-    const std::string &name = launcher.params[i].name;
+    const LauncherParam &param = launcher.params[i];
+    const std::string &name = param.name;
     condition += condition.empty() ? "" : " && ";
+    if (param.isTensorDescriptor()) {
+      for (size_t d = 0; d < param.blockShape.size(); ++d)
+        condition += (d ? " && " : "") + ("(" + name + "->shape[") +
+                     std::to_string(d) + "] % 16 == 0)";
+      continue;
+    }
     condition +=
         v.hints[i] == 16 ? "(" + name + " % 16 == 0)" : "(" + name + " == 1)";
   }
@@ -95,8 +108,159 @@ std::string describeHints(const Launcher &launcher, const Variant &v) {
   for (size_t i = 0; i < launcher.params.size(); ++i)
     if (v.hints[i])
       text += (text.empty() ? "" : ", ") + launcher.params[i].name +
-              (v.hints[i] == 16 ? " % 16 == 0" : " == 1");
+              (launcher.params[i].isTensorDescriptor() ? "'s extents % 16 == 0"
+               : v.hints[i] == 16                      ? " % 16 == 0"
+                                                       : " == 1");
   return text.empty() ? "any arguments" : text;
+}
+
+bool hasDescriptors(const Launcher &launcher) {
+  return std::any_of(
+      launcher.params.begin(), launcher.params.end(),
+      [](const LauncherParam &param) { return param.isTensorDescriptor(); });
+}
+
+std::string getBlockText(const LauncherParam &param) {
+  std::string text;
+  for (int64_t extent : param.blockShape)
+    text += (text.empty() ? "" : ", ") + std::to_string(extent);
+  return text;
+}
+
+/// The header's tensor descriptor type and the functions that make one for
+/// each descriptor parameter (whose element type and block it fixes).
+std::string getDescriptorDeclarations(const Launcher &launcher) {
+  if (!hasDescriptors(launcher))
+    return "";
+  const std::string &name = launcher.name;
+  std::ostringstream os;
+  os << "/* What " << name
+     << "_make_tensor_descriptor_*() return when the shape, strides or "
+        "base break\n   TMA's rules. */\n#define "
+     << name << "_BAD_DESCRIPTOR (-2)\n\n"
+     << "/* A tensor descriptor argument, as Triton's host-side "
+        "TensorDescriptor: `base`,\n   `shape` and `strides` (in elements, "
+        "the last 1), outermost dimension\n   first, and the TMA tensor map "
+        "of the kernel's block in device memory (0\n   where the block "
+        "makes no TMA box). Made by "
+     << name << "_make_tensor_descriptor_*(),\n   freed by " << name
+     << "_free_tensor_descriptor(). */\nstruct " << name
+     << "_tensor_descriptor {\n  unsigned long long base;\n  int32_t "
+        "shape[5];\n  int64_t strides[5];\n  unsigned long long "
+        "tensor_map;\n};\n\n";
+  for (const LauncherParam &param : launcher.params) {
+    if (!param.isTensorDescriptor())
+      continue;
+    os << "/* For " << param.name << ": " << param.elementType
+       << " elements in blocks of [" << getBlockText(param) << "], "
+       << param.blockShape.size() << " dimensions. Loads the kernel\n   first ("
+       << name << "_load). Returns 0, a CUresult or " << name
+       << "_BAD_DESCRIPTOR. */\nint " << name << "_make_tensor_descriptor_"
+       << param.name << "(\n    struct " << name
+       << "_tensor_descriptor *out, unsigned long long base,\n    const "
+          "int64_t *shape, const int64_t *strides);\n";
+  }
+  os << "/* Frees a descriptor's tensor map. */\nvoid " << name
+     << "_free_tensor_descriptor(struct " << name
+     << "_tensor_descriptor *descriptor);\n\n";
+  return os.str();
+}
+
+/// The source's descriptor functions: the checks TMA's rules ask and the
+/// tensor map's encoding, where the compiler copies the block with TMA
+/// (TensorMapBox.h's rule, which the kernel follows too).
+std::string getDescriptorDefinitions(const Launcher &launcher) {
+  if (!hasDescriptors(launcher))
+    return "";
+  const std::string &name = launcher.name;
+  std::ostringstream os;
+  os << R"(/* A descriptor parameter's element bytes, rank, CUtensorMapDataType (-1: no
+   tensor map), box (rows, elements of a row) and swizzle. */
+struct descriptor_kind {
+  int bytes, rank, data_type;
+  unsigned box_rows, box_inner, swizzle;
+};
+
+static int make_descriptor(struct )"
+     << name << R"(_tensor_descriptor *out,
+                           const struct descriptor_kind *kind,
+                           unsigned long long base, const int64_t *shape,
+                           const int64_t *strides) {
+  int d, status = 0;
+  unsigned long long map = 0;
+  for (d = 0; d < kind->rank; ++d)
+    if (shape[d] < 1 || shape[d] > 2147483647 ||
+        (d + 1 < kind->rank &&
+         (strides[d] < 1 || strides[d] * kind->bytes % 16 != 0)))
+      return )"
+     << name << R"(_BAD_DESCRIPTOR;
+  if (strides[kind->rank - 1] != 1 || base % 16 != 0)
+    return )"
+     << name << R"(_BAD_DESCRIPTOR;
+  if (kind->data_type >= 0) {
+    unsigned long long dims[2], stride_bytes[1];
+    unsigned box[2], element_strides[2] = {1, 1};
+    unsigned char encoded[128] __attribute__((aligned(64)));
+    status = )"
+     << name << R"(_load();
+    if (status)
+      return status;
+    if (!cu.cuTensorMapEncodeTiled)
+      return CUDA_ERROR_NOT_FOUND;
+    dims[0] = (unsigned long long)shape[1];
+    dims[1] = (unsigned long long)shape[0];
+    stride_bytes[0] = (unsigned long long)(strides[0] * kind->bytes);
+    box[0] = kind->box_inner;
+    box[1] = kind->box_rows;
+    /* No interleave, 128-byte L2 promotion, zeros out of bounds. */
+    status = cu.cuTensorMapEncodeTiled(
+        encoded, kind->data_type, 2, (void *)(size_t)base, dims,
+        stride_bytes, box, element_strides, 0,
+        kind->swizzle == 128 ? 3 : kind->swizzle == 64 ? 2 : 1, 2, 0);
+    if (!status)
+      status = cu.cuMemAlloc(&map, sizeof(encoded));
+    if (!status) {
+      status = cu.cuMemcpyHtoD(map, encoded, sizeof(encoded));
+      if (status)
+        cu.cuMemFree(map);
+    }
+    if (status)
+      return status;
+  }
+  out->base = base;
+  for (d = 0; d < kind->rank; ++d) {
+    out->shape[d] = (int32_t)shape[d];
+    out->strides[d] = strides[d];
+  }
+  out->tensor_map = map;
+  return 0;
+}
+
+void )"
+     << name << "_free_tensor_descriptor(struct " << name
+     << R"(_tensor_descriptor *descriptor) {
+  if (descriptor->tensor_map && cu.cuMemFree)
+    cu.cuMemFree(descriptor->tensor_map);
+  descriptor->tensor_map = 0;
+}
+
+)";
+  for (const LauncherParam &param : launcher.params) {
+    if (!param.isTensorDescriptor())
+      continue;
+    const tile::TensorMapLayout &map = param.tensorMap;
+    os << "int " << name << "_make_tensor_descriptor_" << param.name
+       << "(\n    struct " << name
+       << "_tensor_descriptor *out, unsigned long long base,\n    const "
+          "int64_t *shape, const int64_t *strides) {\n"
+       << "  static const struct descriptor_kind kind = {" << map.elementBytes
+       << ", " << param.blockShape.size() << ", "
+       << (map.swizzleBytes ? map.dataType : -1) << ", " << map.boxRows << ", "
+       << map.boxInnerElements << ", " << map.swizzleBytes
+       << "};\n  return make_descriptor(out, &kind, base, shape, "
+          "strides);\n}\n\n";
+  }
+  return os.str();
 }
 } // namespace
 
@@ -112,6 +276,7 @@ std::string tile::aot::emitHeader(const Launcher &launcher) {
      << "/* What " << name
      << "() returns when no specialization accepts its arguments. */\n"
      << "#define " << name << "_NO_MATCH (-1)\n\n"
+     << getDescriptorDeclarations(launcher)
      << "/* Loads the kernel into the calling thread's current CUDA context "
         "(device 0's\n   primary context, made current, where there is "
         "none), through libcuda.so.1.\n   Returns 0 (CUDA_SUCCESS) or the "
@@ -198,7 +363,25 @@ std::string tile::aot::emitSource(const Launcher &launcher) {
     unsigned bytes = launcher.variants[i].kernel.sharedBytes;
     os << (i ? ", " : "") << (bytes > 48 * 1024 ? bytes : 0);
   }
-  os << "};\n\n";
+  os << "};\n/* Whether each runs the grid's programs in a loop "
+        "(tilegpu-persistent-programs):\n   the launch then starts at most "
+        "persistent_programs[i] (SMs x programs per\n   SM, found on load) "
+        "and passes the grid's sizes after the arguments. */\n"
+        "static const int persistent[VARIANTS] = {";
+  size_t maxArgs = 1;
+  for (size_t i = 0; i < count; ++i) {
+    const Variant &v = launcher.variants[i];
+    os << (i ? ", " : "") << (v.kernel.persistentPrograms ? 1 : 0);
+    size_t args = 0;
+    for (size_t p = 0; p < launcher.params.size(); ++p)
+      if (v.hints[p] != 1 || launcher.params[p].isTensorDescriptor())
+        args += launcher.params[p].isTensorDescriptor()
+                    ? 2 * launcher.params[p].blockShape.size() + 1
+                    : 1;
+    maxArgs = std::max(maxArgs, args);
+  }
+  os << "};\nstatic unsigned long long persistent_programs[VARIANTS];\n"
+     << "#define MAX_ARGS " << maxArgs << "\n\n";
   os << R"(/* The driver entry points, with cuda.h's layout (no header needed). */
 static struct {
   int (*cuInit)(unsigned);
@@ -215,6 +398,16 @@ static struct {
   int (*cuLaunchKernel)(void *, unsigned, unsigned, unsigned, unsigned,
                         unsigned, unsigned, unsigned, struct CUstream_st *,
                         void **, void **);
+  int (*cuOccupancyMaxActiveBlocksPerMultiprocessor)(int *, void *, int,
+                                                     size_t);
+  int (*cuMemAlloc)(unsigned long long *, size_t);
+  int (*cuMemFree)(unsigned long long);
+  int (*cuMemcpyHtoD)(unsigned long long, const void *, size_t);
+  /* CUDA 12 and later; null before. */
+  int (*cuTensorMapEncodeTiled)(void *, int, unsigned, void *,
+                                const unsigned long long *,
+                                const unsigned long long *, const unsigned *,
+                                const unsigned *, int, int, int, int);
 } cu;
 
 static void *modules[VARIANTS];
@@ -224,16 +417,19 @@ static int cubins_loaded;
 static pthread_mutex_t load_lock = PTHREAD_MUTEX_INITIALIZER;
 
 enum {
+  CUDA_ERROR_INVALID_VALUE = 1,
   CUDA_ERROR_NOT_INITIALIZED = 3,
   CUDA_ERROR_NOT_FOUND = 500,
   CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8,
+  CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT = 16,
   CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR = 75,
   CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR = 76
 };
 
-#define RESOLVE(fn)                                                          \
-  if (!(*(void **)&cu.fn = dlsym(lib, #fn)))                                 \
+#define RESOLVE_AS(fn, symbol)                                               \
+  if (!(*(void **)&cu.fn = dlsym(lib, symbol)))                              \
     return CUDA_ERROR_NOT_FOUND;
+#define RESOLVE(fn) RESOLVE_AS(fn, #fn)
 
 static int open_driver(void) {
   void *lib;
@@ -253,6 +449,12 @@ static int open_driver(void) {
   RESOLVE(cuModuleUnload)
   RESOLVE(cuModuleGetFunction)
   RESOLVE(cuFuncSetAttribute)
+  RESOLVE(cuOccupancyMaxActiveBlocksPerMultiprocessor)
+  RESOLVE_AS(cuMemAlloc, "cuMemAlloc_v2")
+  RESOLVE_AS(cuMemFree, "cuMemFree_v2")
+  RESOLVE_AS(cuMemcpyHtoD, "cuMemcpyHtoD_v2")
+  *(void **)&cu.cuTensorMapEncodeTiled = dlsym(lib, "cuTensorMapEncodeTiled");
+  /* Last: open_driver() is done once this is set. */
   RESOLVE(cuLaunchKernel)
   return cu.cuInit(0);
 }
@@ -280,7 +482,7 @@ static void unload_modules(void) {
 
 )";
   os << "int " << name << R"(_load(void) {
-  int status = 0, i, device, major = 0, minor = 0;
+  int status = 0, i, device, major = 0, minor = 0, multiprocessors = 0;
   void *context = NULL;
   pthread_mutex_lock(&load_lock);
   if (!__atomic_load_n(&loaded, __ATOMIC_ACQUIRE)) {
@@ -302,6 +504,9 @@ static void unload_modules(void) {
     if (!status)
       status = cu.cuDeviceGetAttribute(
           &minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, device);
+    if (!status)
+      status = cu.cuDeviceGetAttribute(
+          &multiprocessors, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, device);
     cubins_loaded = 0;
     for (i = 0; i < VARIANTS && !status; ++i) {
       /* The cubin where it runs on this device (a driver that rejects it
@@ -318,6 +523,13 @@ static void unload_modules(void) {
         status = cu.cuFuncSetAttribute(
             functions[i], CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
             (int)dynamic_shared[i]);
+      if (!status && persistent[i]) {
+        int programs = 0;
+        status = cu.cuOccupancyMaxActiveBlocksPerMultiprocessor(
+            &programs, functions[i], (int)threads[i], dynamic_shared[i]);
+        persistent_programs[i] =
+            (unsigned long long)multiprocessors * (programs > 1 ? programs : 1);
+      }
     }
     if (status)
       unload_modules();
@@ -341,13 +553,34 @@ int )"
      << name << R"(_cubins_loaded(void) { return cubins_loaded; }
 
 static int launch(int variant, struct CUstream_st *stream, unsigned grid_x,
-                  unsigned grid_y, unsigned grid_z, void **args) {
-  return cu.cuLaunchKernel(functions[variant], grid_x, grid_y, grid_z,
+                  unsigned grid_y, unsigned grid_z, void **args, int count) {
+  void *all[MAX_ARGS + 3];
+  int32_t sizes[3];
+  unsigned long long programs;
+  int i;
+  if (!persistent[variant])
+    return cu.cuLaunchKernel(functions[variant], grid_x, grid_y, grid_z,
+                             threads[variant], 1, 1, dynamic_shared[variant],
+                             stream, args, NULL);
+  if (grid_x > 2147483647u || grid_y > 2147483647u || grid_z > 2147483647u)
+    return CUDA_ERROR_INVALID_VALUE;
+  for (i = 0; i < count; ++i)
+    all[i] = args[i];
+  sizes[0] = (int32_t)grid_x;
+  sizes[1] = (int32_t)grid_y;
+  sizes[2] = (int32_t)grid_z;
+  for (i = 0; i < 3; ++i)
+    all[count + i] = &sizes[i];
+  programs = (unsigned long long)grid_x * grid_y * grid_z;
+  if (programs > persistent_programs[variant])
+    programs = persistent_programs[variant];
+  return cu.cuLaunchKernel(functions[variant], (unsigned)programs, 1, 1,
                            threads[variant], 1, 1, dynamic_shared[variant],
-                           stream, args, NULL);
+                           stream, all, NULL);
 }
 
 )";
+  os << getDescriptorDefinitions(launcher);
   os << getSignature(launcher) << " {\n"
      << "  if (!__atomic_load_n(&loaded, __ATOMIC_ACQUIRE)) {\n"
      << "    int status = " << name << "_load();\n"
@@ -359,18 +592,35 @@ static int launch(int variant, struct CUstream_st *stream, unsigned grid_x,
       condition = "algo == " + std::to_string(v.algo) +
                   (condition == "1" ? "" : " && " + condition);
     std::string args;
-    for (size_t p = 0; p < launcher.params.size(); ++p)
-      if (v.hints[p] != 1)
-        args += (args.empty() ? "" : ", ") +
-                ("(void *)&" + launcher.params[p].name);
+    size_t argCount = 0;
+    auto addArg = [&](const std::string &address) {
+      args += (args.empty() ? "" : ", ") + ("(void *)" + address);
+      ++argCount;
+    };
+    for (size_t p = 0; p < launcher.params.size(); ++p) {
+      const LauncherParam &param = launcher.params[p];
+      if (param.isTensorDescriptor()) {
+        // Its base, extents, strides but the last and tensor map: the
+        // kernel's arguments for one descriptor.
+        size_t rank = param.blockShape.size();
+        addArg("&" + param.name + "->base");
+        for (size_t d = 0; d < rank; ++d)
+          addArg("&" + param.name + "->shape[" + std::to_string(d) + "]");
+        for (size_t d = 0; d + 1 < rank; ++d)
+          addArg("&" + param.name + "->strides[" + std::to_string(d) + "]");
+        addArg("&" + param.name + "->tensor_map");
+      } else if (v.hints[p] != 1) {
+        addArg("&" + param.name);
+      }
+    }
     os << "  if (" << condition << ") {\n";
     if (args.empty()) {
       os << "    return launch(" << i
-         << ", stream, grid_x, grid_y, grid_z, NULL);\n";
+         << ", stream, grid_x, grid_y, grid_z, NULL, 0);\n";
     } else {
       os << "    void *args[] = {" << args << "};\n"
-         << "    return launch(" << i
-         << ", stream, grid_x, grid_y, grid_z, args);\n";
+         << "    return launch(" << i << ", stream, grid_x, grid_y, grid_z, "
+         << "args, " << argCount << ");\n";
     }
     os << "  }\n";
   }

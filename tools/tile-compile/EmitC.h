@@ -21,15 +21,21 @@ namespace tile::aot {
 /// One runtime parameter of the launcher.
 struct LauncherParam {
   std::string name;
-  /// "*fp32", "i32", ... (the signature's type, without hints).
+  /// "*fp32", "i32", "tensordesc<fp16[128, 64]>", ... (the signature's
+  /// type, without hints).
   std::string type;
+  /// A tensor descriptor's element type and block shape.
+  std::string elementType;
+  std::vector<int64_t> blockShape;
+  TensorMapLayout tensorMap;
+  bool isTensorDescriptor() const { return !blockShape.empty(); }
 };
 
 /// One compiled specialization.
 struct Variant {
   tile::CompiledKernel kernel;
-  /// For each launcher parameter: 16 (divisible by 16), 1 (equal to 1,
-  /// folded), or 0 (no hint).
+  /// For each launcher parameter: 16 (divisible by 16; a descriptor's
+  /// every extent), 1 (equal to 1, folded), or 0 (no hint).
   std::vector<int> hints;
   /// The constexprs' values as the signature gives them, for the header's
   /// comment and the algorithm groups.

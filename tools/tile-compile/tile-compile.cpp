@@ -315,10 +315,20 @@ int main(int argc, char **argv) {
     // Names: the compiled kernel lists the unfolded ones in order; the
     // folded (":1") ones are named by position.
     size_t unfolded = 0;
-    for (size_t i = 0; i < params.size(); ++i)
-      params[i].name = variant.hints[i] == 1
-                           ? "arg" + std::to_string(i)
-                           : variant.kernel.parameters[unfolded++].name;
+    for (size_t i = 0; i < params.size(); ++i) {
+      if (variant.hints[i] == 1) {
+        params[i].name = "arg" + std::to_string(i);
+        continue;
+      }
+      const Parameter &compiled = variant.kernel.parameters[unfolded++];
+      params[i].name = compiled.name;
+      if (compiled.isTensorDescriptor()) {
+        params[i].type = compiled.type;
+        params[i].elementType = compiled.elementType;
+        params[i].blockShape = compiled.blockShape;
+        params[i].tensorMap = compiled.tensorMap;
+      }
+    }
     if (launcher.variants.empty()) {
       launcher.params = params;
     } else {

@@ -15,6 +15,7 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
 #include <array>
 #include <optional>
 #include <string>
@@ -62,13 +63,16 @@ struct TmaUsage {
   bool persistentPrograms = false;
 };
 
-/// Everything --info prints.
 /// The programs a persistent kernel's launch starts
 /// (tilegpu-persistent-programs): the grid's, at most SMs x occupancy (at
-/// least one per SM where the occupancy is unknown).
-int64_t getPersistentLaunchPrograms(int64_t gridPrograms, int numSMs,
-                                    int occupancy);
+/// least one per SM where the occupancy is unknown). tile-run's launches,
+/// its --info and the C++ API's launches all count them so.
+inline int64_t getPersistentLaunchPrograms(int64_t gridPrograms, int numSMs,
+                                           int occupancy) {
+  return std::min(gridPrograms, int64_t(numSMs) * std::max(occupancy, 1));
+}
 
+/// Everything --info prints.
 struct KernelReport {
   std::string kernel;
   rt::DeviceInfo device;

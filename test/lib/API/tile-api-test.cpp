@@ -48,6 +48,15 @@ def k(x, out):
     tl.store(out + offs, t)
 )";
 
+const char *kDescriptorCopy = R"(import triton
+import triton.language as tl
+
+
+@triton.jit
+def copy(src, dst):
+    dst.store([0, 0], src.load([0, 0]))
+)";
+
 void print(const tile::CompileResult &result) {
   std::cout << (result.ok() ? "compiled" : "failed") << ", "
             << result.diagnostics.size() << " diagnostics\n";
@@ -58,11 +67,21 @@ void print(const tile::CompileResult &result) {
   const tile::CompiledKernel &k = *result.kernel;
   std::cout << "kernel " << k.name << " target " << k.target << " num_warps "
             << k.numWarps << " shared " << k.sharedBytes << "\n";
-  for (const tile::Parameter &p : k.parameters)
-    std::cout << "parameter " << p.name << " " << p.type << "\n";
+  for (const tile::Parameter &p : k.parameters) {
+    std::cout << "parameter " << p.name << " " << p.type;
+    if (p.isTensorDescriptor())
+      std::cout << " (" << p.elementType << ", " << p.blockShape.size()
+                << " dimensions, extents % 16: " << p.shapeDivisibleBy16
+                << ", tensor map: swizzle " << p.tensorMap.swizzleBytes
+                << ", box " << p.tensorMap.boxRows << "x"
+                << p.tensorMap.boxInnerElements << ", data type "
+                << p.tensorMap.dataType << ")";
+    std::cout << "\n";
+  }
   std::cout << "entry in ptx: "
             << (k.ptx.find(".entry " + k.name) != std::string::npos) << "\n";
   std::cout << "from cache: " << k.fromCache << "\n";
+  std::cout << "persistent programs: " << k.persistentPrograms << "\n";
 }
 
 tile::Specialization addSpec() {
@@ -77,12 +96,25 @@ int main(int argc, char **argv) {
   std::string scenario = argc > 1 ? argv[1] : "";
   if (scenario == "add") {
     print(tile::compileString(kAdd, "add.tile", addSpec()));
-  } else if (scenario == "file" || scenario == "file-cached") {
+  } else if (scenario == "file" || scenario == "file-cached" ||
+             scenario == "file-w8" || scenario == "file-w8-not-persistent") {
+    // file-w8*: 8 warps, 2 stages (tutorial 06's D 128 forward), with and
+    // without persistent programs.
     tile::Specialization spec;
     for (int i = 3; i < argc; ++i)
       spec.signature.push_back(argv[i]);
     spec.useCache = scenario == "file-cached";
+    if (scenario.rfind("file-w8", 0) == 0) {
+      spec.numWarps = 8;
+      spec.numStages = 2;
+      spec.persistentPrograms = scenario == "file-w8";
+    }
     print(tile::compileFile(argc > 2 ? argv[2] : "", spec));
+  } else if (scenario == "descriptor-fp32") {
+    tile::Specialization spec;
+    spec.signature = {"tensordesc<fp32[16, 16]>", "tensordesc<fp32[16, 16]>"};
+    spec.useCache = false;
+    print(tile::compileString(kDescriptorCopy, "copy.tile", spec));
   } else if (scenario == "syntax") {
     print(tile::compileString(kSyntaxError, "broken.tile", addSpec()));
   } else if (scenario == "signature-count") {
