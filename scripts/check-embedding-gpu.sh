@@ -2,18 +2,20 @@
 # On the GPU machine: Tile inside a C++ program, from an installed package.
 # Builds examples/ against PREFIX alone (find_package(Tile)), runs
 # tile-example (add, softmax, matmul through the C++ API and through their
-# AOT launchers, against float64 references), tile-aot-only (a C program
-# that links no Tile library: ldd shows it) and tile-launch-overhead (host
-# time per launch: API, AOT launcher, cuLaunchKernel; cold compile times),
-# then Triton's launch overhead and cold compiles of the same kernels
-# (scripts/launch-overhead-triton.py).
+# AOT launchers, against float64 references), tile-attention (tutorial
+# 06's forward with host tensor descriptors, both ways, checked against
+# float64, and timed with and without persistent programs), tile-aot-only
+# (a C program that links no Tile library: ldd shows it) and
+# tile-launch-overhead (host time per launch: API, AOT launcher,
+# cuLaunchKernel; cold compile times), then Triton's launch overhead and
+# cold compiles of the same kernels (scripts/launch-overhead-triton.py).
 #
 #   scripts/check-embedding-gpu.sh PREFIX      (cmake --install ... --prefix PREFIX)
 #
 # Exits 1 if a check failed.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-[ $# -eq 1 ] || { sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 1; }
+[ $# -eq 1 ] || { sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 1; }
 prefix=$(realpath "$1")
 build=$(mktemp -d)
 status=0
@@ -27,6 +29,8 @@ cmake -S examples -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
   { cat "$build/configure.log" "$build/build.log"; echo "FAIL: the example did not build"; exit 1; }
 echo "== tile-example (find_package(Tile) from $prefix)"
 "$build/tile-example" || status=1
+echo "== tile-attention"
+"$build/tile-attention" || status=1
 echo "== tile-aot-only"
 "$build/tile-aot-only" || status=1
 echo "== ldd tile-aot-only"
