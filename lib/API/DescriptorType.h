@@ -42,6 +42,16 @@ inline unsigned getElementBytes(llvm::StringRef element) {
       .Default(0);
 }
 
+/// Triton's name of an element type that has two spellings: "fp16" for
+/// "f16", and so on.
+inline std::string normalizeElementType(llvm::StringRef element) {
+  return llvm::StringSwitch<std::string>(element)
+      .Case("f16", "fp16")
+      .Case("f32", "fp32")
+      .Case("f64", "fp64")
+      .Default(element.str());
+}
+
 /// "tensordesc<fp16[128, 64]>" as its element type and block; nullopt
 /// where the text is not one (a known element, positive extents).
 inline std::optional<DescriptorType> parseDescriptorType(llvm::StringRef text) {
@@ -50,7 +60,7 @@ inline std::optional<DescriptorType> parseDescriptorType(llvm::StringRef text) {
     return std::nullopt;
   auto [element, dims] = text.split('[');
   DescriptorType type;
-  type.element = element.trim().str();
+  type.element = normalizeElementType(element.trim());
   if (!getElementBytes(type.element) || !dims.consume_back("]"))
     return std::nullopt;
   llvm::SmallVector<llvm::StringRef> pieces;
@@ -80,9 +90,7 @@ inline TensorMapLayout getTensorMapLayout(const std::string &element,
   TensorMapLayout layout;
   layout.elementBytes = getElementBytes(element);
   // CUtensorMapDataType: FLOAT16 6, BFLOAT16 9.
-  int dataType = element == "fp16" || element == "f16" ? 6
-                 : element == "bf16"                   ? 9
-                                                       : -1;
+  int dataType = element == "fp16" ? 6 : element == "bf16" ? 9 : -1;
   std::optional<mlir::tilegpu::TensorMapBox> box =
       mlir::tilegpu::getTensorMapBox(block, layout.elementBytes);
   if (dataType < 0 || !box)

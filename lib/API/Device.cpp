@@ -535,7 +535,7 @@ Status Device::makeTensorDescriptor(DevicePtr base,
   TensorDescriptor descriptor;
   descriptor.device = this;
   descriptor.baseAddress = base;
-  descriptor.element = elementType == "f16" ? "fp16" : elementType;
+  descriptor.element = normalizeElementType(elementType);
   descriptor.extents = std::move(shape);
   descriptor.elementStrides = std::move(strides);
   descriptor.block = std::move(blockShape);
