@@ -1,6 +1,6 @@
 //===- attention.cpp - tutorial 06's forward from C++, with descriptors ---===//
 //
-//   tile-attention [KERNELS_DIR]
+//   tile-attention [KERNELS_DIR] [--checks-only]
 //
 // Triton's tutorial 06 attention forward (kernels/attn_fwd_descriptor.tile,
 // unchanged) inside a C++ program, its q, k, v and o passed as host tensor
@@ -16,7 +16,8 @@
 // Then the time per launch of the D 128 non-causal forward at the
 // tutorial's benchmark shape (Z 4, H 32, N_CTX 4096): the API with
 // persistent programs and without (Specialization::persistentPrograms),
-// and the AOT launcher, taking turns. Without a GPU it compiles and stops.
+// and the AOT launcher, taking turns (not with --checks-only, for
+// compute-sanitizer). Without a GPU it compiles and stops.
 //
 //===----------------------------------------------------------------------===//
 
@@ -185,54 +186,64 @@ struct AotLauncher {
       launch;
 };
 
-template <typename Descriptor, typename Make, typename Free, typename Launch>
-int launchAot(const Problem &p, const example::AttentionConfig &c, int algo,
-              Make make, Free release, Launch run) {
-  int64_t shape[2] = {int64_t(p.rows()), p.headDim},
-          strides[2] = {p.headDim, 1};
-  const tile::Buffer *buffers[4] = {&p.dq, &p.dk, &p.dv, &p.dout};
-  Descriptor d[4];
+/// The four descriptors (q, k, v, o) of a problem for one AOT launcher,
+/// made by its make functions and freed with this.
+template <typename Descriptor> struct AotDescriptors {
+  using Make = int (*)(Descriptor *, unsigned long long, const int64_t *,
+                       const int64_t *);
+  using Free = void (*)(Descriptor *);
+  Descriptor d[4] = {};
+  Free release;
   int status = 0;
-  for (int i = 0; i < 4 && !status; ++i)
-    status = make[i](&d[i], buffers[i]->address(), shape, strides);
+
+  AotDescriptors(const Problem &p, const Make (&make)[4], Free release)
+      : release(release) {
+    int64_t shape[2] = {int64_t(p.rows()), p.headDim},
+            strides[2] = {p.headDim, 1};
+    const tile::Buffer *buffers[4] = {&p.dq, &p.dk, &p.dv, &p.dout};
+    for (int i = 0; i < 4 && !status; ++i)
+      status = make[i](&d[i], buffers[i]->address(), shape, strides);
+  }
+  ~AotDescriptors() {
+    for (Descriptor &descriptor : d)
+      release(&descriptor);
+  }
+};
+
+using Aot128 = AotDescriptors<attn128_aot_tensor_descriptor>;
+using Aot64 = AotDescriptors<attn64_aot_tensor_descriptor>;
+const Aot128::Make kMake128[4] = {attn128_aot_make_tensor_descriptor_desc_q,
+                                  attn128_aot_make_tensor_descriptor_desc_k,
+                                  attn128_aot_make_tensor_descriptor_desc_v,
+                                  attn128_aot_make_tensor_descriptor_desc_o};
+const Aot64::Make kMake64[4] = {attn64_aot_make_tensor_descriptor_desc_q,
+                                attn64_aot_make_tensor_descriptor_desc_k,
+                                attn64_aot_make_tensor_descriptor_desc_v,
+                                attn64_aot_make_tensor_descriptor_desc_o};
+
+int run128(const Problem &p, const example::AttentionConfig &c, int algo,
+           const Aot128 &d) {
   tile::Grid grid = getGrid(p, c);
-  if (!status)
-    status = run(nullptr, grid.x, grid.y, grid.z, 0.5f, p.dm.address(), p.Z,
-                 p.H, &d[0], &d[1], &d[2], &d[3], p.nCtx, algo);
-  // The launch copied its arguments: the tensor maps may go once it ran.
-  for (Descriptor &descriptor : d)
-    release(&descriptor);
-  return status;
+  return d.status ? d.status
+                  : attn128_aot(nullptr, grid.x, grid.y, grid.z, 0.5f,
+                                p.dm.address(), p.Z, p.H, &d.d[0], &d.d[1],
+                                &d.d[2], &d.d[3], p.nCtx, algo);
 }
 
+/// One launch with descriptors made for it (and freed after it: the
+/// launch copied its arguments).
 int launch128(const Problem &p, const example::AttentionConfig &c, int algo) {
-  using Make = int (*)(attn128_aot_tensor_descriptor *, unsigned long long,
-                       const int64_t *, const int64_t *);
-  Make make[4] = {attn128_aot_make_tensor_descriptor_desc_q,
-                  attn128_aot_make_tensor_descriptor_desc_k,
-                  attn128_aot_make_tensor_descriptor_desc_v,
-                  attn128_aot_make_tensor_descriptor_desc_o};
-  return launchAot<attn128_aot_tensor_descriptor>(
-      p, c, algo, make, attn128_aot_free_tensor_descriptor, attn128_aot);
+  Aot128 d(p, kMake128, attn128_aot_free_tensor_descriptor);
+  return run128(p, c, algo, d);
 }
 
 int launch64(const Problem &p, const example::AttentionConfig &c, int) {
-  using Make = int (*)(attn64_aot_tensor_descriptor *, unsigned long long,
-                       const int64_t *, const int64_t *);
-  Make make[4] = {attn64_aot_make_tensor_descriptor_desc_q,
-                  attn64_aot_make_tensor_descriptor_desc_k,
-                  attn64_aot_make_tensor_descriptor_desc_v,
-                  attn64_aot_make_tensor_descriptor_desc_o};
-  auto run = [](CUstream_st *stream, unsigned gx, unsigned gy, unsigned gz,
-                float scale, unsigned long long m, int32_t z, int32_t h,
-                const attn64_aot_tensor_descriptor *q,
-                const attn64_aot_tensor_descriptor *k,
-                const attn64_aot_tensor_descriptor *v,
-                const attn64_aot_tensor_descriptor *o, int32_t n, int) {
-    return attn64_aot(stream, gx, gy, gz, scale, m, z, h, q, k, v, o, n);
-  };
-  return launchAot<attn64_aot_tensor_descriptor>(
-      p, c, 0, make, attn64_aot_free_tensor_descriptor, run);
+  Aot64 d(p, kMake64, attn64_aot_free_tensor_descriptor);
+  tile::Grid grid = getGrid(p, c);
+  return d.status
+             ? d.status
+             : attn64_aot(nullptr, grid.x, grid.y, grid.z, 0.5f, p.dm.address(),
+                          p.Z, p.H, &d.d[0], &d.d[1], &d.d[2], &d.d[3], p.nCtx);
 }
 
 std::optional<tile::CompiledKernel> compile(const std::string &path,
@@ -262,8 +273,8 @@ void runChecked(tile::Device &device, const std::string &path,
     return;
   tile::Resources r = kernel.resources();
   tile::Grid grid = getGrid(p, c);
-  std::printf("%s: grid (%u, %u), %d programs per SM, %d registers, %d "
-              "bytes of shared memory\n",
+  std::printf("%s: grid (%u, %u); programs per SM %d, registers %d, "
+              "shared memory %d bytes\n",
               what, grid.x, grid.y, r.programsPerSM, r.registersPerThread,
               r.sharedBytes);
   std::vector<int> heads = {0, 13, p.Z * p.H - 1};
@@ -312,7 +323,8 @@ void timeLaunches(tile::Device &device, const std::string &path) {
       !makeProblem(device, p, nullptr))
     return;
   tile::TensorDescriptor d[4];
-  if (!makeDescriptors(device, p, c, d))
+  Aot128 aot(p, kMake128, attn128_aot_free_tensor_descriptor);
+  if (!makeDescriptors(device, p, c, d) || !ok(aot.status, "AOT descriptors"))
     return;
   std::vector<std::pair<const char *, std::function<bool()>>> ways = {
       {"API, persistent programs",
@@ -320,7 +332,7 @@ void timeLaunches(tile::Device &device, const std::string &path) {
       {"API, persistentPrograms = false",
        [&] { return ok(launch(kernels[1], p, c, d), "launch"); }},
       {"AOT launcher (persistent)",
-       [&] { return ok(launch128(p, c, 0), "AOT launch"); }}};
+       [&] { return ok(run128(p, c, 0, aot), "AOT launch"); }}};
   using Clock = std::chrono::steady_clock;
   std::vector<std::vector<double>> ms(ways.size());
   for (int round = 0; round < 5; ++round)
@@ -359,7 +371,14 @@ void timeLaunches(tile::Device &device, const std::string &path) {
 } // namespace
 
 int main(int argc, char **argv) {
-  std::string dir = argc > 1 ? argv[1] : TILE_EXAMPLE_KERNELS;
+  std::string dir = TILE_EXAMPLE_KERNELS;
+  bool checksOnly = false;
+  for (int i = 1; i < argc; ++i) {
+    if (std::string(argv[i]) == "--checks-only")
+      checksOnly = true;
+    else
+      dir = argv[i];
+  }
   std::string path = dir + "/attn_fwd_descriptor.tile";
   std::printf("Tile %s\n", tile::version());
   std::unique_ptr<tile::Device> device;
@@ -382,7 +401,8 @@ int main(int argc, char **argv) {
              "D 128 causal, Z 2, H 16, N_CTX 1024");
   runChecked(*device, path, {64, 128, 64, 1, false, 4, 3}, aot64, 0, rng,
              "D 64 non-causal, Z 2, H 16, N_CTX 1024");
-  timeLaunches(*device, path);
+  if (!checksOnly)
+    timeLaunches(*device, path);
   std::printf("%s: %d failed\n", failures ? "FAIL" : "PASS", failures);
   return failures ? 1 : 0;
 }
