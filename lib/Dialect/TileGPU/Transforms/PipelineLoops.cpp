@@ -219,6 +219,7 @@ struct Pipeline : public tilegpu::impl::TileGPUPipelineBase<Pipeline> {
     });
     uint64_t limit = getTargetSharedMemoryLimit(module);
     StoredOperands stored;
+    PipelineChains chains;
     for (StagedLoads &candidate : stagedLoops) {
       uint64_t fixed = candidate.registerBytes();
       // Carried stages stay allocated through the carrier's epilogue, where
@@ -238,7 +239,7 @@ struct Pipeline : public tilegpu::impl::TileGPUPipelineBase<Pipeline> {
           (limit - fixed) /
               getStageBytes(candidate.loads, releasesStages(candidate))));
       if (stages >= 2)
-        pipelineStagedLoads(candidate, stages, stored);
+        pipelineStagedLoads(candidate, stages, stored, chains);
     }
     for (PipelinedDot &candidate : candidates) {
       // Stages of A and B must fit; the deepest that does, up to numStages.

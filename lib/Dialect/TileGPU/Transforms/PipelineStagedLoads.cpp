@@ -209,7 +209,15 @@ bool mlir::tilegpu::releasesStages(const StagedLoads &candidate) {
 }
 
 void mlir::tilegpu::pipelineStagedLoads(StagedLoads candidate, unsigned stages,
-                                        StoredOperands &stored) {
+                                        StoredOperands &stored,
+                                        PipelineChains &chains) {
+  // Decided before anything is built between the two loops.
+  const StagedLoop *predecessor = nullptr;
+  auto last = chains.find(candidate.loop->getBlock());
+  if (last != chains.end() && releasesStages(candidate) &&
+      chainsAfter(last->second, candidate.loop, candidate.loads, stages))
+    predecessor = &last->second;
+
   // A operands from registers that the loop does not change are stored once,
   // before it (or before an earlier loop that stored them already), after
   // the copies of its first stages: those then start while the operand's
@@ -256,9 +264,9 @@ void mlir::tilegpu::pipelineStagedLoads(StagedLoads candidate, unsigned stages,
       invariantStores.push_back({dot.registerA, aBuffers.back()});
   }
 
-  std::optional<StagedLoop> staged =
-      setUpStages(candidate.loop, candidate.loads, candidate.aheadArgs,
-                  candidate.steppedArgs, stages, releasesStages(candidate));
+  std::optional<StagedLoop> staged = setUpStages(
+      candidate.loop, candidate.loads, candidate.aheadArgs,
+      candidate.steppedArgs, stages, releasesStages(candidate), predecessor);
   if (!staged) {
     for (LocalAllocOp buffer : newBuffers)
       buffer->erase();
@@ -361,4 +369,5 @@ void mlir::tilegpu::pipelineStagedLoads(StagedLoads candidate, unsigned stages,
   emitAfterLoop(after, *staged);
   for (Value barriers : operandBarriers)
     InvalBarriersOp::create(after, loc, barriers);
+  chains[loop->getBlock()] = *staged;
 }

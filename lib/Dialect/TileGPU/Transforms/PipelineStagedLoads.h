@@ -9,6 +9,7 @@
 #ifndef TILE_LIB_DIALECT_TILEGPU_TRANSFORMS_PIPELINESTAGEDLOADS_H
 #define TILE_LIB_DIALECT_TILEGPU_TRANSFORMS_PIPELINESTAGEDLOADS_H
 
+#include "StageCopies.h"
 #include "tile/Analysis/AxisInfo.h"
 #include "tile/Dialect/TileGPU/IR/TileGPUDialect.h"
 
@@ -82,10 +83,16 @@ struct StoredOperand {
 };
 using StoredOperands = DenseMap<Value, StoredOperand>;
 
+/// The last pipeline staged in each block, which a later loop of the same
+/// block may continue (StageCopies.h: chainsAfter).
+using PipelineChains = DenseMap<Block *, StagedLoop>;
+
 /// Rewrites `candidate`'s loop into its `stages`-deep pipeline; `stored`
-/// holds the loop-invariant A buffers earlier loops filled.
+/// holds the loop-invariant A buffers earlier loops filled, `chains` the
+/// pipelines they run (the loop continues its block's last one where it
+/// can, and becomes it).
 void pipelineStagedLoads(StagedLoads candidate, unsigned stages,
-                         StoredOperands &stored);
+                         StoredOperands &stored, PipelineChains &chains);
 
 } // namespace mlir::tilegpu
 

@@ -7,6 +7,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 using namespace mlir;
 using namespace mlir::tilegpu;
@@ -135,9 +136,50 @@ scf::ForOp addCarriedValues(
 }
 } // namespace
 
+namespace {
+/// The stage buffer `load` gets: S stages of its block (transposed where
+/// the load is), or of 1-D stages.
+MemDescType getStageType(tile::LoadOp load, unsigned stages) {
+  auto type = cast<RankedTensorType>(load.getType());
+  bool transposed = isTransposedLoad(load);
+  SmallVector<int64_t> shape = {int64_t(stages)};
+  if (type.getRank() == 1)
+    shape.push_back(type.getDimSize(0)); // a plain stage
+  else
+    shape.append({type.getDimSize(transposed ? 1 : 0),
+                  type.getDimSize(transposed ? 0 : 1)});
+  return MemDescType::get(load.getContext(), shape, type.getElementType());
+}
+} // namespace
+
+bool mlir::tilegpu::chainsAfter(const StagedLoop &predecessor, scf::ForOp loop,
+                                ArrayRef<tile::LoadOp> loads,
+                                unsigned stages) {
+  scf::ForOp before = predecessor.loop;
+  if (!before || before->getBlock() != loop->getBlock() ||
+      !before->isBeforeInBlock(loop) || predecessor.carrier ||
+      predecessor.stages != stages || !predecessor.anyReleasedStages() ||
+      getPipelineCarrier(loop, /*releaseStages=*/true) ||
+      loads.size() != predecessor.buffers.size())
+    return false;
+  for (auto [index, load] : llvm::enumerate(loads)) {
+    tile::LoadOp copy = load;
+    if (!isTmaLoad(copy) || !predecessor.releaseBarriers[index] ||
+        copy.getTensormap() != predecessor.tensormaps[index] ||
+        predecessor.buffers[index].getType() != getStageType(copy, stages))
+      return false;
+  }
+  for (Operation *op = before->getNextNode(); op != loop.getOperation();
+       op = op->getNextNode())
+    if (!isa<InvalBarriersOp>(op) && !isMemoryEffectFree(op))
+      return false;
+  return true;
+}
+
 std::optional<StagedLoop> mlir::tilegpu::setUpStages(
     scf::ForOp loop, ArrayRef<tile::LoadOp> loads, ArrayRef<unsigned> aheadArgs,
-    ArrayRef<unsigned> steppedArgs, unsigned stages, bool releaseStages) {
+    ArrayRef<unsigned> steppedArgs, unsigned stages, bool releaseStages,
+    const StagedLoop *predecessor) {
   Location loc = loop.getLoc();
   OpBuilder b(loop);
   Type ivType = loop.getInductionVar().getType();
@@ -161,6 +203,12 @@ std::optional<StagedLoop> mlir::tilegpu::setUpStages(
   SmallVector<Value> inits = {zero, constantOf(b, loc, i32, stages - 1)};
   if (anyTma)
     inits.push_back(zero);
+  // Chained: from where the predecessor's counters and phase stopped.
+  if (predecessor)
+    inits = SmallVector<Value>(
+        scf::ForOp(predecessor->loop)
+            .getResults()
+            .slice(predecessor->counterIndex, inits.size()));
   IRRewriter rewriter(b);
   rewriter.setInsertionPoint(loop);
   unsigned stageArgs = loop.getNumRegionIterArgs();
@@ -185,6 +233,7 @@ std::optional<StagedLoop> mlir::tilegpu::setUpStages(
   staged.stages = stages;
   staged.loop = loop = cast<scf::ForOp>(counted->getOperation());
   b.setInsertionPoint(loop); // the old loop is gone
+  staged.counterIndex = stageArgs;
   staged.readStage = loop.getRegionIterArgs()[stageArgs];
   staged.writeStage = loop.getRegionIterArgs()[stageArgs + 1];
   if (anyTma)
@@ -214,21 +263,34 @@ std::optional<StagedLoop> mlir::tilegpu::setUpStages(
     firstPhase = staged.carrier.getRegionIterArgs()[carried + 2];
     b.setInsertionPoint(loop); // the carrier's body moved to a new block
   }
+  if (predecessor) {
+    staged.chained = true;
+    firstRead = inits[0];
+    firstPhase = inits[2];
+    staged.buffers = predecessor->buffers;
+    staged.barriers = predecessor->barriers;
+    staged.releaseBarriers = predecessor->releaseBarriers;
+    staged.tensormaps = predecessor->tensormaps;
+    // The predecessor's barriers stay valid through this loop: they are
+    // invalidated after it instead.
+    for (Operation *op = predecessor->loop->getNextNode();
+         op != loop.getOperation();) {
+      Operation *next = op->getNextNode();
+      if (auto inval = dyn_cast<InvalBarriersOp>(op))
+        if (llvm::is_contained(staged.barriers, inval.getBarriers()) ||
+            llvm::is_contained(staged.releaseBarriers, inval.getBarriers()))
+          op->erase();
+      op = next;
+    }
+  }
   OpBuilder setUp(staged.carrier ? staged.carrier.getOperation()
                                  : loop.getOperation());
 
-  for (tile::LoadOp load : loads) {
-    auto type = cast<RankedTensorType>(load.getType());
-    bool transposed = isTransposedLoad(load);
-    SmallVector<int64_t> shape = {int64_t(stages)};
-    if (type.getRank() == 1)
-      shape.push_back(type.getDimSize(0)); // a plain stage
-    else
-      shape.append({type.getDimSize(transposed ? 1 : 0),
-                    type.getDimSize(transposed ? 0 : 1)});
-    auto memdesc =
-        MemDescType::get(b.getContext(), shape, type.getElementType());
-    staged.buffers.push_back(LocalAllocOp::create(setUp, loc, memdesc));
+  for (tile::LoadOp load : predecessor ? ArrayRef<tile::LoadOp>() : loads) {
+    staged.buffers.push_back(
+        LocalAllocOp::create(setUp, loc, getStageType(load, stages)));
+    staged.tensormaps.push_back(isTmaLoad(load) ? load.getTensormap()
+                                                : Value());
     Value barriers, releaseBarriers;
     if (isTmaLoad(load)) {
       prefetchAtEntry(load.getTensormap());
@@ -254,7 +316,7 @@ std::optional<StagedLoop> mlir::tilegpu::setUpStages(
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, iv, upper);
     IterationValues values(loop, b, iv, [&](unsigned i) { return current[i]; });
     Value stage = arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(s));
-    if (staged.carrier) {
+    if (staged.carrier || staged.chained) {
       // Stage firstRead + s, which an earlier run read in the phase before
       // the one this fill completes: the read phase's, or after the wrap
       // the one before it. On fresh barriers the wait for parity 1 passes.
@@ -326,10 +388,11 @@ void mlir::tilegpu::emitAheadCopies(OpBuilder &b, const StagedLoop &staged,
     Value previousPhase = arith::SelectOp::create(
         b, loc, wrapped, arith::XOrIOp::create(b, loc, staged.phase, one),
         staged.phase);
-    // Carried, the first iteration's stage was read in an earlier run (or
-    // its barrier is fresh and the wait for parity 1 passes).
+    // Carried or chained, the first iteration's stage was read in an
+    // earlier run (or its barrier is fresh and the wait for parity 1
+    // passes).
     Value wait = inRange;
-    if (!staged.carrier) {
+    if (!staged.carrier && !staged.chained) {
       Value notFirst =
           arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
                                 loop.getInductionVar(), loop.getLowerBound());

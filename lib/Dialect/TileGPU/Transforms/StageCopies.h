@@ -67,6 +67,15 @@ struct StagedLoop {
   /// barriers are set up once, before it, so that the copies of the next
   /// run of `loop` may start while this one's consumers are still busy.
   scf::ForOp carrier;
+  /// Whether `loop` continues the pipeline of a loop before it in its
+  /// block (chainsAfter): it started from that loop's stage counters and
+  /// phase, in the same buffers and barriers, acquiring every stage.
+  bool chained = false;
+  /// The position of the read stage's counter among `loop`'s iter_args
+  /// (the write stage's and the phase follow it).
+  unsigned counterIndex = 0;
+  /// Each load's tensor map (null for cp.async loads).
+  SmallVector<Value> tensormaps;
 
   /// Whether some load is copied with cp.async (has no barriers).
   bool anyAsyncCopy() const { return llvm::is_contained(barriers, Value()); }
@@ -90,10 +99,27 @@ scf::ForOp getPipelineCarrier(scf::ForOp loop, bool releaseStages);
 /// load gets a plain buffer of 1-D stages. With `releaseStages`, each TMA
 /// load also gets barriers its stages are released on (emitStageRelease),
 /// which its copies in the body wait for (acquire_stage).
+/// With `predecessor` (chainsAfter holds), the loop continues its
+/// pipeline instead: no buffers or barriers of its own, the counters start
+/// where the predecessor's stopped, and each prologue copy acquires its
+/// stage as a carried run's do.
 std::optional<StagedLoop>
 setUpStages(scf::ForOp loop, ArrayRef<tile::LoadOp> loads,
             ArrayRef<unsigned> aheadArgs, ArrayRef<unsigned> steppedArgs,
-            unsigned stages, bool releaseStages = false);
+            unsigned stages, bool releaseStages = false,
+            const StagedLoop *predecessor = nullptr);
+
+/// Whether `loop`, whose `loads` will be staged `stages` deep with released
+/// stages, can continue `predecessor`'s pipeline (a causal forward's
+/// diagonal loop after the loop below the diagonal): both in one block,
+/// neither carried, every load copied with TMA through the same tensor map
+/// into stages of the same type, the same depth, and between the two loops
+/// nothing that touches memory but the predecessor's barrier
+/// invalidations. One pipeline then runs through both, so that
+/// tilegpu-warp-specialize's producer may fill the second loop's stages
+/// while the consumers still read the first's.
+bool chainsAfter(const StagedLoop &predecessor, scf::ForOp loop,
+                 ArrayRef<tile::LoadOp> loads, unsigned stages);
 
 /// At `b`'s insertion point in the body: waits until iteration i's stages
 /// have landed (for cp.async, in this thread; S-2 groups stay pending).
