@@ -24,7 +24,9 @@
 // of several warpgroups, the warps release each stage on a second mbarrier
 // after the dot that read it, and thread 0 waits for those releases before
 // refilling it (releasesStages), so no barrier of the whole program is left in
-// the loop.
+// the loop. Such a loop continues the pipeline of the loop staged before it
+// in its block where the two copy the same tensor maps into the same
+// stages (StageCopies.h: chainsAfter; a causal forward's two loops).
 //
 //===----------------------------------------------------------------------===//
 

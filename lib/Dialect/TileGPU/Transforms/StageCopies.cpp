@@ -153,8 +153,7 @@ MemDescType getStageType(tile::LoadOp load, unsigned stages) {
 } // namespace
 
 bool mlir::tilegpu::chainsAfter(const StagedLoop &predecessor, scf::ForOp loop,
-                                ArrayRef<tile::LoadOp> loads,
-                                unsigned stages) {
+                                ArrayRef<tile::LoadOp> loads, unsigned stages) {
   scf::ForOp before = predecessor.loop;
   if (!before || before->getBlock() != loop->getBlock() ||
       !before->isBeforeInBlock(loop) || predecessor.carrier ||
@@ -176,10 +175,11 @@ bool mlir::tilegpu::chainsAfter(const StagedLoop &predecessor, scf::ForOp loop,
   return true;
 }
 
-std::optional<StagedLoop> mlir::tilegpu::setUpStages(
-    scf::ForOp loop, ArrayRef<tile::LoadOp> loads, ArrayRef<unsigned> aheadArgs,
-    ArrayRef<unsigned> steppedArgs, unsigned stages, bool releaseStages,
-    const StagedLoop *predecessor) {
+std::optional<StagedLoop>
+mlir::tilegpu::setUpStages(scf::ForOp loop, ArrayRef<tile::LoadOp> loads,
+                           ArrayRef<unsigned> aheadArgs,
+                           ArrayRef<unsigned> steppedArgs, unsigned stages,
+                           bool releaseStages, const StagedLoop *predecessor) {
   Location loc = loop.getLoc();
   OpBuilder b(loop);
   Type ivType = loop.getInductionVar().getType();
@@ -205,10 +205,10 @@ std::optional<StagedLoop> mlir::tilegpu::setUpStages(
     inits.push_back(zero);
   // Chained: from where the predecessor's counters and phase stopped.
   if (predecessor)
-    inits = SmallVector<Value>(
-        scf::ForOp(predecessor->loop)
-            .getResults()
-            .slice(predecessor->counterIndex, inits.size()));
+    inits =
+        SmallVector<Value>(scf::ForOp(predecessor->loop)
+                               .getResults()
+                               .slice(predecessor->counterIndex, inits.size()));
   IRRewriter rewriter(b);
   rewriter.setInsertionPoint(loop);
   unsigned stageArgs = loop.getNumRegionIterArgs();

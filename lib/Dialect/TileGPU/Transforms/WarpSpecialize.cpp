@@ -26,7 +26,9 @@
 // a stage follows an acquire of that stage (or is the stage's first fill),
 // and the consumers wait for every copy the producer issues. Kernels that
 // initialize mbarriers inside a loop or a branch, or refill a one-stage
-// buffer, or that run pipelines one after the other, are left alone.
+// buffer, or that run separate pipelines one after the other, are left
+// alone (a loop that continues the pipeline before it, as tilegpu-pipeline
+// chains a causal forward's two, runs in the same stages: it is split).
 //
 //===----------------------------------------------------------------------===//
 
@@ -160,9 +162,10 @@ Operation *findSplitPoint(func::FuncOp func,
   });
   if (!ok || !acquires)
     return nullptr;
-  // Pipelines one after the other (a causal forward's two loops) may share
-  // shared memory; the producer would fill the second's stages while the
-  // consumers still read the first's.
+  // Separate pipelines one after the other may share shared memory; the
+  // producer would fill the second's stages while the consumers still read
+  // the first's. (Chained ones share their barriers and initialize none
+  // after the first's loop.)
   bool invalidated = false;
   for (Operation &op : entry) {
     if (isa<InitBarriersOp>(op) && invalidated)
