@@ -21,6 +21,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Checks.h"
 #include "Half.h"
 #include "TutorialKernels.h"
 #include "attn128_aot.h"
@@ -35,29 +36,10 @@
 #include <vector>
 
 namespace {
-int failures = 0;
-
-bool ok(const tile::Status &status, const char *what) {
-  if (status)
-    return true;
-  std::printf("FAIL %s: %s\n", what, status.message().c_str());
-  ++failures;
-  return false;
-}
-
-bool ok(int cuResult, const char *what) {
-  if (cuResult == 0)
-    return true;
-  std::printf("FAIL %s: CUresult %d\n", what, cuResult);
-  ++failures;
-  return false;
-}
-
-void expectError(const tile::Status &status, const char *what) {
-  failures += status.ok();
-  std::printf("%s %s: %s\n", status.ok() ? "FAIL" : "PASS", what,
-              status.ok() ? "accepted" : status.message().c_str());
-}
+using example::expectError;
+using example::failures;
+using example::ok;
+using example::report;
 
 /// One problem's device buffers: q, k, v, o (fp16, Z * H * N_CTX rows of
 /// HEAD_DIM) and M (fp32, a row each).

@@ -13,6 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Checks.h"
 #include "Half.h"
 #include "TutorialKernels.h"
 #include "add_aot.h"
@@ -28,36 +29,10 @@
 #include <vector>
 
 namespace {
-int failures = 0;
-
-void expectError(const tile::Status &status, const char *what) {
-  failures += status.ok();
-  std::printf("%s %s: %s\n", status.ok() ? "FAIL" : "PASS", what,
-              status.ok() ? "accepted" : status.message().c_str());
-}
-
-void report(const char *what, double maxError, double tolerance) {
-  bool pass = maxError <= tolerance;
-  failures += !pass;
-  std::printf("%s %s: max |err| %.3g (tol %.3g)\n", pass ? "PASS" : "FAIL",
-              what, maxError, tolerance);
-}
-
-bool ok(const tile::Status &status, const char *what) {
-  if (status)
-    return true;
-  std::printf("FAIL %s: %s\n", what, status.message().c_str());
-  ++failures;
-  return false;
-}
-
-bool ok(int cuResult, const char *what) {
-  if (cuResult == 0)
-    return true;
-  std::printf("FAIL %s: CUresult %d\n", what, cuResult);
-  ++failures;
-  return false;
-}
+using example::expectError;
+using example::failures;
+using example::ok;
+using example::report;
 
 using Clock = std::chrono::steady_clock;
 double msSince(Clock::time_point start) {
