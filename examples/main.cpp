@@ -7,7 +7,8 @@
 // through the API, and through the launcher tile_add_kernel generated at
 // build time (add_aot.h, softmax_aot.h, matmul_aot.h); then, through the
 // API only, a copy through 3-D tensor descriptors and tutorial 09's TMA
-// persistent matmul with host descriptors. Every result is
+// persistent matmul with host descriptors; then fp16 and bf16 scalar
+// parameters both ways (scale_half.tile). Every result is
 // checked against a float64 reference on the CPU with fresh random inputs.
 // Without a GPU it compiles and stops there (exit 0).
 //
@@ -18,6 +19,7 @@
 #include "TutorialKernels.h"
 #include "add_aot.h"
 #include "matmul_aot.h"
+#include "scale_aot.h"
 #include "softmax_aot.h"
 
 #include <algorithm>
@@ -342,6 +344,51 @@ void runMatmulTmaPersistent(tile::Device &device, const std::string &dir,
   report("matmul_tma_persistent fp16 1100x904x712, descriptors, API", err,
          2e-3);
 }
+/// fp16 and bf16 scalar parameters (examples/scale_half.tile: out = x *
+/// scale + shift), through the API and through scale_aot, which round the
+/// host's value to each format (to nearest even): 0.3 is 0x34cd in fp16
+/// (0.300048828125; truncation would give 0x34cc), 1/3 is 0x3eab in
+/// bf16 (0.333984375; truncation: 0x3eaa).
+void runScaleHalf(tile::Device &device, std::mt19937 &rng) {
+  tile::Specialization spec;
+  spec.signature = {"*fp32:16", "*fp32:16", "fp16", "bf16", "i32", "1024"};
+  std::optional<tile::CompiledKernel> compiled =
+      compile(std::string(TILE_EXAMPLE_SOURCES) + "/scale_half.tile", spec);
+  tile::Kernel kernel;
+  if (!compiled || !ok(device.load(*compiled, kernel), "load scale_kernel"))
+    return;
+  const int n = 100003;
+  std::uniform_real_distribution<float> uniform(-1, 1);
+  std::vector<float> x(n), out(n, 0.0f);
+  for (float &v : x)
+    v = uniform(rng);
+  tile::Buffer dx, dout;
+  if (!upload(device, x, dx) || !upload(device, out, dout))
+    return;
+  const double scale = 0.300048828125, shift = 0.333984375;
+  auto check = [&](const char *what) {
+    double err = 0;
+    for (int i = 0; i < n; ++i)
+      err = std::max(err,
+                     std::abs(double(out[i]) - (double(x[i]) * scale + shift)));
+    // fp32 arithmetic on the exact fp16 and bf16 values: |out| < 0.64, two
+    // roundings at most.
+    report(what, err, 1e-7);
+  };
+  unsigned grid = unsigned((n + 1023) / 1024);
+  if (ok(kernel.launch({grid}, {tile::ptr(dx.address()),
+                                tile::ptr(dout.address()), 0.3, 1.0 / 3, n}),
+         "scale_kernel launch") &&
+      download(device, dout, out))
+    check("scale_kernel, fp16 scale 0.3 and bf16 shift 1/3, API");
+  std::fill(out.begin(), out.end(), 0.0f);
+  device.copyToDevice(dout.address(), out.data(), n * sizeof(float));
+  if (ok(scale_aot(nullptr, grid, 1, 1, dx.address(), dout.address(), 0.3f,
+                   1.0f / 3, n),
+         "scale_aot") &&
+      download(device, dout, out))
+    check("scale_kernel, fp16 scale 0.3 and bf16 shift 1/3, AOT");
+}
 } // namespace
 
 int main(int argc, char **argv) {
@@ -377,6 +424,7 @@ int main(int argc, char **argv) {
   runMatmul(*device, matmulLoaded, rng);
   runDescriptorCopy(*device, rng);
   runMatmulTmaPersistent(*device, dir, rng);
+  runScaleHalf(*device, rng);
   std::printf("%s: %d failed\n", failures ? "FAIL" : "PASS", failures);
   return failures ? 1 : 0;
 }

@@ -34,6 +34,8 @@ enum class Slot : uint8_t {
   Int16,
   Int32,
   Int64,
+  F16,
+  BF16,
   F32,
   F64,
   /// Base, extents, strides but the last, tensor map (the front end's
@@ -56,6 +58,10 @@ std::optional<Slot> getSlot(const std::string &type) {
     return Slot::Int32;
   if (type == "i64" || type == "u64")
     return Slot::Int64;
+  if (type == "fp16" || type == "f16")
+    return Slot::F16;
+  if (type == "bf16")
+    return Slot::BF16;
   if (type == "fp32" || type == "f32")
     return Slot::F32;
   if (type == "fp64" || type == "f64")
@@ -79,6 +85,43 @@ const char *describe(Arg::Kind kind) {
   return "a value";
 }
 
+/// `value` rounded to nearest even into the binary format of
+/// `exponentBits` and `mantissaBits` (IEEE half: 5 and 10, bfloat16: 8
+/// and 7), as its bits: straight from the double, so rounded once, as
+/// Triton's launcher packs a Python float. Overflow gives infinity, a NaN
+/// stays a quiet NaN.
+uint16_t getNarrowFloatBits(double value, unsigned exponentBits,
+                            unsigned mantissaBits) {
+  uint64_t x;
+  std::memcpy(&x, &value, sizeof(x));
+  uint32_t sign = uint32_t(x >> 63) << (exponentBits + mantissaBits);
+  uint64_t magnitude = x & 0x7fffffffffffffffull;
+  uint32_t maxExponent = (1u << exponentBits) - 1;
+  if (magnitude > 0x7ff0000000000000ull)
+    return uint16_t(sign | (maxExponent << mantissaBits) |
+                    (1u << (mantissaBits - 1)));
+  int exponent = int(magnitude >> 52) - 1023 + int(maxExponent >> 1);
+  uint64_t mantissa = magnitude & ((1ull << 52) - 1);
+  if (exponent >= int(maxExponent))
+    return uint16_t(sign | (maxExponent << mantissaBits));
+  unsigned shift = 52 - mantissaBits;
+  uint64_t bits;
+  if (exponent <= 0) { // a subnormal of the narrow format, or zero
+    if (exponent < -int(mantissaBits))
+      return uint16_t(sign);
+    mantissa |= 1ull << 52;
+    shift += unsigned(1 - exponent);
+    bits = mantissa >> shift;
+  } else {
+    bits = (uint64_t(exponent) << mantissaBits) | (mantissa >> shift);
+  }
+  uint64_t rest = mantissa & ((1ull << shift) - 1);
+  uint64_t halfway = 1ull << (shift - 1);
+  if (rest > halfway || (rest == halfway && (bits & 1)))
+    ++bits; // a carry into the exponent is the right rounding too
+  return uint16_t(sign | bits);
+}
+
 /// Writes `arg` into `out` as the parameter's type; false when the kinds
 /// do not match.
 bool store(Slot slot, const Arg &arg, uint64_t &out) {
@@ -89,6 +132,13 @@ bool store(Slot slot, const Arg &arg, uint64_t &out) {
     if (kind != Arg::Kind::Pointer)
       return false;
     out = arg.getPointer();
+    return true;
+  case Slot::F16:
+  case Slot::BF16:
+    if (kind != Arg::Kind::Float)
+      return false;
+    out = slot == Slot::F16 ? getNarrowFloatBits(arg.getFloat(), 5, 10)
+                            : getNarrowFloatBits(arg.getFloat(), 8, 7);
     return true;
   case Slot::F32: {
     if (kind != Arg::Kind::Float)
@@ -284,9 +334,8 @@ Status Device::load(const CompiledKernel &compiled, Kernel &out) {
     std::optional<Slot> slot = getSlot(param.type);
     if (!slot)
       return Status::error("parameter '" + param.name + "' of " +
-                           compiled.name + " is a " + param.type +
-                           " scalar, which launches do not pass yet (pass "
-                           "fp32, fp64 or an integer)");
+                           compiled.name + " has the type " + param.type +
+                           ", which launches cannot pass");
     kernel->slots.push_back(*slot);
     kernel->values += *slot == Slot::TensorDescriptor
                           ? getDescriptorValues(param.blockShape.size())

@@ -19,12 +19,24 @@ std::string getCType(const std::string &type) {
     return "uint64_t";
   if (type == "u32" || type == "u16" || type == "u8")
     return "uint32_t";
-  if (type == "fp32" || type == "f32")
+  // fp16 and bf16 scalars: the launcher rounds a float to their bits.
+  if (type == "fp32" || type == "f32" || type == "fp16" || type == "f16" ||
+      type == "bf16")
     return "float";
   if (type == "fp64" || type == "f64")
     return "double";
   // i1, i8, i16, i32: the driver reads the parameter's low bytes.
   return "int32_t";
+}
+
+/// The exponent and mantissa widths of an fp16 or bf16 scalar's format,
+/// as narrow_float_bits takes them; empty for other types.
+std::string getNarrowFormat(const std::string &type) {
+  if (type == "fp16" || type == "f16")
+    return "5, 10";
+  if (type == "bf16")
+    return "8, 7";
+  return "";
 }
 
 /// `text` as adjacent C string literals, one per line of it.
@@ -135,15 +147,15 @@ std::string getDescriptorDeclarations(const Launcher &launcher) {
   const std::string &name = launcher.name;
   std::ostringstream os;
   os << "/* What " << name
-     << "_make_tensor_descriptor_*() return when the shape, strides or "
-        "base break\n   TMA's rules. */\n#define "
+     << "_make_tensor_descriptor_*() return when\n   the shape, strides or "
+        "base break TMA's rules. */\n#define "
      << name << "_BAD_DESCRIPTOR (-2)\n\n"
-     << "/* A tensor descriptor argument, as Triton's host-side "
-        "TensorDescriptor: `base`,\n   `shape` and `strides` (in elements, "
-        "the last 1), outermost dimension\n   first, and the TMA tensor map "
-        "of the kernel's block in device memory (0\n   where the block "
-        "makes no TMA box). Made by "
-     << name << "_make_tensor_descriptor_*(),\n   freed by " << name
+     << "/* A tensor descriptor argument, as Triton's host-side\n   "
+        "TensorDescriptor: `base`, `shape` and `strides` (in elements, the "
+        "last\n   1), outermost dimension first, and the TMA tensor map of "
+        "the kernel's\n   block in device memory (0 where the block makes no "
+        "TMA box). Made by\n   "
+     << name << "_make_tensor_descriptor_*(), freed by\n   " << name
      << "_free_tensor_descriptor(). */\nstruct " << name
      << "_tensor_descriptor {\n  unsigned long long base;\n  int32_t "
         "shape[5];\n  int64_t strides[5];\n  unsigned long long "
@@ -153,8 +165,8 @@ std::string getDescriptorDeclarations(const Launcher &launcher) {
       continue;
     os << "/* For " << param.name << ": " << param.elementType
        << " elements in blocks of [" << getBlockText(param) << "], "
-       << param.blockShape.size() << " dimensions. Loads the kernel\n   first ("
-       << name << "_load). Returns 0, a CUresult or " << name
+       << param.blockShape.size() << " dimensions.\n   Loads the kernel "
+       << "first (" << name << "_load). Returns 0, a CUresult or\n   " << name
        << "_BAD_DESCRIPTOR. */\nint " << name << "_make_tensor_descriptor_"
        << param.name << "(\n    struct " << name
        << "_tensor_descriptor *out, unsigned long long base,\n    const "
@@ -319,7 +331,7 @@ std::string tile::aot::emitSource(const Launcher &launcher) {
         "nothing else. */\n"
      << "#include \"" << name
      << ".h\"\n\n#include <dlfcn.h>\n#include "
-        "<pthread.h>\n#include <stddef.h>\n\n";
+        "<pthread.h>\n#include <stddef.h>\n#include <string.h>\n\n";
   for (size_t i = 0; i < count; ++i) {
     const Variant &v = launcher.variants[i];
     os << "/* " << describeHints(launcher, v) << "; " << v.constexprs
@@ -581,10 +593,55 @@ static int launch(int variant, struct CUstream_st *stream, unsigned grid_x,
 
 )";
   os << getDescriptorDefinitions(launcher);
+  if (std::any_of(launcher.params.begin(), launcher.params.end(),
+                  [](const LauncherParam &param) {
+                    return !getNarrowFormat(param.type).empty();
+                  }))
+    os << R"(/* `value` rounded to nearest even into the binary format of
+   `exponent_bits` and `mantissa_bits` (fp16: 5 and 10, bf16: 8 and 7), as
+   its bits: what an fp16 or bf16 scalar parameter passes, as Tile's C++ API
+   and Triton's launcher round it. */
+static uint16_t narrow_float_bits(double value, unsigned exponent_bits,
+                                  unsigned mantissa_bits) {
+  uint64_t x, magnitude, mantissa, bits, rest;
+  uint32_t sign, max_exponent = (1u << exponent_bits) - 1;
+  unsigned shift = 52 - mantissa_bits;
+  int exponent;
+  memcpy(&x, &value, sizeof(x));
+  sign = (uint32_t)(x >> 63) << (exponent_bits + mantissa_bits);
+  magnitude = x & 0x7fffffffffffffffull;
+  if (magnitude > 0x7ff0000000000000ull)
+    return (uint16_t)(sign | (max_exponent << mantissa_bits) |
+                      (1u << (mantissa_bits - 1)));
+  exponent = (int)(magnitude >> 52) - 1023 + (int)(max_exponent >> 1);
+  mantissa = magnitude & ((1ull << 52) - 1);
+  if (exponent >= (int)max_exponent)
+    return (uint16_t)(sign | (max_exponent << mantissa_bits));
+  if (exponent <= 0) {
+    if (exponent < -(int)mantissa_bits)
+      return (uint16_t)sign;
+    mantissa |= 1ull << 52;
+    shift += (unsigned)(1 - exponent);
+    bits = mantissa >> shift;
+  } else {
+    bits = ((uint64_t)exponent << mantissa_bits) | (mantissa >> shift);
+  }
+  rest = mantissa & ((1ull << shift) - 1);
+  if (rest > (1ull << (shift - 1)) ||
+      (rest == (1ull << (shift - 1)) && (bits & 1)))
+    ++bits;
+  return (uint16_t)(sign | bits);
+}
+
+)";
   os << getSignature(launcher) << " {\n"
      << "  if (!__atomic_load_n(&loaded, __ATOMIC_ACQUIRE)) {\n"
      << "    int status = " << name << "_load();\n"
      << "    if (status)\n      return status;\n  }\n";
+  for (const LauncherParam &param : launcher.params)
+    if (std::string format = getNarrowFormat(param.type); !format.empty())
+      os << "  uint16_t " << param.name << "_bits = narrow_float_bits("
+         << param.name << ", " << format << ");\n";
   for (size_t i = 0; i < count; ++i) {
     const Variant &v = launcher.variants[i];
     std::string condition = getCondition(launcher, v);
@@ -609,6 +666,8 @@ static int launch(int variant, struct CUstream_st *stream, unsigned grid_x,
         for (size_t d = 0; d + 1 < rank; ++d)
           addArg("&" + param.name + "->strides[" + std::to_string(d) + "]");
         addArg("&" + param.name + "->tensor_map");
+      } else if (!getNarrowFormat(param.type).empty()) {
+        addArg("&" + param.name + "_bits");
       } else if (v.hints[p] != 1) {
         addArg("&" + param.name);
       }
