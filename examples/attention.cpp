@@ -161,12 +161,10 @@ tile::Status launch(const tile::Kernel &kernel, const Problem &p,
                                        p.H, d[0], d[1], d[2], d[3], p.nCtx});
 }
 
-/// The AOT launchers of one block configuration, as functions of a problem
-/// (their descriptor types differ between the two).
-struct AotLauncher {
-  std::function<int(const Problem &, const example::AttentionConfig &, int)>
-      launch;
-};
+/// An AOT launch of one block configuration's launcher (their descriptor
+/// types differ between the two).
+using AotLaunch = int (*)(const Problem &, const example::AttentionConfig &,
+                          int algo);
 
 /// The four descriptors (q, k, v, o) of a problem for one AOT launcher,
 /// made by its make functions and freed with this.
@@ -244,8 +242,8 @@ std::optional<tile::CompiledKernel> compile(const std::string &path,
 
 /// Runs configuration `c` both ways on one problem and checks both.
 void runChecked(tile::Device &device, const std::string &path,
-                const example::AttentionConfig &c, const AotLauncher &aot,
-                int algo, std::mt19937 &rng, const char *what) {
+                const example::AttentionConfig &c, AotLaunch aot, int algo,
+                std::mt19937 &rng, const char *what) {
   std::optional<tile::CompiledKernel> compiled =
       compile(path, example::attentionSpec(c), what);
   tile::Kernel kernel;
@@ -270,7 +268,7 @@ void runChecked(tile::Device &device, const std::string &path,
   std::vector<uint16_t> zeros(p.rows() * p.headDim, 0);
   device.copyToDevice(p.dout.address(), zeros.data(), zeros.size() * 2);
   device.copyToDevice(p.dm.address(), zeros.data(), p.rows() * 4);
-  if (ok(aot.launch(p, c, algo), "AOT launch"))
+  if (ok(aot(p, c, algo), "AOT launch"))
     check(device, p, heads, refO, refM, (std::string(what) + ", AOT").c_str());
 
   // Descriptors that break TMA's rules or do not fit the parameter.
@@ -376,12 +374,11 @@ int main(int argc, char **argv) {
   unsigned seed = std::random_device()();
   std::printf("seed %u\n", seed);
   std::mt19937 rng(seed);
-  AotLauncher aot128{launch128}, aot64{launch64};
-  runChecked(*device, path, {128, 128, 128, 1, true, 8, 2}, aot128, 0, rng,
+  runChecked(*device, path, {128, 128, 128, 1, true, 8, 2}, launch128, 0, rng,
              "D 128 non-causal, Z 2, H 16, N_CTX 1024");
-  runChecked(*device, path, {128, 128, 128, 3, true, 8, 2}, aot128, 1, rng,
+  runChecked(*device, path, {128, 128, 128, 3, true, 8, 2}, launch128, 1, rng,
              "D 128 causal, Z 2, H 16, N_CTX 1024");
-  runChecked(*device, path, {64, 128, 64, 1, false, 4, 3}, aot64, 0, rng,
+  runChecked(*device, path, {64, 128, 64, 1, false, 4, 3}, launch64, 0, rng,
              "D 64 non-causal, Z 2, H 16, N_CTX 1024");
   if (!checksOnly)
     timeLaunches(*device, path);

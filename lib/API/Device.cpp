@@ -16,6 +16,7 @@
 #include "tile/Analysis/Allocation.h"
 #include "tile/Driver/KernelCache.h"
 #include "tile/Driver/KernelInfo.h"
+#include "tile/Interpreter/FloatFormats.h"
 #include "tile/Runtime/CudaDriver.h"
 
 #include "llvm/Support/raw_ostream.h"
@@ -23,6 +24,7 @@
 #include <cstring>
 
 using namespace tile;
+namespace interp = mlir::tile::interp;
 
 namespace {
 /// How a launch passes one parameter: its width in bytes, and whether it
@@ -85,43 +87,6 @@ const char *describe(Arg::Kind kind) {
   return "a value";
 }
 
-/// `value` rounded to nearest even into the binary format of
-/// `exponentBits` and `mantissaBits` (IEEE half: 5 and 10, bfloat16: 8
-/// and 7), as its bits: straight from the double, so rounded once, as
-/// Triton's launcher packs a Python float. Overflow gives infinity, a NaN
-/// stays a quiet NaN.
-uint16_t getNarrowFloatBits(double value, unsigned exponentBits,
-                            unsigned mantissaBits) {
-  uint64_t x;
-  std::memcpy(&x, &value, sizeof(x));
-  uint32_t sign = uint32_t(x >> 63) << (exponentBits + mantissaBits);
-  uint64_t magnitude = x & 0x7fffffffffffffffull;
-  uint32_t maxExponent = (1u << exponentBits) - 1;
-  if (magnitude > 0x7ff0000000000000ull)
-    return uint16_t(sign | (maxExponent << mantissaBits) |
-                    (1u << (mantissaBits - 1)));
-  int exponent = int(magnitude >> 52) - 1023 + int(maxExponent >> 1);
-  uint64_t mantissa = magnitude & ((1ull << 52) - 1);
-  if (exponent >= int(maxExponent))
-    return uint16_t(sign | (maxExponent << mantissaBits));
-  unsigned shift = 52 - mantissaBits;
-  uint64_t bits;
-  if (exponent <= 0) { // a subnormal of the narrow format, or zero
-    if (exponent < -int(mantissaBits))
-      return uint16_t(sign);
-    mantissa |= 1ull << 52;
-    shift += unsigned(1 - exponent);
-    bits = mantissa >> shift;
-  } else {
-    bits = (uint64_t(exponent) << mantissaBits) | (mantissa >> shift);
-  }
-  uint64_t rest = mantissa & ((1ull << shift) - 1);
-  uint64_t halfway = 1ull << (shift - 1);
-  if (rest > halfway || (rest == halfway && (bits & 1)))
-    ++bits; // a carry into the exponent is the right rounding too
-  return uint16_t(sign | bits);
-}
-
 /// Writes `arg` into `out` as the parameter's type; false when the kinds
 /// do not match.
 bool store(Slot slot, const Arg &arg, uint64_t &out) {
@@ -137,8 +102,11 @@ bool store(Slot slot, const Arg &arg, uint64_t &out) {
   case Slot::BF16:
     if (kind != Arg::Kind::Float)
       return false;
-    out = slot == Slot::F16 ? getNarrowFloatBits(arg.getFloat(), 5, 10)
-                            : getNarrowFloatBits(arg.getFloat(), 8, 7);
+    // Rounded once, to nearest even, straight from the double (as Triton's
+    // launcher packs a Python float), by the interpreter's formats.
+    out = slot == Slot::F16
+              ? interp::encodeF16(interp::roundToF16(arg.getFloat()))
+              : interp::encodeBF16(interp::roundToBF16(arg.getFloat()));
     return true;
   case Slot::F32: {
     if (kind != Arg::Kind::Float)

@@ -597,6 +597,9 @@ static int launch(int variant, struct CUstream_st *stream, unsigned grid_x,
                   [](const LauncherParam &param) {
                     return !getNarrowFormat(param.type).empty();
                   }))
+    // The launcher links no Tile library: this is Tile's rounding
+    // (FloatFormats.h, which the C++ API calls) written out in C, checked
+    // against it by test/tools/tile-compile/aot-narrow-scalars.test.
     os << R"(/* `value` rounded to nearest even into the binary format of
    `exponent_bits` and `mantissa_bits` (fp16: 5 and 10, bf16: 8 and 7), as
    its bits: what an fp16 or bf16 scalar parameter passes, as Tile's C++ API
