@@ -391,12 +391,13 @@ void tile::printTmaUsage(const TmaUsage &tma, llvm::raw_ostream &os,
   auto printBuffers = [&](const std::vector<TmaBuffer> &buffers) {
     for (const TmaBuffer &buffer : buffers)
       os << linePrefix
-         << llvm::formatv("  {0} stages of {1}x{2}x{3}, {4} copies of "
+         << llvm::formatv("  {0} stage{7} of {1}x{2}x{3}, {4} cop{8} of "
                           "{1}x{5} per stage ({6}-byte swizzle)\n",
                           buffer.stages, buffer.rows, buffer.cols,
                           buffer.element, buffer.copiesPerStage,
                           buffer.cols / std::max(1u, buffer.copiesPerStage),
-                          buffer.swizzleBytes);
+                          buffer.swizzleBytes, buffer.stages == 1 ? "" : "s",
+                          buffer.copiesPerStage == 1 ? "y" : "ies");
   };
   os << linePrefix
      << llvm::formatv("TMA: {0} tensor maps, {1} mbarriers ({2} bytes of "

@@ -4,11 +4,13 @@
 // persistent kernel's), q loaded by TMA once per tile: the pipeline is
 // carried across the tiles. The buffers and barriers are set up before
 // the outer loop and invalidated after it; the outer loop carries the
-// read stage, the write stage, the phase and q's phase, which start at 0,
-// 2 (S - 1), 0 and 0 and come back from the inner loop. Each tile's q copy
-// waits until every warp has released the previous tile's q (parity q's
-// phase ^ 1: fresh barriers pass it) and the warps release q after the
-// inner loop; the prologue's copy goes into the stage the tile starts at,
+// read stage, the write stage, the phase, q's slot and q's phase, which
+// start at 0, 2 (S - 1), 0, 0 and 0; the first three come back from the
+// inner loop, q's slot steps round its two (shared memory holds both) and
+// its phase flips when the slot wraps. Each tile's q copy waits until
+// every warp has released the q that slot held two tiles before (parity
+// q's phase ^ 1: fresh barriers pass it) and the warps release the slot
+// after the inner loop; the prologue's copy goes into the stage the tile starts at,
 // acquired like every refill (the parity of the phase it was last read
 // in); in the body, the first iteration's acquire is not skipped (its
 // stage was read by the previous tile).
@@ -21,15 +23,15 @@
 // CHECK: %[[V:.*]] = tilegpu.local_alloc : !tilegpu.memdesc<3x64x64xf16>
 // CHECK-NEXT: %[[VBAR:.*]] = tilegpu.local_alloc : !tilegpu.mbarriers<3>
 // CHECK: %[[VREL:.*]] = tilegpu.local_alloc : !tilegpu.mbarriers<3>
-// CHECK: %[[Q:.*]] = tilegpu.local_alloc : !tilegpu.memdesc<1x128x64xf16>
-// CHECK-NEXT: %[[QBAR:.*]] = tilegpu.local_alloc : !tilegpu.mbarriers<1>
-// CHECK-NEXT: %[[QREL:.*]] = tilegpu.local_alloc : !tilegpu.mbarriers<1>
+// CHECK: %[[Q:.*]] = tilegpu.local_alloc : !tilegpu.memdesc<2x128x64xf16>
+// CHECK-NEXT: %[[QBAR:.*]] = tilegpu.local_alloc : !tilegpu.mbarriers<2>
+// CHECK-NEXT: %[[QREL:.*]] = tilegpu.local_alloc : !tilegpu.mbarriers<2>
 // CHECK-NEXT: tilegpu.init_barriers %[[QBAR]] :
 // CHECK-NEXT: tilegpu.init_barriers %[[QREL]] {arrivals = 8 : i32}
-// CHECK: %[[OUT:.*]]:4 = scf.for %{{.*}} = %{{.*}} iter_args(%[[READ0:[a-z0-9]+]] = %c0_i32, %[[WRITE0:[a-z0-9]+]] = %c2_i32, %[[PHASE0:[a-z0-9]+]] = %c0_i32, %[[QPHASE:[a-z0-9]+]] = %c0_i32) -> (i32, i32, i32, i32)
+// CHECK: %[[OUT:.*]]:5 = scf.for %{{.*}} = %{{.*}} iter_args(%[[READ0:[a-z0-9]+]] = %c0_i32, %[[WRITE0:[a-z0-9]+]] = %c2_i32, %[[PHASE0:[a-z0-9]+]] = %c0_i32, %[[QSLOT:[a-z0-9]+]] = %c0_i32, %[[QPHASE:[a-z0-9]+]] = %c0_i32) -> (i32, i32, i32, i32, i32)
 // CHECK: %[[QPREV:.*]] = arith.xori %[[QPHASE]], %c1_i32
-// CHECK: tilegpu.acquire_stage %[[QREL]][%c0_i32], %[[QPREV]], %true for %[[Q]]
-// CHECK-NEXT: tilegpu.tma_copy %{{.*}}, %[[Q]][%c0_i32], %[[QBAR]], %true
+// CHECK: tilegpu.acquire_stage %[[QREL]][%[[QSLOT]]], %[[QPREV]], %true for %[[Q]]
+// CHECK-NEXT: tilegpu.tma_copy %{{.*}}, %[[Q]][%[[QSLOT]]], %[[QBAR]], %true
 // CHECK: %[[FIRST:.*]] = arith.addi %[[READ0]], %c0_i32
 // CHECK-NEXT: %[[WRAPS:.*]] = arith.cmpi sge, %[[FIRST]], %c3_i32
 // CHECK-NEXT: %[[BACK:.*]] = arith.subi %[[FIRST]], %c3_i32
@@ -43,14 +45,19 @@
 // CHECK: %[[SECOND:.*]] = arith.addi %[[READ0]], %c1_i32
 // CHECK-NEXT: arith.cmpi sge, %[[SECOND]], %c3_i32
 // CHECK: tilegpu.tma_copy %{{.*}}, %[[K]]
-// CHECK: tilegpu.tma_wait %[[QBAR]][%c0_i32], %[[QPHASE]]
+// CHECK: tilegpu.tma_wait %[[QBAR]][%[[QSLOT]]], %[[QPHASE]]
 // CHECK-NEXT: %[[IN:.*]]:6 = scf.for %{{.*}} iter_args({{.*}}, %[[READ:[a-z0-9]+]] = %[[READ0]], %[[WRITE:[a-z0-9]+]] = %[[WRITE0]], %[[PHASE:[a-z0-9]+]] = %[[PHASE0]])
 // CHECK: %[[INRANGE:.*]] = arith.cmpi slt
 // CHECK: %[[PREV:.*]] = arith.select
 // CHECK-NOT: arith.andi
 // CHECK-NEXT: tilegpu.acquire_stage %[[KREL]][%[[WRITE]]], %[[PREV]], %[[INRANGE]] for %[[K]]
-// CHECK: tilegpu.release_stage %[[QREL]][%c0_i32]
-// CHECK: scf.yield %[[IN]]#3, %[[IN]]#4, %[[IN]]#5, %[[QPREV]] : i32, i32, i32, i32
+// CHECK: tilegpu.warpgroup_dot %[[Q]][%[[QSLOT]]]
+// CHECK: tilegpu.release_stage %[[QREL]][%[[QSLOT]]]
+// CHECK: %[[QWRAPS:.*]] = arith.cmpi eq, %[[QSLOT]], %c1_i32
+// CHECK-NEXT: %[[QNEXT:.*]] = arith.addi %[[QSLOT]], %c1_i32
+// CHECK-NEXT: %[[QSLOT1:.*]] = arith.select %[[QWRAPS]], %c0_i32, %[[QNEXT]]
+// CHECK-NEXT: %[[QPHASE1:.*]] = arith.select %[[QWRAPS]], %[[QPREV]], %[[QPHASE]]
+// CHECK: scf.yield %[[IN]]#3, %[[IN]]#4, %[[IN]]#5, %[[QSLOT1]], %[[QPHASE1]] : i32, i32, i32, i32, i32
 // CHECK: tilegpu.inval_barriers %[[KBAR]]
 // CHECK: tilegpu.inval_barriers %[[QBAR]]
 // CHECK-NEXT: tilegpu.inval_barriers %[[QREL]]

@@ -234,12 +234,14 @@ struct Pipeline : public tilegpu::impl::TileGPUPipelineBase<Pipeline> {
         });
       if (fixed >= limit)
         continue;
+      uint64_t stageBytes =
+          getStageBytes(candidate.loads, releasesStages(candidate));
       unsigned stages = unsigned(std::min<uint64_t>(
-          getWantedStages(candidate.loop),
-          (limit - fixed) /
-              getStageBytes(candidate.loads, releasesStages(candidate))));
+          getWantedStages(candidate.loop), (limit - fixed) / stageBytes));
       if (stages >= 2)
-        pipelineStagedLoads(candidate, stages, stored, chains);
+        pipelineStagedLoads(candidate, stages,
+                            limit - fixed - stages * stageBytes, stored,
+                            chains);
     }
     for (PipelinedDot &candidate : candidates) {
       // Stages of A and B must fit; the deepest that does, up to numStages.

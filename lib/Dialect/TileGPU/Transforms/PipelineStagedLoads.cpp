@@ -44,6 +44,10 @@ using namespace mlir::tilegpu;
 
 namespace {
 
+/// Shared memory left unplanned beside a carried operand's second slot: the
+/// mbarriers and the scratch of layout conversions.
+constexpr uint64_t kCarriedSlotMargin = 1024;
+
 /// Whether wgmma can read `a` (an operand of `dot`) from the registers it
 /// is in: an mma version 3 layout with the dot's warps, all along M, whose
 /// tiles split K into whole instructions.
@@ -211,6 +215,7 @@ bool mlir::tilegpu::releasesStages(const StagedLoads &candidate) {
 }
 
 void mlir::tilegpu::pipelineStagedLoads(StagedLoads candidate, unsigned stages,
+                                        uint64_t spareBytes,
                                         StoredOperands &stored,
                                         PipelineChains &chains) {
   // Decided before anything is built between the two loops.
@@ -229,10 +234,11 @@ void mlir::tilegpu::pipelineStagedLoads(StagedLoads candidate, unsigned stages,
   OpBuilder b(candidate.loop);
   Location loc = candidate.loop.getLoc();
   Value zero = constantOf(b, loc, b.getI32Type(), 0);
-  SmallVector<Value> aBuffers;
+  SmallVector<Value> aBuffers, aSlots; // the buffer and slot each A reads
   SmallVector<std::pair<Value, Value>> invariantStores; // operand, buffer
   SmallVector<LocalAllocOp> newBuffers;
   for (StagedDot &dot : candidate.dots) {
+    aSlots.push_back(zero);
     if (dot.aLoad >= 0 || dot.aFromRegisters) {
       aBuffers.push_back({});
       continue;
@@ -245,6 +251,7 @@ void mlir::tilegpu::pipelineStagedLoads(StagedLoads candidate, unsigned stages,
           DominanceInfo().properlyDominates(earlier->second.ready,
                                             candidate.loop)) {
         aBuffers.push_back(earlier->second.buffer);
+        aSlots.back() = earlier->second.slot;
         continue;
       }
     }
@@ -278,20 +285,34 @@ void mlir::tilegpu::pipelineStagedLoads(StagedLoads candidate, unsigned stages,
   OpBuilder beforeLoop(loop);
   for (auto [operand, buffer] : invariantStores)
     stored[operand] = {
-        LocalStoreOp::create(beforeLoop, loc, operand, buffer, zero), buffer};
+        LocalStoreOp::create(beforeLoop, loc, operand, buffer, zero), buffer,
+        zero};
   SmallVector<Value> operandBarriers;
-  for (auto [dot, aBuffer] : llvm::zip_equal(candidate.dots, aBuffers)) {
+  for (auto [dot, aBuffer, aSlot] :
+       llvm::zip_equal(candidate.dots, aBuffers, aSlots)) {
     if (aBuffer || dot.aLoad >= 0 || dot.aFromRegisters)
       continue;
     // In a carrier's body (a persistent kernel's q, loaded per tile) the
-    // buffer is refilled once per carrier iteration, in alternating phases.
+    // buffer is refilled once per carrier iteration: in two slots where
+    // the spare shared memory holds another copy, so that a producer warp
+    // fills the next tile's while the consumers read this one's.
     auto load = dot.registerA.getDefiningOp<tile::LoadOp>();
     Value buffer, barriers, phase = zero;
     if (staged->carrier) {
-      std::tie(buffer, barriers, phase) =
-          copyCarriedOperandWithTma(load, *staged);
-      if (!buffer)
+      auto type = cast<RankedTensorType>(load.getType());
+      uint64_t bytes =
+          type.getNumElements() * (type.getElementTypeBitWidth() / 8);
+      unsigned slots = spareBytes >= bytes + kCarriedSlotMargin ? 2 : 1;
+      std::optional<CarriedOperand> copied =
+          copyCarriedOperandWithTma(load, *staged, slots);
+      if (!copied)
         return; // an scf.for always takes more iter_args: not reached
+      if (slots == 2)
+        spareBytes -= bytes;
+      buffer = copied->buffer;
+      barriers = copied->barriers;
+      phase = copied->phase;
+      aSlot = copied->slot;
     } else {
       std::tie(buffer, barriers) = copyOperandWithTma(load);
       operandBarriers.push_back(barriers);
@@ -299,7 +320,8 @@ void mlir::tilegpu::pipelineStagedLoads(StagedLoads candidate, unsigned stages,
     aBuffer = buffer;
     OpBuilder waitBefore(loop); // the carrier's body may have moved
     stored[dot.registerA] = {
-        TmaWaitOp::create(waitBefore, loc, barriers, zero, phase), buffer};
+        TmaWaitOp::create(waitBefore, loc, barriers, aSlot, phase), buffer,
+        aSlot};
   }
 
   // The body: first the wait for this iteration's stages (S-2 groups left
@@ -333,10 +355,11 @@ void mlir::tilegpu::pipelineStagedLoads(StagedLoads candidate, unsigned stages,
   }
   // The wait of the last dot that reads each load's stage, in body order.
   SmallVector<WarpGroupDotWaitOp> lastReads(candidate.loads.size());
-  for (auto [dot, aBuffer] : llvm::zip_equal(candidate.dots, aBuffers)) {
+  for (auto [dot, aBuffer, aSlot] :
+       llvm::zip_equal(candidate.dots, aBuffers, aSlots)) {
     OpBuilder body(dot.dot);
     Location dotLoc = dot.dot.getLoc();
-    Value a = aBuffer, aStage = zero;
+    Value a = aBuffer, aStage = aSlot;
     if (dot.aLoad >= 0) {
       a = staged->buffers[dot.aLoad];
       aStage = Value();

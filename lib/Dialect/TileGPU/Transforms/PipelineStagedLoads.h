@@ -73,13 +73,13 @@ std::optional<StagedLoads> matchStagedLoads(scf::ForOp loop,
 /// there the releases cost up to 13% (D 64, 4 warps).
 bool releasesStages(const StagedLoads &candidate);
 
-/// The one-stage buffers that hold loop-invariant A operands, by the value
-/// stored, with the op after which the buffer holds it: a later loop that
-/// reads the same value reads the same buffer (tutorial 06's causal forward
-/// runs two loops on one q).
+/// The buffers that hold loop-invariant A operands, by the value stored,
+/// with the op after which the buffer holds it and the slot it is in: a
+/// later loop that reads the same value reads the same buffer (tutorial
+/// 06's causal forward runs two loops on one q).
 struct StoredOperand {
   Operation *ready;
-  Value buffer;
+  Value buffer, slot;
 };
 using StoredOperands = DenseMap<Value, StoredOperand>;
 
@@ -90,9 +90,12 @@ using PipelineChains = DenseMap<Block *, StagedLoop>;
 /// Rewrites `candidate`'s loop into its `stages`-deep pipeline; `stored`
 /// holds the loop-invariant A buffers earlier loops filled, `chains` the
 /// pipelines they run (the loop continues its block's last one where it
-/// can, and becomes it).
+/// can, and becomes it). `spareBytes` is the shared memory the stages and
+/// the fixed buffers leave: an operand a carrier refills gets a second
+/// slot where it fits there.
 void pipelineStagedLoads(StagedLoads candidate, unsigned stages,
-                         StoredOperands &stored, PipelineChains &chains);
+                         uint64_t spareBytes, StoredOperands &stored,
+                         PipelineChains &chains);
 
 } // namespace mlir::tilegpu
 

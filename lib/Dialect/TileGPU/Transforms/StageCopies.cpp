@@ -447,16 +447,17 @@ std::pair<Value, Value> mlir::tilegpu::copyOperandWithTma(tile::LoadOp load) {
   return {buffer, barriers};
 }
 
-std::tuple<Value, Value, Value>
-mlir::tilegpu::copyCarriedOperandWithTma(tile::LoadOp load,
-                                         StagedLoop &staged) {
+std::optional<CarriedOperand>
+mlir::tilegpu::copyCarriedOperandWithTma(tile::LoadOp load, StagedLoop &staged,
+                                         unsigned slots) {
   Location loc = load.getLoc();
   OpBuilder setUp(staged.carrier);
   auto type = cast<RankedTensorType>(load.getType());
-  auto memdesc = MemDescType::get(setUp.getContext(),
-                                  {1, type.getDimSize(0), type.getDimSize(1)},
-                                  type.getElementType());
-  auto barriersType = BarriersType::get(setUp.getContext(), 1);
+  auto memdesc =
+      MemDescType::get(setUp.getContext(),
+                       {int64_t(slots), type.getDimSize(0), type.getDimSize(1)},
+                       type.getElementType());
+  auto barriersType = BarriersType::get(setUp.getContext(), slots);
   Value buffer = LocalAllocOp::create(setUp, loc, memdesc);
   Value barriers = LocalAllocOp::create(setUp, loc, barriersType);
   Value release = LocalAllocOp::create(setUp, loc, barriersType);
@@ -468,30 +469,53 @@ mlir::tilegpu::copyCarriedOperandWithTma(tile::LoadOp load,
   Value zero = constantOf(setUp, loc, i32, 0);
   Value one = constantOf(setUp, loc, i32, 1);
   unsigned carried = staged.carrier.getNumRegionIterArgs();
-  staged.carrier = addCarriedValues(
-      staged.carrier, {zero}, [&](OpBuilder &b, ArrayRef<BlockArgument> args) {
-        return SmallVector<Value>{
-            arith::XOrIOp::create(b, loc, args.front(), one)};
-      });
-  if (!staged.carrier)
-    return {};
-  Value phase = staged.carrier.getRegionIterArgs()[carried];
+  Value slot = zero, phase;
+  if (slots == 1) {
+    // One slot: the phase flips each iteration.
+    staged.carrier =
+        addCarriedValues(staged.carrier, {zero},
+                         [&](OpBuilder &b, ArrayRef<BlockArgument> args) {
+                           return SmallVector<Value>{arith::XOrIOp::create(
+                               b, loc, args.front(), one)};
+                         });
+    if (!staged.carrier)
+      return std::nullopt;
+    phase = staged.carrier.getRegionIterArgs()[carried];
+  } else {
+    // The slot steps round the ring; its phase flips when the slot wraps.
+    Value last = constantOf(setUp, loc, i32, slots - 1);
+    staged.carrier = addCarriedValues(
+        staged.carrier, {zero, zero},
+        [&](OpBuilder &b, ArrayRef<BlockArgument> args) {
+          Value wraps = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                              args[0], last);
+          Value next = arith::AddIOp::create(b, loc, args[0], one);
+          Value flipped = arith::XOrIOp::create(b, loc, args[1], one);
+          return SmallVector<Value>{
+              arith::SelectOp::create(b, loc, wraps, zero, next),
+              arith::SelectOp::create(b, loc, wraps, flipped, args[1])};
+        });
+    if (!staged.carrier)
+      return std::nullopt;
+    slot = staged.carrier.getRegionIterArgs()[carried];
+    phase = staged.carrier.getRegionIterArgs()[carried + 1];
+  }
 
-  // The copy waits until every warp has released the previous iteration's
+  // The copy waits until every warp has released the slot's previous
   // operand, read in the other phase (fresh barriers pass parity 1).
   OpBuilder b(load);
   b.setInsertionPointAfter(load);
   Value previousPhase = arith::XOrIOp::create(b, loc, phase, one);
   Value always = arith::ConstantOp::create(b, loc, b.getBoolAttr(true));
-  AcquireStageOp::create(b, loc, release, zero, previousPhase, always, buffer);
-  TmaCopyOp::create(b, loc, load.getTensormap(), load.getCoords(), buffer, zero,
+  AcquireStageOp::create(b, loc, release, slot, previousPhase, always, buffer);
+  TmaCopyOp::create(b, loc, load.getTensormap(), load.getCoords(), buffer, slot,
                     barriers, always);
   OpBuilder after(staged.loop->getContext());
   after.setInsertionPointAfter(staged.loop);
-  ReleaseStageOp::create(after, loc, release, zero);
+  ReleaseStageOp::create(after, loc, release, slot);
   OpBuilder end(staged.carrier->getContext());
   end.setInsertionPointAfter(staged.carrier);
   InvalBarriersOp::create(end, loc, barriers);
   InvalBarriersOp::create(end, loc, release);
-  return {buffer, barriers, phase};
+  return CarriedOperand{buffer, slot, barriers, phase};
 }

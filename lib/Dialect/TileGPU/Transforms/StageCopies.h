@@ -144,15 +144,25 @@ void emitAfterLoop(OpBuilder &b, const StagedLoop &staged);
 /// the buffer, and the barriers (one) the copy completes on, in phase 0.
 std::pair<Value, Value> copyOperandWithTma(tile::LoadOp load);
 
+/// Where copyCarriedOperandWithTma put a carrier iteration's operand: the
+/// buffer and the slot of it, the barriers the copy completes on and the
+/// phase to wait for there.
+struct CarriedOperand {
+  Value buffer, slot, barriers, phase;
+};
+
 /// copyOperandWithTma for an operand loaded in each iteration of
-/// `staged`'s carrier: the buffer and its barriers are set up before the
-/// carrier, which carries the phase (flipped each iteration); thread 0
-/// acquires the buffer (the warps release it after `staged.loop`, on a
-/// barrier of its own) before it refills it. Returns the buffer, the
-/// barriers and the phase to wait for; the barriers are invalidated after
-/// the carrier.
-std::tuple<Value, Value, Value> copyCarriedOperandWithTma(tile::LoadOp load,
-                                                          StagedLoop &staged);
+/// `staged`'s carrier, into a ring of `slots` (1 or 2) buffers set up
+/// before the carrier, which carries the slot and its phase; thread 0
+/// acquires the slot (the warps release it after `staged.loop`, on a
+/// barrier of its own) before it refills it. With two slots the producer
+/// warp of a warp-specialized kernel copies the next iteration's operand
+/// while the consumers still read this one's. The barriers are
+/// invalidated after the carrier; nullopt if the carrier cannot take more
+/// iter_args.
+std::optional<CarriedOperand> copyCarriedOperandWithTma(tile::LoadOp load,
+                                                        StagedLoop &staged,
+                                                        unsigned slots);
 
 } // namespace mlir::tilegpu
 
