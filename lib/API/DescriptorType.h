@@ -89,8 +89,11 @@ inline TensorMapLayout getTensorMapLayout(const std::string &element,
                                           const std::vector<int64_t> &block) {
   TensorMapLayout layout;
   layout.elementBytes = getElementBytes(element);
-  // CUtensorMapDataType: FLOAT16 6, BFLOAT16 9.
-  int dataType = element == "fp16" ? 6 : element == "bf16" ? 9 : -1;
+  using mlir::tilegpu::TensorMapElement;
+  int dataType =
+      element == "fp16"   ? getTensorMapDataType(TensorMapElement::Float16)
+      : element == "bf16" ? getTensorMapDataType(TensorMapElement::BFloat16)
+                          : -1;
   std::optional<mlir::tilegpu::TensorMapBox> box =
       mlir::tilegpu::getTensorMapBox(block, layout.elementBytes);
   if (dataType < 0 || !box)

@@ -80,10 +80,12 @@ bool encodeTensorMaps(rt::Driver &driver, const launch::LaunchSpec &spec,
       continue;
     tensorMaps.emplace_back();
     const launch::BufferSpec &buffer = spec.buffers[value.buffer];
-    // cuda.h's CUtensorMapDataType: FLOAT16 6, BFLOAT16 9.
-    int dataType = buffer.dtype == launch::DType::F16    ? 6
-                   : buffer.dtype == launch::DType::BF16 ? 9
-                                                         : -1;
+    using mlir::tilegpu::TensorMapElement;
+    int dataType = buffer.dtype == launch::DType::F16
+                       ? getTensorMapDataType(TensorMapElement::Float16)
+                   : buffer.dtype == launch::DType::BF16
+                       ? getTensorMapDataType(TensorMapElement::BFloat16)
+                       : -1;
     SmallVector<int64_t> block;
     for (const launch::Value &extent : value.elements)
       block.push_back(extent.intValue);

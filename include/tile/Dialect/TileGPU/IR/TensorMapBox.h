@@ -7,7 +7,7 @@
 // copies with it only where the same rule gives one, so that both sides
 // agree without passing anything else. Two-dimensional blocks only, rows
 // at most 256 (TMA's box limit), rows of at least 32 bytes that are a whole
-// number of swizzle blocks.
+// number of swizzle blocks; fp16 and bf16 elements (TensorMapElement).
 //
 //===----------------------------------------------------------------------===//
 
@@ -26,6 +26,13 @@ struct TensorMapBox {
   int64_t innerElements; // the box's extent along the contiguous dimension
   int64_t rows;          // its extent along the other
 };
+
+/// The element types a host encodes tensor maps for (getTensorMapBox's
+/// 2-byte elements), and their numbers in cuda.h's CUtensorMapDataType.
+enum class TensorMapElement { Float16, BFloat16 };
+constexpr int getTensorMapDataType(TensorMapElement element) {
+  return element == TensorMapElement::Float16 ? 6 : 9;
+}
 
 inline std::optional<TensorMapBox>
 getTensorMapBox(llvm::ArrayRef<int64_t> block, unsigned elementBytes) {
