@@ -79,19 +79,51 @@ std::string bytes(const std::string &data) {
   return out;
 }
 
+/// `prefix`, then `items` separated by `separator`, then `suffix`, in lines
+/// of at most 80 columns where the items allow: a line that would pass
+/// them breaks after a separator (its trailing space dropped) and the
+/// next starts `indent` columns in.
+std::string joinWrapped(const std::string &prefix,
+                        const std::vector<std::string> &items,
+                        const std::string &separator, const std::string &suffix,
+                        size_t indent) {
+  constexpr size_t kColumns = 80;
+  std::string text = prefix;
+  size_t lineStart = 0;
+  for (size_t i = 0; i < items.size(); ++i) {
+    bool last = i + 1 == items.size();
+    std::string piece = items[i] + (last ? suffix : separator);
+    // The separator's trailing space would not end a line.
+    size_t width = piece.size() - (last || separator.back() != ' ' ? 0 : 1);
+    if (i > 0 && text.size() - lineStart + width > kColumns) {
+      while (!text.empty() && text.back() == ' ')
+        text.pop_back();
+      text += "\n";
+      lineStart = text.size();
+      text += std::string(indent, ' ');
+    }
+    text += piece;
+  }
+  if (items.empty())
+    text += suffix;
+  return text;
+}
+
 std::string getSignature(const Launcher &launcher) {
-  std::string text = "int " + launcher.name +
-                     "(struct CUstream_st *stream, unsigned grid_x, "
-                     "unsigned grid_y, unsigned grid_z";
+  std::vector<std::string> params = {"struct CUstream_st *stream",
+                                     "unsigned grid_x", "unsigned grid_y",
+                                     "unsigned grid_z"};
   for (const LauncherParam &param : launcher.params)
-    text += ", " +
-            (param.isTensorDescriptor()
-                 ? "const struct " + launcher.name + "_tensor_descriptor *"
-                 : getCType(param.type) + " ") +
-            param.name;
+    params.push_back(
+        (param.isTensorDescriptor()
+             ? "const struct " + launcher.name + "_tensor_descriptor *"
+             : getCType(param.type) + " ") +
+        param.name);
   if (launcher.algos.size() > 1)
-    text += ", int algo";
-  return text + ")";
+    params.push_back("int algo");
+  std::string prefix = "int " + launcher.name + "(";
+  return joinWrapped(prefix, params, ", ", ")",
+                     prefix.size() <= 40 ? prefix.size() : 4);
 }
 
 /// The C condition under which variant `v` accepts the arguments.
@@ -279,9 +311,9 @@ void )"
 std::string tile::aot::emitHeader(const Launcher &launcher) {
   const std::string &name = launcher.name;
   std::ostringstream os;
-  os << "/* " << name << ".h: the kernel " << launcher.kernelName << " of "
+  os << "/* " << name << ".h: the kernel " << launcher.kernelName << " of\n   "
      << launcher.sourcePath
-     << ", compiled ahead of time by tile-compile. Do not edit. */\n"
+     << ",\n   compiled ahead of time by tile-compile. Do not edit. */\n"
      << "#ifndef TILE_AOT_" << name << "_H\n#define TILE_AOT_" << name
      << "_H\n\n#include <stdint.h>\n\n#ifdef __cplusplus\nextern \"C\" "
         "{\n#endif\n\nstruct CUstream_st;\n\n"
@@ -324,9 +356,9 @@ std::string tile::aot::emitSource(const Launcher &launcher) {
   const std::string &name = launcher.name;
   size_t count = launcher.variants.size();
   std::ostringstream os;
-  os << "/* " << name << ".c: the kernel " << launcher.kernelName << " of "
+  os << "/* " << name << ".c: the kernel " << launcher.kernelName << " of\n   "
      << launcher.sourcePath
-     << ", compiled ahead of time by tile-compile. Do not edit.\n"
+     << ",\n   compiled ahead of time by tile-compile. Do not edit.\n"
         "   Needs the CUDA driver (libcuda.so.1, opened at run time) and "
         "nothing else. */\n"
      << "#include \"" << name
@@ -375,10 +407,10 @@ std::string tile::aot::emitSource(const Launcher &launcher) {
     unsigned bytes = launcher.variants[i].kernel.sharedBytes;
     os << (i ? ", " : "") << (bytes > 48 * 1024 ? bytes : 0);
   }
-  os << "};\n/* Whether each runs the grid's programs in a loop "
-        "(tilegpu-persistent-programs):\n   the launch then starts at most "
-        "persistent_programs[i] (SMs x programs per\n   SM, found on load) "
-        "and passes the grid's sizes after the arguments. */\n"
+  os << "};\n/* Whether each runs the grid's programs in a loop\n"
+        "   (tilegpu-persistent-programs): the launch then starts at most\n"
+        "   persistent_programs[i] (SMs x programs per SM, found on load) and\n"
+        "   passes the grid's sizes after the arguments. */\n"
         "static const int persistent[VARIANTS] = {";
   size_t maxArgs = 1;
   for (size_t i = 0; i < count; ++i) {
@@ -651,11 +683,9 @@ static uint16_t narrow_float_bits(double value, unsigned exponent_bits,
     if (launcher.algos.size() > 1)
       condition = "algo == " + std::to_string(v.algo) +
                   (condition == "1" ? "" : " && " + condition);
-    std::string args;
-    size_t argCount = 0;
+    std::vector<std::string> args;
     auto addArg = [&](const std::string &address) {
-      args += (args.empty() ? "" : ", ") + ("(void *)" + address);
-      ++argCount;
+      args.push_back("(void *)" + address);
     };
     for (size_t p = 0; p < launcher.params.size(); ++p) {
       const LauncherParam &param = launcher.params[p];
@@ -675,14 +705,22 @@ static uint16_t narrow_float_bits(double value, unsigned exponent_bits,
         addArg("&" + param.name);
       }
     }
-    os << "  if (" << condition << ") {\n";
+    // One line per condition that does not fit beside the others.
+    std::vector<std::string> conditions;
+    for (size_t at = 0, next; at <= condition.size(); at = next + 4) {
+      next = condition.find(" && ", at);
+      if (next == std::string::npos)
+        next = condition.size();
+      conditions.push_back(condition.substr(at, next - at));
+    }
+    os << joinWrapped("  if (", conditions, " && ", ") {", 6) << "\n";
     if (args.empty()) {
       os << "    return launch(" << i
          << ", stream, grid_x, grid_y, grid_z, NULL, 0);\n";
     } else {
-      os << "    void *args[] = {" << args << "};\n"
+      os << joinWrapped("    void *args[] = {", args, ", ", "};", 8) << "\n"
          << "    return launch(" << i << ", stream, grid_x, grid_y, grid_z, "
-         << "args, " << argCount << ");\n";
+         << "args, " << args.size() << ");\n";
     }
     os << "  }\n";
   }
