@@ -294,42 +294,6 @@ private:
   std::unique_ptr<Impl> impl;
 };
 
-/// Triton's host-side TensorDescriptor: a strided view of device memory
-/// that kernels read and write a block at a time (desc.load, desc.store),
-/// through the Tensor Memory Accelerator where the block makes a TMA box.
-/// Device::makeTensorDescriptor encodes its TMA tensor map into device
-/// memory once; launches pass it as they pass a pointer. Movable; frees the
-/// tensor map on destruction.
-class TensorDescriptor {
-public:
-  TensorDescriptor() = default;
-  TensorDescriptor(TensorDescriptor &&) noexcept;
-  TensorDescriptor &operator=(TensorDescriptor &&) noexcept;
-  ~TensorDescriptor();
-
-  DevicePtr base() const { return baseAddress; }
-  const std::string &elementType() const { return element; }
-  /// Extents, strides (in elements; the last is 1) and block, outermost
-  /// dimension first.
-  const std::vector<int64_t> &shape() const { return extents; }
-  const std::vector<int64_t> &strides() const { return elementStrides; }
-  const std::vector<int64_t> &blockShape() const { return block; }
-  /// The signature type of the parameters it fits:
-  /// "tensordesc<fp16[128, 64]>".
-  std::string type() const;
-  /// The device address of its TMA tensor map; 0 where the block makes no
-  /// TMA box (kernels then read it with ordinary loads).
-  DevicePtr tensorMap() const { return map; }
-
-private:
-  friend class Device;
-  Device *device = nullptr;
-  DevicePtr baseAddress = 0;
-  DevicePtr map = 0;
-  std::string element;
-  std::vector<int64_t> extents, elementStrides, block;
-};
-
 /// Device memory, freed on destruction.
 class Buffer {
 public:
@@ -345,6 +309,36 @@ private:
   Device *device = nullptr;
   DevicePtr addr = 0;
   size_t bytes = 0;
+};
+
+/// Triton's host-side TensorDescriptor: a strided view of device memory
+/// that kernels read and write a block at a time (desc.load, desc.store),
+/// through the Tensor Memory Accelerator where the block makes a TMA box.
+/// Device::makeTensorDescriptor encodes its TMA tensor map into device
+/// memory once; launches pass it as they pass a pointer. Movable; frees the
+/// tensor map on destruction.
+class TensorDescriptor {
+public:
+  DevicePtr base() const { return baseAddress; }
+  const std::string &elementType() const { return element; }
+  /// Extents, strides (in elements; the last is 1) and block, outermost
+  /// dimension first.
+  const std::vector<int64_t> &shape() const { return extents; }
+  const std::vector<int64_t> &strides() const { return elementStrides; }
+  const std::vector<int64_t> &blockShape() const { return block; }
+  /// The signature type of the parameters it fits:
+  /// "tensordesc<fp16[128, 64]>".
+  std::string type() const;
+  /// The device address of its TMA tensor map; 0 where the block makes no
+  /// TMA box (kernels then read it with ordinary loads).
+  DevicePtr tensorMap() const { return mapMemory.address(); }
+
+private:
+  friend class Device;
+  DevicePtr baseAddress = 0;
+  Buffer mapMemory;
+  std::string element;
+  std::vector<int64_t> extents, elementStrides, block;
 };
 
 /// A GPU, through the CUDA driver's primary context of that device.
@@ -385,7 +379,6 @@ public:
 
 private:
   friend class Buffer;
-  friend class TensorDescriptor;
   struct Impl;
   explicit Device(std::unique_ptr<Impl> impl);
   std::unique_ptr<Impl> impl;

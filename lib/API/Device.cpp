@@ -475,29 +475,6 @@ Resources Kernel::resources() const {
 // TensorDescriptor
 //===----------------------------------------------------------------------===//
 
-TensorDescriptor::TensorDescriptor(TensorDescriptor &&other) noexcept {
-  *this = std::move(other);
-}
-
-TensorDescriptor &
-TensorDescriptor::operator=(TensorDescriptor &&other) noexcept {
-  std::swap(device, other.device);
-  std::swap(baseAddress, other.baseAddress);
-  std::swap(map, other.map);
-  std::swap(element, other.element);
-  std::swap(extents, other.extents);
-  std::swap(elementStrides, other.elementStrides);
-  std::swap(block, other.block);
-  return *this;
-}
-
-TensorDescriptor::~TensorDescriptor() {
-  if (device && map) {
-    std::string ignored;
-    device->impl->driver->free(map, ignored);
-  }
-}
-
 std::string TensorDescriptor::type() const {
   return formatDescriptorType(element, block);
 }
@@ -550,7 +527,6 @@ Status Device::makeTensorDescriptor(DevicePtr base,
     return Status::error("a tensor descriptor's base is 16-byte aligned");
 
   TensorDescriptor descriptor;
-  descriptor.device = this;
   descriptor.baseAddress = base;
   descriptor.element = normalizeElementType(elementType);
   descriptor.extents = std::move(shape);
@@ -569,10 +545,14 @@ Status Device::makeTensorDescriptor(DevicePtr base,
             uint64_t(descriptor.extents[1]),
             uint64_t(descriptor.elementStrides[0]) * bytes, layout.boxRows,
             layout.boxInnerElements, layout.swizzleBytes, /*nanFill=*/false,
-            error) ||
-        !driver.alloc(sizeof(map), descriptor.map, error) ||
-        !driver.copyToDevice(descriptor.map, map, sizeof(map), error))
+            error))
       return Status::error(error);
+    if (Status status = allocate(sizeof(map), descriptor.mapMemory); !status)
+      return status;
+    if (Status status =
+            copyToDevice(descriptor.mapMemory.address(), map, sizeof(map));
+        !status)
+      return status;
   }
   out = std::move(descriptor);
   return Status();
