@@ -416,3 +416,46 @@ func.func @free_conversion_kept(%x: tensor<128xf32, #tilegpu.slice<{dim = 1, par
   %c = tilegpu.convert_layout %e : tensor<128xf32, #tilegpu.slice<{dim = 1, parent = #s}>> -> tensor<128xf32, #tilegpu.slice<{dim = 1, parent = #o}>>
   return %c : tensor<128xf32, #tilegpu.slice<{dim = 1, parent = #o}>>
 }
+
+// -----
+
+// Attention's M, a row statistic in the accumulator's row slice, is stored
+// from that slice: the pointers are recomputed there rather than M moved to
+// the blocked layout through shared memory (and the barriers around it).
+#row = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [8], order = [0]}>
+#o = #tilegpu.mma<{version = 3, warpsPerCTA = [8, 1], instrShape = [16, 128]}>
+// CHECK-LABEL: func.func @row_statistic_stored_from_slice
+// CHECK-NOT: tilegpu.convert_layout
+// CHECK: %[[R:.*]] = tile.make_range {{.*}} : tensor<128xi32, #[[S:slice[0-9]*]]>
+// CHECK: %[[P:.*]] = tile.addptr {{.*}}, %[[R]] : tensor<128x!tile.ptr<f32>, #[[S]]>
+// CHECK: tile.store %[[P]], %{{.*}} : tensor<128x!tile.ptr<f32>, #[[S]]>
+// CHECK-NOT: tilegpu.convert_layout
+func.func @row_statistic_stored_from_slice(%p: !tile.ptr<f32>, %m: tensor<128xf32, #tilegpu.slice<{dim = 1, parent = #o}>>) {
+  %r = tile.make_range {start = 0 : i32, end = 128 : i32} : tensor<128xi32, #row>
+  %ps = tile.splat %p : !tile.ptr<f32> -> tensor<128x!tile.ptr<f32>, #row>
+  %pp = tile.addptr %ps, %r : tensor<128x!tile.ptr<f32>, #row>, tensor<128xi32, #row>
+  %l = math.log2 %m : tensor<128xf32, #tilegpu.slice<{dim = 1, parent = #o}>>
+  %c = tilegpu.convert_layout %l : tensor<128xf32, #tilegpu.slice<{dim = 1, parent = #o}>> -> tensor<128xf32, #row>
+  tile.store %pp, %c : tensor<128x!tile.ptr<f32>, #row>
+  return
+}
+
+// -----
+
+// With four warps the mma tile covers 64 of the 128 rows: each thread holds
+// four rows, and the row statistic keeps its conversion to the store's
+// layout.
+#row = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#o = #tilegpu.mma<{version = 3, warpsPerCTA = [4, 1], instrShape = [16, 64]}>
+// CHECK-LABEL: func.func @repeated_row_slice_converted
+// CHECK: tilegpu.convert_layout
+// CHECK: tile.store {{.*}} : tensor<128x!tile.ptr<f32>, #blocked>
+func.func @repeated_row_slice_converted(%p: !tile.ptr<f32>, %m: tensor<128xf32, #tilegpu.slice<{dim = 1, parent = #o}>>) {
+  %r = tile.make_range {start = 0 : i32, end = 128 : i32} : tensor<128xi32, #row>
+  %ps = tile.splat %p : !tile.ptr<f32> -> tensor<128x!tile.ptr<f32>, #row>
+  %pp = tile.addptr %ps, %r : tensor<128x!tile.ptr<f32>, #row>, tensor<128xi32, #row>
+  %l = math.log2 %m : tensor<128xf32, #tilegpu.slice<{dim = 1, parent = #o}>>
+  %c = tilegpu.convert_layout %l : tensor<128xf32, #tilegpu.slice<{dim = 1, parent = #o}>> -> tensor<128xf32, #row>
+  tile.store %pp, %c : tensor<128x!tile.ptr<f32>, #row>
+  return
+}
