@@ -9,8 +9,7 @@
 //     accumulator, a reduction's rows): elementwise users move into the
 //     source's layout, so the conversion travels to stores and reductions,
 //     which take a blocked source's layout and absorb it (an mma source
-//     stays converted: its stores would not coalesce; a row statistic in
-//     its accumulator's row slice, two rows a thread, is stored from it);
+//     stays converted: its stores would not coalesce);
 //   - through branches: an scf.if whose branches both yield conversions
 //     from one layout yields in that layout;
 //   - through loops: a tensor an scf.for carries takes the layout its
@@ -315,25 +314,10 @@ bool derivesFromMma(Value value, unsigned depth = 0) {
   });
 }
 
-/// A row statistic (attention's M) in its accumulator's row slice, where
-/// the warps' mma tiles cover the rows once: each thread holds two rows
-/// (its quad's lanes hold the same). With more rows per thread, the indices
-/// the store needs stay live through the loops that also compute them (the
-/// causal mask's rows): measured 2-3% slower at D 64, 128/64/w4.
-bool isSingleTileRowSlice(RankedTensorType type) {
-  auto slice = dyn_cast_or_null<SliceEncodingAttr>(type.getEncoding());
-  auto mma = slice ? dyn_cast<MmaEncodingAttr>(slice.getParent()) : nullptr;
-  return mma && slice.getDim() == 1 && type.getRank() == 1 &&
-         type.getDimSize(0) <= mma.getShapePerCTATile()[0];
-}
-
 /// store(ptr, convert(x)) -> store(ptr', x) when the pointers (and mask) can
 /// be recomputed in x's layout: a store in any layout beats moving the data
-/// through shared memory first, and the barriers around it. That includes a
-/// row statistic in its accumulator's row slice: two scalar stores per
-/// thread (a quad's lanes write the same value). (Not for values from an
-/// mma accumulator, which are converted once, straight to the coalesced
-/// layout.)
+/// through shared memory first. (Not for values from an mma accumulator,
+/// which are converted once, straight to the coalesced layout.)
 struct StoreOfConversion : public OpRewritePattern<tile::StoreOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(tile::StoreOp store,
@@ -342,9 +326,7 @@ struct StoreOfConversion : public OpRewritePattern<tile::StoreOp> {
     if (!convert)
       return failure();
     Attribute layout = layoutOf(convert.getSrc());
-    if (!(isa<BlockedEncodingAttr>(layout) ||
-          isSingleTileRowSlice(convert.getSrc().getType())) ||
-        derivesFromMma(convert.getSrc()) ||
+    if (!isa<BlockedEncodingAttr>(layout) || derivesFromMma(convert.getSrc()) ||
         !canRematerialize(store.getPtr(), layout) ||
         (store.getMask() && !canRematerialize(store.getMask(), layout)))
       return failure();
