@@ -75,6 +75,7 @@ void mlir::tile::buildTileToTileGPUPipeline(OpPassManager &pm,
   tilegpu::TileGPUWarpSpecializeOptions warpSpecialize;
   warpSpecialize.allKernels = options.warpSpecializeAll;
   pm.addPass(tilegpu::createTileGPUWarpSpecialize(warpSpecialize));
+  pm.addPass(tilegpu::createTileGPUPingPong());
   pm.addPass(createCSEPass());
 }
 

@@ -21,7 +21,9 @@
 //   - acquire_stage: thread 0, where wanted, polls
 //     mbarrier.try_wait.parity on it; the other threads go on;
 //   - prefetch_tensormap: thread 0 runs prefetch.tensormap;
-//   - inval_barriers: bar.sync, then thread 0 runs mbarrier.inval.
+//   - inval_barriers: bar.sync, then thread 0 runs mbarrier.inval;
+//   - take_turn / pass_turn: bar.sync / bar.arrive on the consumer
+//     warpgroups' named barriers 2 and 3 (tilegpu-ping-pong).
 // The tensor map is a kernel argument: the generic address of 128 bytes in
 // global memory the host wrote before the launch.
 //
@@ -347,6 +349,53 @@ struct AcquireStageOpLowering : public ConvertOpToLLVMPattern<AcquireStageOp> {
     return success();
   }
 };
+
+/// take_turn and pass_turn (tilegpu-ping-pong): consumer warpgroup g
+/// (thread id / 128) waits on named barrier 2 + g and arrives on the other's,
+/// 3 - g; both count the two warpgroups' 256 threads. With `group`, the
+/// other warpgroup skips it (a warp-uniform predicate).
+template <typename OpTy>
+struct TurnOpLowering : public ConvertOpToLLVMPattern<OpTy> {
+  using ConvertOpToLLVMPattern<OpTy>::ConvertOpToLLVMPattern;
+  using OpAdaptor = typename ConvertOpToLLVMPattern<OpTy>::OpAdaptor;
+  LogicalResult
+  matchAndRewrite(OpTy op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    constexpr bool take = std::is_same_v<OpTy, TakeTurnOp>;
+    if (getWarpRole(op) != WarpRole::Consumers)
+      return op->emitOpError("needs the consumer region of a warp-specialized "
+                             "kernel");
+    Location loc = op.getLoc();
+    Type i32 = rewriter.getI32Type();
+    Value tid = NVVM::ThreadIdXOp::create(rewriter, loc, i32);
+    Value group = LLVM::UDivOp::create(rewriter, loc, tid,
+                                       i32Constant(rewriter, loc, 128));
+    Value barrier =
+        take ? LLVM::AddOp::create(rewriter, loc, group,
+                                   i32Constant(rewriter, loc, 2))
+                   .getResult()
+             : LLVM::SubOp::create(rewriter, loc, i32Constant(rewriter, loc, 3),
+                                   group)
+                   .getResult();
+    int64_t threads = int64_t(getNumWarps(op)) * 32;
+    std::string text =
+        llvm::formatv("{0} $0, {1};", take ? "bar.sync" : "bar.arrive", threads)
+            .str();
+    SmallVector<Value> operands{barrier};
+    std::string constraints = "r";
+    if (std::optional<uint32_t> only = op.getGroup()) {
+      operands.push_back(
+          LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::eq, group,
+                               i32Constant(rewriter, loc, int32_t(*only))));
+      constraints += ",b";
+      text = "@$1 " + text;
+    }
+    createInlinePtx(rewriter, loc, Type(), operands, text, constraints,
+                    /*hasSideEffects=*/true);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
 } // namespace
 
 void mlir::tilegpu::populateTmaOpToLLVMPatterns(LLVMTypeConverter &converter,
@@ -355,6 +404,6 @@ void mlir::tilegpu::populateTmaOpToLLVMPatterns(LLVMTypeConverter &converter,
       .add<InitBarriersOpLowering, InvalBarriersOpLowering,
            InProducerWarpOpLowering, SetMaxRegistersOpLowering,
            PrefetchTensormapOpLowering, TmaCopyOpLowering, TmaWaitOpLowering,
-           TmaStoreOpLowering, ReleaseStageOpLowering, AcquireStageOpLowering>(
-          converter);
+           TmaStoreOpLowering, ReleaseStageOpLowering, AcquireStageOpLowering,
+           TurnOpLowering<TakeTurnOp>, TurnOpLowering<PassTurnOp>>(converter);
 }

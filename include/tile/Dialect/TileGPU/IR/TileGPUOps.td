@@ -253,6 +253,34 @@ def TileGPU_SetMaxRegistersOp : TileGPU_Op<"set_max_registers",
   let hasVerifier = 1;
 }
 
+// The consumer warpgroups' turns at the tensor cores (tilegpu-ping-pong).
+// Declared as writing, so that no pass moves them across the dots they
+// order.
+def TileGPU_TakeTurnOp : TileGPU_Op<"take_turn",
+    [MemoryEffects<[MemRead<DefaultResource>, MemWrite<DefaultResource>]>]> {
+  let summary = "Wait until the other consumer warpgroup has passed the turn";
+  let description = [{
+    In the consumer region of a warp-specialized kernel with two consumer
+    warpgroups: this warpgroup waits (bar.sync on its named barrier, 2 + its
+    index, counting both warpgroups' threads) until the other one has run a
+    tilegpu.pass_turn. With `group`, only that consumer warpgroup runs it.
+  }];
+  let arguments = (ins OptionalAttr<I32Attr>:$group);
+  let assemblyFormat = "attr-dict";
+}
+
+def TileGPU_PassTurnOp : TileGPU_Op<"pass_turn",
+    [MemoryEffects<[MemRead<DefaultResource>, MemWrite<DefaultResource>]>]> {
+  let summary = "Let the other consumer warpgroup take its turn";
+  let description = [{
+    Arrives (bar.arrive, without waiting) on the other consumer warpgroup's
+    named barrier, releasing its tilegpu.take_turn. With `group`, only that
+    consumer warpgroup runs it.
+  }];
+  let arguments = (ins OptionalAttr<I32Attr>:$group);
+  let assemblyFormat = "attr-dict";
+}
+
 def TileGPU_TmaCopyOp : TileGPU_Op<"tma_copy", [
     MemoryEffects<[MemRead<DefaultResource>,
                    MemWrite<TileGPU_SharedMemory>]>]> {

@@ -216,6 +216,22 @@ def TileGPUPersistentPrograms
                            "::mlir::scf::SCFDialect"];
 }
 
+def TileGPUPingPong : Pass<"tilegpu-ping-pong", "mlir::ModuleOp"> {
+  let summary = "Two consumer warpgroups issue their wgmma groups in turns";
+  let description = [{
+    In a warp-specialized kernel with two consumer warpgroups (num-warps 8),
+    each loop of the consumer region whose body issues chained wgmma groups
+    (a tilegpu.warpgroup_dot with A in registers: attention's P V) takes a
+    turn (tilegpu.take_turn) before its first dot and passes it
+    (tilegpu.pass_turn) after the last: FlashAttention-3's
+    ping-pong schedule, one warpgroup's dots on the tensor cores while the
+    other runs its softmax. The second warpgroup passes once at the start,
+    the first takes once at the end, so that the turns pair up.
+  }];
+  let dependentDialects = ["::mlir::tilegpu::TileGPUDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 def TileGPUWarpSpecialize
     : Pass<"tilegpu-warp-specialize", "mlir::ModuleOp"> {
   let summary = "Issue a kernel's TMA copies from a producer warp of their own";
