@@ -2,12 +2,17 @@
 
 // Two consumer warpgroups (num-warps 8) behind a producer: the loop that
 // chains its dots (P V reads A from registers) issues them in turns; the
-// second warpgroup passes first, the first takes last.
+// second warpgroup passes first, the first takes last. A dot outside the
+// loop (the q k^T a tile peels) takes a turn of its own.
 #mma = #tilegpu.mma<{version = 3, warpsPerCTA = [8, 1], instrShape = [16, 64]}>
 // CHECK-LABEL: func.func @chained
 // CHECK: tilegpu.set_max_registers 232
 // CHECK-NEXT: tilegpu.pass_turn {group = 1 : i32}
-// CHECK: scf.for
+// CHECK-NEXT: tilegpu.take_turn{{$}}
+// CHECK-NEXT: tilegpu.warpgroup_dot
+// CHECK-NEXT: tilegpu.pass_turn{{$}}
+// CHECK-NEXT: tilegpu.warpgroup_dot_wait
+// CHECK-NEXT: scf.for
 // CHECK-NEXT: tilegpu.take_turn{{$}}
 // CHECK-NEXT: tilegpu.warpgroup_dot
 // CHECK-NEXT: arith.truncf
@@ -27,7 +32,9 @@ func.func @chained(%producer: i1, %s0: tensor<128x64xf32, #mma>, %n: i32) {
     tilegpu.set_max_registers 40
   } else {
     tilegpu.set_max_registers 232
-    %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %s0) -> (tensor<128x64xf32, #mma>) : i32 {
+    %first = tilegpu.warpgroup_dot %q[%c0], %k[%c0], %s0 {b_k_major} : !tilegpu.memdesc<1x128x64xf16>, !tilegpu.memdesc<2x64x64xf16>, tensor<128x64xf32, #mma>
+    %f = tilegpu.warpgroup_dot_wait %first {pending = 0 : i32} : tensor<128x64xf32, #mma>
+    %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %f) -> (tensor<128x64xf32, #mma>) : i32 {
       %s = tilegpu.warpgroup_dot %q[%c0], %k[%c0], %s0 {b_k_major} : !tilegpu.memdesc<1x128x64xf16>, !tilegpu.memdesc<2x64x64xf16>, tensor<128x64xf32, #mma>
       %p = arith.truncf %acc : tensor<128x64xf32, #mma> to tensor<128x64xf16, #mma>
       %o = tilegpu.warpgroup_dot %p, %v[%c0], %acc : tensor<128x64xf16, #mma>, !tilegpu.memdesc<2x64x64xf16>, tensor<128x64xf32, #mma>

@@ -7,9 +7,11 @@
 // FlashAttention-3's ping-pong schedule does: a warpgroup takes
 // its turn (tilegpu.take_turn) before the body's first dot and passes it
 // (tilegpu.pass_turn) after the last, so that the tensor cores run one
-// warpgroup's dots while the other computes its softmax. The second
-// warpgroup passes once at the region's start, so that the first goes
-// first; the first takes once at its end, matching the second's last pass.
+// warpgroup's dots while the other computes its softmax. Each dot of the
+// region outside those loops (a tile's first q k^T, its last P V) takes a
+// turn of its own. The second warpgroup passes once at the region's start,
+// so that the first goes first; the first takes once at its end, matching
+// the second's last pass.
 //
 // Assumes what the split guarantees: both consumer warpgroups run the same
 // loops the same number of times (they share each tile's rows), so every
@@ -71,10 +73,28 @@ struct TileGPUPingPong
       if (!roles->hasAttr(kWarpRolesAttr))
         return;
       Region &consumers = roles.getElseRegion();
-      bool turns = false;
-      consumers.walk([&](scf::ForOp loop) { turns |= takeTurnsIn(loop); });
-      if (!turns)
+      SmallVector<Operation *> turned;
+      consumers.walk([&](scf::ForOp loop) {
+        if (takeTurnsIn(loop))
+          turned.push_back(loop);
+      });
+      if (turned.empty())
         return;
+      // The dots outside those loops (the first q k^T a tile peels, its
+      // last P V) take a turn each.
+      SmallVector<WarpGroupDotOp> single;
+      consumers.walk([&](WarpGroupDotOp dot) {
+        if (llvm::none_of(turned, [&](Operation *loop) {
+              return loop->isProperAncestor(dot);
+            }))
+          single.push_back(dot);
+      });
+      for (WarpGroupDotOp dot : single) {
+        OpBuilder b(dot);
+        TakeTurnOp::create(b, dot.getLoc(), IntegerAttr());
+        b.setInsertionPointAfter(dot);
+        PassTurnOp::create(b, dot.getLoc(), IntegerAttr());
+      }
       Block &body = consumers.front();
       OpBuilder b = OpBuilder::atBlockBegin(&body);
       // After setmaxnreg, which stays first.
