@@ -421,6 +421,12 @@ void tile::printTmaUsage(const TmaUsage &tma, llvm::raw_ostream &os,
                         "compute with {2} (setmaxnreg)\n",
                         tma.producerWarps, tma.producerRegisters,
                         tma.consumerRegisters);
+  if (tma.turns)
+    os << linePrefix
+       << llvm::formatv("ping-pong (tilegpu-ping-pong): the two consumer "
+                        "warpgroups issue their dots in turns ({0} "
+                        "tilegpu.take_turn; named barriers 2 and 3)\n",
+                        tma.turns);
   if (tma.persistentPrograms)
     os << linePrefix
        << "persistent (tilegpu-persistent-programs): the launch starts SMs "

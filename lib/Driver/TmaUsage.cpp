@@ -42,6 +42,9 @@ TmaUsage gatherTmaUsage(ModuleOp module) {
       (tilegpu::getWarpRole(op) == tilegpu::WarpRole::Producer
            ? usage.producerRegisters
            : usage.consumerRegisters) = resize.getRegisters();
+    } else if (auto take = dyn_cast<tilegpu::TakeTurnOp>(op)) {
+      // The turns a warpgroup takes; not the first one's closing take.
+      usage.turns += take.getGroup() ? 0 : 1;
     } else if (auto alloc = dyn_cast<tilegpu::LocalAllocOp>(op)) {
       if (auto barriers = dyn_cast<tilegpu::BarriersType>(alloc.getType()))
         usage.mbarriers += unsigned(barriers.getCount());

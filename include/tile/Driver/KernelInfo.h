@@ -61,6 +61,9 @@ struct TmaUsage {
   unsigned consumerRegisters = 0;
   /// A persistent kernel (tilegpu-persistent-programs).
   bool persistentPrograms = false;
+  /// The consumer warpgroups' turns at their dots (tilegpu-ping-pong): the
+  /// tilegpu.take_turn ops, 0 without them.
+  unsigned turns = 0;
 };
 
 /// The programs a persistent kernel's launch starts
