@@ -39,13 +39,19 @@ namespace {
 constexpr unsigned kConsumerWarps = 8;
 
 /// Wraps the wgmma groups `loop`'s body issues in a turn; false if it
-/// issues none or none chained (A in registers: attention's P V). Only a
+/// issues none or none chained (A in registers: attention's P V), or if a
+/// loop or branch in the body issues dots too (a turn around it would
+/// enclose that one's turns: its dots take single turns instead). Only a
 /// chained loop has work between its dots (the softmax) that the other
 /// warpgroup's dots can overlap; a matmul's loop is all dots.
 bool takeTurnsIn(scf::ForOp loop) {
   Operation *first = nullptr, *last = nullptr;
   bool chained = false;
   for (Operation &op : loop.getBody()->without_terminator()) {
+    if (op.getNumRegions() != 0 && op.walk([](WarpGroupDotOp) {
+                                       return WalkResult::interrupt();
+                                     }).wasInterrupted())
+      return false;
     auto dot = dyn_cast<WarpGroupDotOp>(op);
     if (!dot)
       continue;
