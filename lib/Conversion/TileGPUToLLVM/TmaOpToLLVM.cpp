@@ -362,9 +362,6 @@ struct TurnOpLowering : public ConvertOpToLLVMPattern<OpTy> {
   matchAndRewrite(OpTy op, OpAdaptor,
                   ConversionPatternRewriter &rewriter) const override {
     constexpr bool take = std::is_same_v<OpTy, TakeTurnOp>;
-    if (getWarpRole(op) != WarpRole::Consumers)
-      return op->emitOpError("needs the consumer region of a warp-specialized "
-                             "kernel");
     Location loc = op.getLoc();
     Type i32 = rewriter.getI32Type();
     Value tid = NVVM::ThreadIdXOp::create(rewriter, loc, i32);

@@ -261,3 +261,32 @@ func.func @registers_out_of_range(%producer: i1) {
   } {tilegpu.warp_roles}
   return
 }
+
+// -----
+
+func.func @turn_outside_split() {
+  // expected-error @+1 {{must be in the consumers' region of a tilegpu.warp_roles split}}
+  tilegpu.take_turn
+  return
+}
+
+// -----
+
+func.func @turn_in_producer(%producer: i1) {
+  scf.if %producer {
+    // expected-error @+1 {{must be in the consumers' region of a tilegpu.warp_roles split}}
+    tilegpu.pass_turn
+  } {tilegpu.warp_roles}
+  return
+}
+
+// -----
+
+func.func @turn_of_a_third_group(%producer: i1) {
+  scf.if %producer {
+  } else {
+    // expected-error @+1 {{names consumer warpgroup 2; there are two (0 and 1)}}
+    tilegpu.pass_turn {group = 2 : i32}
+  } {tilegpu.warp_roles}
+  return
+}

@@ -541,6 +541,22 @@ LogicalResult SetMaxRegistersOp::verify() {
   return success();
 }
 
+/// take_turn and pass_turn: in the consumers' region of a split, whose two
+/// warpgroups (groups 0 and 1) take the turns.
+static LogicalResult verifyTurn(Operation *op, std::optional<uint32_t> group) {
+  if (getWarpRole(op) != WarpRole::Consumers)
+    return op->emitOpError(
+        "must be in the consumers' region of a tilegpu.warp_roles split");
+  if (group && *group > 1)
+    return op->emitOpError("names consumer warpgroup ")
+           << *group << "; there are two (0 and 1)";
+  return success();
+}
+
+LogicalResult TakeTurnOp::verify() { return verifyTurn(*this, getGroup()); }
+
+LogicalResult PassTurnOp::verify() { return verifyTurn(*this, getGroup()); }
+
 LogicalResult TmaCopyOp::verify() {
   return verifyTmaStages(*this, getBuffer(), getCoords(), "copies");
 }

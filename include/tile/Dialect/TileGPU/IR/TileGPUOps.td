@@ -267,6 +267,7 @@ def TileGPU_TakeTurnOp : TileGPU_Op<"take_turn",
   }];
   let arguments = (ins OptionalAttr<I32Attr>:$group);
   let assemblyFormat = "attr-dict";
+  let hasVerifier = 1;
 }
 
 def TileGPU_PassTurnOp : TileGPU_Op<"pass_turn",
@@ -279,6 +280,7 @@ def TileGPU_PassTurnOp : TileGPU_Op<"pass_turn",
   }];
   let arguments = (ins OptionalAttr<I32Attr>:$group);
   let assemblyFormat = "attr-dict";
+  let hasVerifier = 1;
 }
 
 def TileGPU_TmaCopyOp : TileGPU_Op<"tma_copy", [
