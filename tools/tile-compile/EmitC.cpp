@@ -126,25 +126,26 @@ std::string getSignature(const Launcher &launcher) {
                      prefix.size() <= 40 ? prefix.size() : 4);
 }
 
-/// The C condition under which variant `v` accepts the arguments.
-std::string getCondition(const Launcher &launcher, const Variant &v) {
-  std::string condition;
+/// The C conditions, all of which variant `v` needs of the arguments (none
+/// for a variant that takes any).
+std::vector<std::string> getConditions(const Launcher &launcher,
+                                       const Variant &v) {
+  std::vector<std::string> conditions;
   for (size_t i = 0; i < launcher.params.size(); ++i) {
     if (!v.hints[i])
       continue;
     const LauncherParam &param = launcher.params[i];
     const std::string &name = param.name;
-    condition += condition.empty() ? "" : " && ";
     if (param.isTensorDescriptor()) {
       for (size_t d = 0; d < param.blockShape.size(); ++d)
-        condition += (d ? " && " : "") + ("(" + name + "->shape[") +
-                     std::to_string(d) + "] % 16 == 0)";
+        conditions.push_back("(" + name + "->shape[" + std::to_string(d) +
+                             "] % 16 == 0)");
       continue;
     }
-    condition +=
-        v.hints[i] == 16 ? "(" + name + " % 16 == 0)" : "(" + name + " == 1)";
+    conditions.push_back(v.hints[i] == 16 ? "(" + name + " % 16 == 0)"
+                                          : "(" + name + " == 1)");
   }
-  return condition.empty() ? "1" : condition;
+  return conditions;
 }
 
 std::string describeHints(const Launcher &launcher, const Variant &v) {
@@ -679,10 +680,12 @@ static uint16_t narrow_float_bits(double value, unsigned exponent_bits,
          << param.name << ", " << format << ");\n";
   for (size_t i = 0; i < count; ++i) {
     const Variant &v = launcher.variants[i];
-    std::string condition = getCondition(launcher, v);
+    std::vector<std::string> conditions = getConditions(launcher, v);
     if (launcher.algos.size() > 1)
-      condition = "algo == " + std::to_string(v.algo) +
-                  (condition == "1" ? "" : " && " + condition);
+      conditions.insert(conditions.begin(),
+                        "algo == " + std::to_string(v.algo));
+    if (conditions.empty())
+      conditions.push_back("1");
     std::vector<std::string> args;
     auto addArg = [&](const std::string &address) {
       args.push_back("(void *)" + address);
@@ -706,13 +709,6 @@ static uint16_t narrow_float_bits(double value, unsigned exponent_bits,
       }
     }
     // One line per condition that does not fit beside the others.
-    std::vector<std::string> conditions;
-    for (size_t at = 0, next; at <= condition.size(); at = next + 4) {
-      next = condition.find(" && ", at);
-      if (next == std::string::npos)
-        next = condition.size();
-      conditions.push_back(condition.substr(at, next - at));
-    }
     os << joinWrapped("  if (", conditions, " && ", ") {", 6) << "\n";
     if (args.empty()) {
       os << "    return launch(" << i

@@ -53,10 +53,11 @@
 // CHECK-NEXT: tilegpu.acquire_stage %[[KREL]][%[[WRITE]]], %[[PREV]], %[[INRANGE]] for %[[K]]
 // CHECK: tilegpu.warpgroup_dot %[[Q]][%[[QSLOT]]]
 // CHECK: tilegpu.release_stage %[[QREL]][%[[QSLOT]]]
-// CHECK: %[[QWRAPS:.*]] = arith.cmpi eq, %[[QSLOT]], %c1_i32
-// CHECK-NEXT: %[[QNEXT:.*]] = arith.addi %[[QSLOT]], %c1_i32
+// CHECK: %[[QNEXT:.*]] = arith.addi %[[QSLOT]], %c1_i32
+// CHECK-NEXT: %[[QWRAPS:.*]] = arith.cmpi eq, %[[QNEXT]], %c2_i32
 // CHECK-NEXT: %[[QSLOT1:.*]] = arith.select %[[QWRAPS]], %c0_i32, %[[QNEXT]]
-// CHECK-NEXT: %[[QPHASE1:.*]] = arith.select %[[QWRAPS]], %[[QPREV]], %[[QPHASE]]
+// CHECK-NEXT: %[[QWRAPPED:.*]] = arith.cmpi eq, %[[QSLOT1]], %c0_i32
+// CHECK-NEXT: %[[QPHASE1:.*]] = arith.select %[[QWRAPPED]], %[[QPREV]], %[[QPHASE]]
 // CHECK: scf.yield %[[IN]]#3, %[[IN]]#4, %[[IN]]#5, %[[QSLOT1]], %[[QPHASE1]] : i32, i32, i32, i32, i32
 // CHECK: tilegpu.inval_barriers %[[KBAR]]
 // CHECK: tilegpu.inval_barriers %[[QBAR]]

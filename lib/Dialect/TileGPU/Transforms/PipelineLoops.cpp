@@ -229,8 +229,7 @@ struct Pipeline : public tilegpu::impl::TileGPUPipelineBase<Pipeline> {
         carrier.getBody()->walk([&](tile::StoreOp store) {
           auto type = dyn_cast<RankedTensorType>(store.getValue().getType());
           if (store.getTensormap() && type)
-            fixed +=
-                type.getNumElements() * (type.getElementTypeBitWidth() / 8);
+            fixed += getBlockBytes(type);
         });
       if (fixed >= limit)
         continue;

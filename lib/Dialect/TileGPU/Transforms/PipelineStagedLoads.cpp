@@ -299,9 +299,7 @@ void mlir::tilegpu::pipelineStagedLoads(StagedLoads candidate, unsigned stages,
     auto load = dot.registerA.getDefiningOp<tile::LoadOp>();
     Value buffer, barriers, phase = zero;
     if (staged->carrier) {
-      auto type = cast<RankedTensorType>(load.getType());
-      uint64_t bytes =
-          type.getNumElements() * (type.getElementTypeBitWidth() / 8);
+      uint64_t bytes = getBlockBytes(cast<RankedTensorType>(load.getType()));
       unsigned slots = spareBytes >= bytes + kCarriedSlotMargin ? 2 : 1;
       std::optional<CarriedOperand> copied =
           copyCarriedOperandWithTma(load, *staged, slots);

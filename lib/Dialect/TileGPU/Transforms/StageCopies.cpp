@@ -27,14 +27,16 @@ bool mlir::tilegpu::isTmaLoad(tile::LoadOp load) {
                          type.getElementType().getIntOrFloatBitWidth() / 8);
 }
 
+uint64_t mlir::tilegpu::getBlockBytes(RankedTensorType type) {
+  return type.getNumElements() * (type.getElementTypeBitWidth() / 8);
+}
+
 uint64_t mlir::tilegpu::getStageBytes(ArrayRef<tile::LoadOp> loads,
                                       bool releaseBarriers) {
   uint64_t bytes = 0;
-  for (tile::LoadOp load : loads) {
-    auto type = cast<RankedTensorType>(load.getType());
-    bytes += type.getNumElements() * (type.getElementTypeBitWidth() / 8) +
+  for (tile::LoadOp load : loads)
+    bytes += getBlockBytes(cast<RankedTensorType>(load.getType())) +
              (isTmaLoad(load) ? (releaseBarriers ? 16 : 8) : 0);
-  }
   return bytes;
 }
 
@@ -42,6 +44,30 @@ Value mlir::tilegpu::constantOf(OpBuilder &b, Location loc, Type type,
                                 int64_t value) {
   return arith::ConstantOp::create(b, loc, type, b.getIntegerAttr(type, value));
 }
+
+namespace {
+/// The ring position after `counter` (i32) in a ring of `size`: counter +
+/// 1, back to 0 at `size`. Counters the loop carries step so rather than
+/// taking a remainder per iteration, as in Triton. The constants come from
+/// the caller, made once outside the loop.
+Value stepRing(OpBuilder &b, Location loc, Value counter, Value size,
+               Value zero, Value one) {
+  Value next = arith::AddIOp::create(b, loc, counter, one);
+  Value wraps =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, next, size);
+  return arith::SelectOp::create(b, loc, wraps, zero, next);
+}
+
+/// `phase` flipped where the ring position `next` (stepRing's) wrapped to
+/// 0: a slot's barrier completes once per pass round the ring.
+Value flipOnWrap(OpBuilder &b, Location loc, Value next, Value phase,
+                 Value zero, Value one) {
+  Value wrapped =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, next, zero);
+  return arith::SelectOp::create(
+      b, loc, wrapped, arith::XOrIOp::create(b, loc, phase, one), phase);
+}
+} // namespace
 
 namespace {
 /// Starts fetching `tensormap` where the kernel begins, once per tensor map,
@@ -194,12 +220,6 @@ mlir::tilegpu::setUpStages(scf::ForOp loop, ArrayRef<tile::LoadOp> loads,
   Type i32 = b.getI32Type();
   Value zero = constantOf(b, loc, i32, 0), one = constantOf(b, loc, i32, 1),
         stageCount = constantOf(b, loc, i32, stages);
-  auto wrapIncrement = [&](OpBuilder &yb, Location l, Value counter) {
-    Value next = arith::AddIOp::create(yb, l, counter, one);
-    Value wraps = arith::CmpIOp::create(yb, l, arith::CmpIPredicate::eq, next,
-                                        stageCount);
-    return arith::SelectOp::create(yb, l, wraps, zero, next).getResult();
-  };
   SmallVector<Value> inits = {zero, constantOf(b, loc, i32, stages - 1)};
   if (anyTma)
     inits.push_back(zero);
@@ -216,15 +236,11 @@ mlir::tilegpu::setUpStages(scf::ForOp loop, ArrayRef<tile::LoadOp> loads,
       rewriter, inits,
       /*replaceInitOperandUsesInLoop=*/false,
       [&](OpBuilder &yb, Location l, ArrayRef<BlockArgument> args) {
-        Value nextRead = wrapIncrement(yb, l, args[0]);
-        SmallVector<Value> next = {nextRead, wrapIncrement(yb, l, args[1])};
-        if (args.size() == 3) {
-          Value wrapped = arith::CmpIOp::create(yb, l, arith::CmpIPredicate::eq,
-                                                nextRead, zero);
-          Value flipped = arith::XOrIOp::create(yb, l, args[2], one);
-          next.push_back(
-              arith::SelectOp::create(yb, l, wrapped, flipped, args[2]));
-        }
+        Value nextRead = stepRing(yb, l, args[0], stageCount, zero, one);
+        SmallVector<Value> next = {
+            nextRead, stepRing(yb, l, args[1], stageCount, zero, one)};
+        if (args.size() == 3)
+          next.push_back(flipOnWrap(yb, l, nextRead, args[2], zero, one));
         return next;
       });
   if (failed(counted))
@@ -482,18 +498,15 @@ mlir::tilegpu::copyCarriedOperandWithTma(tile::LoadOp load, StagedLoop &staged,
       return std::nullopt;
     phase = staged.carrier.getRegionIterArgs()[carried];
   } else {
-    // The slot steps round the ring; its phase flips when the slot wraps.
-    Value last = constantOf(setUp, loc, i32, slots - 1);
+    // The slot steps round the ring, as the stages do; its phase flips
+    // when the slot wraps.
+    Value size = constantOf(setUp, loc, i32, slots);
     staged.carrier = addCarriedValues(
         staged.carrier, {zero, zero},
         [&](OpBuilder &b, ArrayRef<BlockArgument> args) {
-          Value wraps = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                              args[0], last);
-          Value next = arith::AddIOp::create(b, loc, args[0], one);
-          Value flipped = arith::XOrIOp::create(b, loc, args[1], one);
+          Value next = stepRing(b, loc, args[0], size, zero, one);
           return SmallVector<Value>{
-              arith::SelectOp::create(b, loc, wraps, zero, next),
-              arith::SelectOp::create(b, loc, wraps, flipped, args[1])};
+              next, flipOnWrap(b, loc, next, args[1], zero, one)};
         });
     if (!staged.carrier)
       return std::nullopt;

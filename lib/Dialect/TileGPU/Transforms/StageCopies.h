@@ -34,6 +34,9 @@ bool isTransposedLoad(tile::LoadOp load);
 /// is a TMA box.
 bool isTmaLoad(tile::LoadOp load);
 
+/// The bytes of a block of `type` (a stage of it, a staged store's).
+uint64_t getBlockBytes(RankedTensorType type);
+
 /// The shared memory one stage of `loads` takes: their blocks (2-byte
 /// elements) and, for each load copied with TMA, its stage's mbarrier (two
 /// where `releaseBarriers`: the stages are also released on one).
