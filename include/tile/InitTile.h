@@ -30,6 +30,9 @@ struct CompileOptions {
   /// Split every kernel whose loop can be warp-specialized (a producer
   /// warpgroup issuing its TMA copies), not only those whose tl.range asks.
   bool warpSpecializeAll = false;
+  /// Two consumer warpgroups take turns at their chained dots
+  /// (tilegpu-ping-pong).
+  bool pingPong = true;
   /// Make kernels persistent where tilegpu-persistent-programs applies: the
   /// launcher must then pass the grid's sizes and start SMs times occupancy
   /// programs (tile-run's does; the C++ API and tile-compile do not yet).

@@ -91,6 +91,9 @@ struct Specialization {
   /// Split every loop that can be warp-specialized (a producer warpgroup
   /// issuing its TMA copies), not only those whose tl.range asks.
   bool warpSpecializeAll = false;
+  /// In a split kernel with two consumer warpgroups, let them take turns at
+  /// their chained dots (tilegpu-ping-pong); false issues both at once.
+  bool pingPong = true;
   /// Let a warp-specialized kernel whose one loop does the same work in
   /// every program run persistent (tilegpu-persistent-programs), as
   /// tile-run's kernels do: Kernel::launch then starts as many programs as

@@ -273,6 +273,7 @@ Compilation::getCacheKey(const Specialization &spec,
   fields.target = spec.target;
   fields.wideOffsets = spec.wideOffsets;
   fields.warpSpecializeAll = spec.warpSpecializeAll;
+  fields.pingPong = spec.pingPong;
   fields.persistentPrograms = spec.persistentPrograms;
   fields.libdevice = libdevice;
   return cache::getPTXKey(fields);
@@ -291,6 +292,7 @@ Compilation::lower(const Specialization &spec,
   options.target = spec.target;
   options.wideOffsets = spec.wideOffsets;
   options.warpSpecializeAll = spec.warpSpecializeAll;
+  options.pingPong = spec.pingPong;
   options.persistentPrograms = spec.persistentPrograms;
   if (mlir::failed(mlir::tile::lowerToTileGPU(*module, options)) ||
       mlir::failed(mlir::tile::lowerToLLVMDialect(*module)))

@@ -90,6 +90,15 @@ void tile::tune::addWarpSpecializedSchedules(std::vector<Candidate> &candidates,
     split.description += " warp_specialize_all=True";
     candidates.push_back(std::move(split));
   }
+  // Where a split has no two consumer warpgroups to take turns, this is its
+  // kernel again, which the tuner does not time twice.
+  for (size_t i = 0; i < count; ++i) {
+    Candidate together = candidates[count + i];
+    together.index += configCount;
+    together.overrides.push_back({"ping_pong", "False"});
+    together.description += " ping_pong=False";
+    candidates.push_back(std::move(together));
+  }
 }
 
 std::string tile::tune::formatKeyValue(const launch::Value &value,

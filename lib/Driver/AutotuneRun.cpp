@@ -373,11 +373,13 @@ int chooseConfig(RunContext &context, ArrayRef<launch::Override> overrides,
     return all;
   };
   // The warp-specialized schedules follow their configurations in the same
-  // order. One the compiler cannot split (one warpgroup, loads that are not
-  // all TMA, pipelines one after the other) is the same kernel: timing it
-  // again would only let noise pick it. So is a configuration that differs
-  // from an earlier one in num_stages alone where no more stages fit.
-  size_t scheduleStart = schedules ? candidates.size() / 2 : candidates.size();
+  // order, then the same without ping-pong. One the compiler cannot split
+  // (one warpgroup, loads that are not all TMA, pipelines one after the
+  // other) is the same kernel, and so is a split without two consumer
+  // warpgroups to take turns: timing it again would only let noise pick it.
+  // So is a configuration that differs from an earlier one in num_stages
+  // alone where no more stages fit.
+  size_t scheduleStart = schedules ? candidates.size() / 3 : candidates.size();
   std::vector<std::optional<std::optional<uint64_t>>> hashes(candidates.size());
   auto hashOf = [&](size_t position) {
     if (!hashes[position])
@@ -411,7 +413,14 @@ int chooseConfig(RunContext &context, ArrayRef<launch::Override> overrides,
   auto sameKernelAs = [&](const tune::Candidate &candidate)
       -> std::optional<std::pair<size_t, const char *>> {
     size_t position = &candidate - candidates.data();
-    if (position >= scheduleStart &&
+    if (position >= 2 * scheduleStart &&
+        sameKernel(position, position - scheduleStart)) {
+      size_t split = position - scheduleStart;
+      if (sameKernel(split, split - scheduleStart))
+        return std::make_pair(split - scheduleStart, "nothing to split");
+      return std::make_pair(split, "no turns to take");
+    }
+    if (position >= scheduleStart && position < 2 * scheduleStart &&
         sameKernel(position, position - scheduleStart))
       return std::make_pair(position - scheduleStart, "nothing to split");
     for (size_t earlier = 0; earlier < position; ++earlier)

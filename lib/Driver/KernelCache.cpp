@@ -153,6 +153,7 @@ std::string tile::cache::getPTXKey(const PTXKeyFields &fields) {
       .add("target", fields.target)
       .add("wide_offsets", fields.wideOffsets ? "yes" : "no")
       .add("warp_specialize_all", fields.warpSpecializeAll ? "yes" : "no")
+      .add("ping_pong", fields.pingPong ? "yes" : "no")
       .add("persistent_programs", fields.persistentPrograms ? "yes" : "no")
       .add("libdevice", fields.libdevice);
   return key.digest();

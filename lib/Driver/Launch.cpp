@@ -142,6 +142,7 @@ std::string getPTXKey(const RunContext &context, const Kernel &kernel) {
   fields.target = context.options.target;
   fields.wideOffsets = needsWideOffsets(spec);
   fields.warpSpecializeAll = spec.warpSpecializeAll;
+  fields.pingPong = spec.pingPong;
   fields.persistentPrograms = true;
   fields.libdevice = libdevice;
   return cache::getPTXKey(fields);

@@ -87,15 +87,19 @@ static bool readLaunchVariables(LaunchSpec &spec, DiagEmitter &diag) {
     }
     spec.numStages = stages.intValue;
   }
-  it = spec.variables.find("warp_specialize_all");
-  if (it != spec.variables.end()) {
+  for (auto [name, field] :
+       {std::pair{"warp_specialize_all", &spec.warpSpecializeAll},
+        std::pair{"ping_pong", &spec.pingPong}}) {
+    it = spec.variables.find(name);
+    if (it == spec.variables.end())
+      continue;
     if (it->second.kind != Value::Kind::Bool) {
-      diag.error(spec.getLocation("warp_specialize_all"),
-                 "warp_specialize_all must be True or False, got " +
-                     it->second.describe());
+      diag.error(spec.getLocation(name), llvm::Twine(name) +
+                                             " must be True or False, got " +
+                                             it->second.describe());
       return false;
     }
-    spec.warpSpecializeAll = it->second.intValue != 0;
+    *field = it->second.intValue != 0;
   }
   for (auto [name, field] :
        {std::pair{"bytes", &spec.bytes}, std::pair{"flops", &spec.flops}}) {

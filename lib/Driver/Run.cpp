@@ -179,6 +179,7 @@ int runKernel(RunContext &context, ArrayRef<launch::Override> overrides,
   compileOptions.target = options.target;
   compileOptions.wideOffsets = needsWideOffsets(spec);
   compileOptions.warpSpecializeAll = spec.warpSpecializeAll;
+  compileOptions.pingPong = spec.pingPong;
   compileOptions.persistentPrograms = true; // runOnGPU launches them so
   // --info reports the kernel's use of TMA from its tilegpu form (the PTX
   // may come from the cache).

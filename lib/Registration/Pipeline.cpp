@@ -75,7 +75,10 @@ void mlir::tile::buildTileToTileGPUPipeline(OpPassManager &pm,
   tilegpu::TileGPUWarpSpecializeOptions warpSpecialize;
   warpSpecialize.allKernels = options.warpSpecializeAll;
   pm.addPass(tilegpu::createTileGPUWarpSpecialize(warpSpecialize));
-  pm.addPass(tilegpu::createTileGPUPingPong());
+  // The launch's ping_pong = False (--autotune-schedules tries both): at
+  // short loops the turns cost more than they overlap.
+  if (options.pingPong)
+    pm.addPass(tilegpu::createTileGPUPingPong());
   pm.addPass(createCSEPass());
 }
 

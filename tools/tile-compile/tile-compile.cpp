@@ -53,7 +53,9 @@ const char *kUsage =
     "options\n"
     "  (and '| warp_specialize_all=True' to split every loop that can be "
     "into a TMA\n"
-    "  producer warpgroup and consumers).\n"
+    "  producer warpgroup and consumers; '| ping_pong=False' to let a "
+    "split's two\n"
+    "  consumer warpgroups issue their dots at once).\n"
     "  --cubin also embeds the cubin ptxas makes of each specialization for "
     "--target\n"
     "  (the launcher loads it on devices of that target, with no JIT); "
@@ -265,16 +267,19 @@ int main(int argc, char **argv) {
         std::string valueText =
             eq == std::string::npos ? "" : trim(setting.substr(eq + 1));
         int value = 0;
-        if (key == "warp_specialize_all" &&
-            (valueText == "True" || valueText == "False")) {
-          spec.warpSpecializeAll = valueText == "True";
+        bool *flag = key == "warp_specialize_all" ? &spec.warpSpecializeAll
+                     : key == "ping_pong"         ? &spec.pingPong
+                                                  : nullptr;
+        if (flag && (valueText == "True" || valueText == "False")) {
+          *flag = valueText == "True";
           continue;
         }
         if (eq == std::string::npos || !parseInt(valueText, value) ||
             (key != "num_warps" && key != "num_stages"))
           return fail("'" + setting + "' in --signature '" + text +
-                      "': after '|' come num_warps=N, num_stages=N and "
-                      "warp_specialize_all=True|False");
+                      "': after '|' come num_warps=N, num_stages=N, "
+                      "warp_specialize_all=True|False and "
+                      "ping_pong=True|False");
         (key == "num_warps" ? spec.numWarps : spec.numStages) = value;
       }
     }
@@ -350,7 +355,8 @@ int main(int argc, char **argv) {
         (constexprs.empty() ? "" : constexprs + "; ") +
         "num_warps=" + std::to_string(spec.numWarps) +
         ", num_stages=" + std::to_string(spec.numStages) +
-        (spec.warpSpecializeAll ? ", warp_specialize_all=True" : "");
+        (spec.warpSpecializeAll ? ", warp_specialize_all=True" : "") +
+        (spec.pingPong ? "" : ", ping_pong=False");
     auto [it, inserted] = algoIndex.try_emplace(algo, launcher.algos.size());
     if (inserted)
       launcher.algos.push_back(algo);

@@ -190,7 +190,8 @@ cl::opt<bool>
 cl::opt<bool> autotuneSchedules(
     "autotune-schedules",
     cl::desc("While tuning, also try each configuration with the compiler's "
-             "warp-specialized schedule (warp_specialize_all=True; sm_90+)"),
+             "warp-specialized schedule (warp_specialize_all=True; sm_90+), "
+             "with and without ping-pong (ping_pong=False)"),
     cl::cat(tileRunOptions));
 cl::opt<bool> retune("retune",
                      cl::desc("Tune again instead of using the cached "

@@ -42,8 +42,10 @@ std::vector<Candidate> expandConfigs(const frontend::AutotuneInfo &info);
 
 /// --autotune-schedules: each candidate again with warp_specialize_all=True
 /// (the compiler splits every loop it can into a TMA producer and
-/// consumers), after all of them; its index is the decorator's number plus
-/// `configCount`, so a fixture numbers these configCount+1 onwards.
+/// consumers), after all of them, then each of those with ping_pong=False
+/// (the split's consumer warpgroups issue their dots at once). Their
+/// indices are the decorator's numbers plus `configCount`, then plus twice
+/// it, so a fixture numbers these configCount+1 onwards.
 void addWarpSpecializedSchedules(std::vector<Candidate> &candidates,
                                  size_t configCount);
 

@@ -60,6 +60,7 @@ struct PTXKeyFields {
   llvm::StringRef target;
   bool wideOffsets = false;
   bool warpSpecializeAll = false;
+  bool pingPong = true;
   /// CompileOptions::persistentPrograms.
   bool persistentPrograms = false;
   /// getLibdeviceIdentity().

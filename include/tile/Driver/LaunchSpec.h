@@ -186,6 +186,9 @@ struct LaunchSpec {
   /// warp_specialize_all = True: the compiler splits every loop it can into
   /// a TMA producer and consumers (CompileOptions::warpSpecializeAll).
   bool warpSpecializeAll = false;
+  /// ping_pong = False: a split kernel's two consumer warpgroups issue their
+  /// dots at once instead of in turns (CompileOptions::pingPong).
+  bool pingPong = true;
   std::vector<Check> checks;
   /// Every name the description's own statements assign, also those an
   /// override replaced.
