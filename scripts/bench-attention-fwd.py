@@ -18,7 +18,7 @@ same), and Triton's output against SDPA's at the full shape.
         [--kernel block-pointer|descriptor]
         [--shapes Z,H,N,D,causal;...|tutorial] [--block-m 128] [--block-n 64]
         [--warps 4] [--stages 3] [--tile-timeout 120] [--warp-specialize]
-        [--autotune [--schedules]]
+        [--autotune [--schedules] [--confirm N]]
 
 --autotune (descriptor kernel only) times both compilers over the
 tutorial's own @triton.autotune configurations (21 on Hopper, pruned per
@@ -26,7 +26,9 @@ shape by its prune_invalid_configs): Tile with `tile-run --autotune`
 (the choice is cached, so the timed runs reuse it), Triton through the
 tutorial's autotuner; each row names both choices. --schedules lets Tile
 also try each configuration with the compiler's warp-specialized schedule
-(tile-run --autotune-schedules). Otherwise both run the
+(tile-run --autotune-schedules); --confirm N times Tile's configurations
+within 5% of its best N more times and chooses by median (tile-run
+--autotune-confirm). Otherwise both run the
 --block-m/--block-n/--warps/--stages configuration.
 
 Needs torch, triton and a CUDA GPU.
@@ -77,7 +79,8 @@ def jit_function(kernel):
 def tile_sets(z, h, n, d, causal, args):
     shape = ["--set", f"Z={z}", "--set", f"H={h}", "--set", f"N_CTX={n}", "--set", f"HEAD_DIM={d}",
              "--set", f"CAUSAL={'True' if causal else 'False'}"]
-    config = (["--autotune"] + (["--autotune-schedules"] if args.schedules else []) if args.autotune else
+    config = (["--autotune"] + (["--autotune-schedules"] if args.schedules else [])
+              + (["--autotune-confirm", str(args.confirm)] if args.confirm else []) if args.autotune else
               ["--set", f"BLOCK_M={args.block_m}", "--set", f"BLOCK_N={args.block_n}",
                "--set", f"num_warps={args.warps}", "--set", f"num_stages={args.stages}"])
     return shape + config + (["--set", "warp_specialize=True"] if args.warp_specialize else [])
@@ -183,6 +186,10 @@ def main():
     # Tile only, with --autotune: also tune over the compiler's
     # warp-specialized schedule (tile-run --autotune-schedules).
     parser.add_argument("--schedules", action="store_true")
+    # Tile only, with --autotune: time the configurations within 5% of the
+    # best this many more times and choose by median (tile-run
+    # --autotune-confirm).
+    parser.add_argument("--confirm", type=int, default=0)
     args = parser.parse_args()
     if args.warp_specialize and args.kernel != "descriptor":
         parser.error("--warp-specialize needs --kernel descriptor (Triton 3.6's text)")
@@ -190,6 +197,8 @@ def main():
         parser.error("--autotune needs --kernel descriptor (its @triton.autotune)")
     if args.schedules and not args.autotune:
         parser.error("--schedules needs --autotune")
+    if args.confirm and not args.autotune:
+        parser.error("--confirm needs --autotune")
     global KERNEL
     KERNEL = KERNELS[args.kernel]
     autotuner = load_triton_kernel()

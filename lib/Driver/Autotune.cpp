@@ -124,10 +124,70 @@ std::string tile::tune::formatKeyValue(const launch::Value &value,
   }
 }
 
+namespace {
+double getMedian(std::vector<double> times) {
+  llvm::sort(times);
+  size_t half = times.size() / 2;
+  return times.size() % 2 ? times[half] : (times[half - 1] + times[half]) / 2;
+}
+
+/// Times the candidates close to the first pass's best `rounds` more times,
+/// taking turns, and makes the lowest median the outcome's best.
+void confirm(llvm::ArrayRef<Candidate> candidates,
+             llvm::function_ref<Trial(const Candidate &)> trial,
+             llvm::raw_ostream &os, unsigned rounds, Outcome &outcome) {
+  constexpr double kMargin = 0.05;
+  constexpr size_t kFinalists = 4;
+  std::vector<size_t> finalists;
+  for (auto [position, result] : llvm::enumerate(outcome.trials))
+    if (result.ms && *result.ms <= outcome.bestMs * (1 + kMargin))
+      finalists.push_back(position);
+  llvm::stable_sort(finalists, [&](size_t a, size_t b) {
+    return *outcome.trials[a].ms < *outcome.trials[b].ms;
+  });
+  if (finalists.size() > kFinalists)
+    finalists.resize(kFinalists);
+  if (finalists.size() < 2) {
+    os << "autotune: confirm: no other configuration within 5% of the "
+          "best\n";
+    return;
+  }
+  for (size_t position : finalists)
+    outcome.confirmed.push_back({position, {*outcome.trials[position].ms}});
+  for (unsigned round = 1; round <= rounds; ++round) {
+    // Each round starts one finalist later, so none always runs first.
+    for (size_t k = 0; k < finalists.size(); ++k) {
+      auto &[position, times] =
+          outcome.confirmed[(k + round) % finalists.size()];
+      os << llvm::formatv("autotune confirm {0}/{1}: config {2}/{3}: ", round,
+                          rounds, position + 1, candidates.size());
+      Trial result = trial(candidates[position]);
+      if (result.ms) {
+        os << llvm::formatv("{0:f4} ms\n", *result.ms);
+        times.push_back(*result.ms);
+      } else {
+        os << result.error << "\n";
+      }
+      os.flush();
+    }
+  }
+  // Ties keep the faster first trial's.
+  double bestMedian = 0;
+  for (auto [i, entry] : llvm::enumerate(outcome.confirmed)) {
+    double median = getMedian(entry.second);
+    if (i == 0 || median < bestMedian) {
+      bestMedian = median;
+      outcome.best = entry.first;
+    }
+  }
+  outcome.bestMs = bestMedian;
+}
+} // namespace
+
 std::optional<Outcome>
 tile::tune::tune(llvm::ArrayRef<Candidate> candidates,
                  llvm::function_ref<Trial(const Candidate &)> trial,
-                 llvm::raw_ostream &os) {
+                 llvm::raw_ostream &os, unsigned confirmRounds) {
   auto start = std::chrono::steady_clock::now();
   Outcome outcome;
   bool any = false;
@@ -160,10 +220,22 @@ tile::tune::tune(llvm::ArrayRef<Candidate> candidates,
                         candidates.size());
     return std::nullopt;
   }
-  os << llvm::formatv("autotune: best config {0}/{1}: {2}: {3:f4} ms (tuned "
-                      "in {4:f1} s)\n",
+  if (confirmRounds) {
+    os << llvm::formatv("autotune: fastest once: config {0}/{1}: {2:f4} ms\n",
+                        outcome.best + 1, candidates.size(), outcome.bestMs);
+    confirm(candidates, trial, os, confirmRounds, outcome);
+    outcome.seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+            .count();
+  }
+  std::string how;
+  for (const auto &[position, times] : outcome.confirmed)
+    if (position == outcome.best)
+      how = llvm::formatv("median of {0} runs; ", times.size()).str();
+  os << llvm::formatv("autotune: best config {0}/{1}: {2}: {3:f4} ms ({4}tuned "
+                      "in {5:f1} s)\n",
                       outcome.best + 1, candidates.size(),
-                      candidates[outcome.best].description, outcome.bestMs,
+                      candidates[outcome.best].description, outcome.bestMs, how,
                       outcome.seconds);
   return outcome;
 }
@@ -183,6 +255,9 @@ std::string tile::tune::formatChoice(
       trial["ms"] = *outcome.trials[i].ms;
     else
       trial["error"] = outcome.trials[i].error;
+    for (const auto &[position, times] : outcome.confirmed)
+      if (position == i)
+        trial["confirm_ms"] = llvm::json::Array(times);
     trials.push_back(std::move(trial));
   }
   llvm::json::Object choice{
@@ -259,18 +334,32 @@ bool tile::tune::readFixture(llvm::StringRef path, Fixture &fixture,
       error = where + "expected 'device = NAME' or 'N = MS' (N from 1)";
       return false;
     }
-    Trial trial;
-    double ms = 0;
-    if (value.consume_front("fail"))
-      trial.error = "failed to launch: " + value.trim().str();
-    else if (!value.getAsDouble(ms) && ms > 0)
-      trial.ms = ms;
-    else {
-      error = where + "expected a time in ms or 'fail TEXT', got '" +
-              value.str() + "'";
-      return false;
+    std::vector<Trial> &trials = fixture.trials[index];
+    trials.clear();
+    if (value.consume_front("fail")) {
+      trials.push_back(
+          {std::nullopt, "failed to launch: " + value.trim().str()});
+      continue;
     }
-    fixture.trials[index] = trial;
+    llvm::SmallVector<llvm::StringRef> times;
+    value.split(times, ',');
+    for (llvm::StringRef time : times) {
+      double ms = 0;
+      if (time.trim().getAsDouble(ms) || ms <= 0) {
+        error = where + "expected times in ms (a, b, ...) or 'fail TEXT', " +
+                "got '" + value.str() + "'";
+        return false;
+      }
+      trials.push_back({ms, ""});
+    }
   }
   return true;
+}
+
+std::optional<Trial> tile::tune::Fixture::next(size_t config) {
+  auto it = trials.find(config);
+  if (it == trials.end() || it->second.empty())
+    return std::nullopt;
+  size_t use = used[config]++;
+  return it->second[std::min(use, it->second.size() - 1)];
 }

@@ -321,7 +321,9 @@ int chooseConfig(RunContext &context, ArrayRef<launch::Override> overrides,
   if (!prunedTo.empty())
     key.add("pruned to", prunedTo);
   if (schedules)
-    key.add("schedules", "default and warp-specialized");
+    key.add("schedules", "default, warp-specialized, without turns");
+  if (options.autotuneConfirm)
+    key.add("confirm rounds", int64_t(options.autotuneConfirm));
   for (const std::string &name : (*autotune)->key) {
     auto it = spec.variables.find(name);
     std::string value = it == spec.variables.end()
@@ -445,13 +447,12 @@ int chooseConfig(RunContext &context, ArrayRef<launch::Override> overrides,
                  useFixture ? Stage::CompileOnly : Stage::Trial);
     if (!useFixture || !result.error.empty())
       return result;
-    auto it = fixture.trials.find(candidate.index + 1);
-    if (it == fixture.trials.end())
-      return tune::Trial{std::nullopt, "no time in the fixture"};
-    return it->second;
+    if (std::optional<tune::Trial> faked = fixture.next(candidate.index + 1))
+      return *faked;
+    return tune::Trial{std::nullopt, "no time in the fixture"};
   };
   std::optional<tune::Outcome> outcome =
-      tune::tune(candidates, trial, llvm::outs());
+      tune::tune(candidates, trial, llvm::outs(), options.autotuneConfirm);
   context.tuneBuffers.clear();
   context.tuneInputs.clear();
   context.tuneDevice.reset();

@@ -193,6 +193,11 @@ cl::opt<bool> autotuneSchedules(
              "warp-specialized schedule (warp_specialize_all=True; sm_90+), "
              "with and without ping-pong (ping_pong=False)"),
     cl::cat(tileRunOptions));
+cl::opt<unsigned> autotuneConfirm(
+    "autotune-confirm",
+    cl::desc("While tuning, time the configurations within 5% of the best "
+             "N more times, taking turns, and choose the lowest median"),
+    cl::value_desc("N"), cl::init(0), cl::cat(tileRunOptions));
 cl::opt<bool> retune("retune",
                      cl::desc("Tune again instead of using the cached "
                               "choice"),
@@ -252,6 +257,7 @@ RunOptions getRunOptions() {
   options.tuneRepMs = tuneRepMs;
   options.autotuneFixture = autotuneFixture;
   options.autotuneSchedules = autotuneSchedules;
+  options.autotuneConfirm = autotuneConfirm;
   return options;
 }
 

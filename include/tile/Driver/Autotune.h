@@ -68,16 +68,25 @@ struct Trial {
 
 struct Outcome {
   size_t best = 0;
+  /// The best's time: its one trial's, or with confirmation rounds the
+  /// median of its times.
   double bestMs = 0;
   double seconds = 0;
   std::vector<Trial> trials;
+  /// With confirmation rounds: each finalist's position and every time it
+  /// ran in (its first trial's first).
+  std::vector<std::pair<size_t, std::vector<double>>> confirmed;
 };
 
 /// Runs `trial` on every candidate, printing one progress line each and the
-/// best; nullopt (after a line saying so) when every one failed.
+/// best; nullopt (after a line saying so) when every one failed. With
+/// `confirmRounds`, the candidates whose time is within 5% of the best's
+/// (at most four, fastest first) run that many more times, taking turns,
+/// and the lowest median of a candidate's times wins: one trial each can
+/// let noise pick between configurations that close.
 std::optional<Outcome> tune(llvm::ArrayRef<Candidate> candidates,
                             llvm::function_ref<Trial(const Candidate &)> trial,
-                            llvm::raw_ostream &os);
+                            llvm::raw_ostream &os, unsigned confirmRounds = 0);
 
 /// The choice file's payload.
 std::string
@@ -91,11 +100,15 @@ bool parseChoice(llvm::StringRef payload, llvm::ArrayRef<Candidate> candidates,
                  size_t &index, double &ms, std::string &error);
 
 /// --autotune-fixture: fake timings for tests, one line per configuration
-/// (1-based, as the progress lines count): `3 = 0.412` (ms) or
-/// `3 = fail TEXT` (a launch that fails), and `device = NAME`.
+/// (1-based, as the progress lines count): `3 = 0.412` (ms), `3 = 0.412,
+/// 0.5` (the times of its first, second, ... trial; the last one repeats)
+/// or `3 = fail TEXT` (a launch that fails), and `device = NAME`.
 struct Fixture {
   std::string device = "fixture";
-  std::map<size_t, Trial> trials;
+  std::map<size_t, std::vector<Trial>> trials;
+  std::map<size_t, size_t> used;
+  /// Configuration `config`'s next trial (1-based), nullopt if it has none.
+  std::optional<Trial> next(size_t config);
 };
 bool readFixture(llvm::StringRef path, Fixture &fixture, std::string &error);
 

@@ -83,6 +83,9 @@ struct RunOptions {
   /// Also time each configuration with the compiler's warp-specialized
   /// schedule (warp_specialize_all=True), on sm_90 and later.
   bool autotuneSchedules = false;
+  /// Time the configurations within 5% of the best this many more times,
+  /// taking turns, and choose by median (0: one trial each, as Triton).
+  unsigned autotuneConfirm = 0;
   bool retune = false;
   // Triton's autotuner times each configuration with do_bench's defaults.
   int tuneWarmupMs = 25;
