@@ -272,6 +272,8 @@ int chooseConfig(RunContext &context, ArrayRef<launch::Override> overrides,
   // configuration also with every loop it can split warp-specialized.
   bool schedules = options.autotuneSchedules &&
                    mlir::tilegpu::getComputeCapability(options.target) >= 90;
+  // Where the schedules start (each group as long as the configurations).
+  size_t scheduleStart = candidates.size();
   if (schedules) {
     tune::addWarpSpecializedSchedules(candidates, (*autotune)->configs.size());
     count = candidates.size();
@@ -381,7 +383,6 @@ int chooseConfig(RunContext &context, ArrayRef<launch::Override> overrides,
   // warpgroups to take turns: timing it again would only let noise pick it.
   // So is a configuration that differs from an earlier one in num_stages
   // alone where no more stages fit.
-  size_t scheduleStart = schedules ? candidates.size() / 3 : candidates.size();
   std::vector<std::optional<std::optional<uint64_t>>> hashes(candidates.size());
   auto hashOf = [&](size_t position) {
     if (!hashes[position])

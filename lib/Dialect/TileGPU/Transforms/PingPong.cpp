@@ -38,6 +38,14 @@ namespace {
 /// Consumer warpgroups that can take turns: exactly two.
 constexpr unsigned kConsumerWarps = 8;
 
+/// A turn around the ops from `first` to `last` (one block's).
+void wrapInTurn(Operation *first, Operation *last) {
+  OpBuilder b(first);
+  TakeTurnOp::create(b, first->getLoc(), IntegerAttr());
+  b.setInsertionPointAfter(last);
+  PassTurnOp::create(b, last->getLoc(), IntegerAttr());
+}
+
 /// Wraps the wgmma groups `loop`'s body issues in a turn; false if it
 /// issues none or none chained (A in registers: attention's P V), or if a
 /// loop or branch in the body issues dots too (a turn around it would
@@ -62,10 +70,7 @@ bool takeTurnsIn(scf::ForOp loop) {
   }
   if (!chained)
     return false;
-  OpBuilder b(first);
-  TakeTurnOp::create(b, first->getLoc(), IntegerAttr());
-  b.setInsertionPointAfter(last);
-  PassTurnOp::create(b, last->getLoc(), IntegerAttr());
+  wrapInTurn(first, last);
   return true;
 }
 
@@ -95,12 +100,8 @@ struct TileGPUPingPong
             }))
           single.push_back(dot);
       });
-      for (WarpGroupDotOp dot : single) {
-        OpBuilder b(dot);
-        TakeTurnOp::create(b, dot.getLoc(), IntegerAttr());
-        b.setInsertionPointAfter(dot);
-        PassTurnOp::create(b, dot.getLoc(), IntegerAttr());
-      }
+      for (WarpGroupDotOp dot : single)
+        wrapInTurn(dot, dot);
       Block &body = consumers.front();
       OpBuilder b = OpBuilder::atBlockBegin(&body);
       // After setmaxnreg, which stays first.
