@@ -18,7 +18,7 @@ same), and Triton's output against SDPA's at the full shape.
         [--kernel block-pointer|descriptor]
         [--shapes Z,H,N,D,causal;...|tutorial] [--block-m 128] [--block-n 64]
         [--warps 4] [--stages 3] [--tile-timeout 120] [--warp-specialize]
-        [--autotune [--schedules] [--confirm N]]
+        [--autotune [--schedules] [--confirm N] [--tune-log FILE]]
 
 --autotune (descriptor kernel only) times both compilers over the
 tutorial's own @triton.autotune configurations (21 on Hopper, pruned per
@@ -28,7 +28,9 @@ tutorial's autotuner; each row names both choices. --schedules lets Tile
 also try each configuration with the compiler's warp-specialized schedule
 (tile-run --autotune-schedules); --confirm N times Tile's configurations
 within 5% of its best N more times and chooses by median (tile-run
---autotune-confirm). Otherwise both run the
+--autotune-confirm); --tune-log FILE appends each shape's tuning output
+(every configuration's time, the confirm rounds) to FILE. Otherwise both
+run the
 --block-m/--block-n/--warps/--stages configuration.
 
 Needs torch, triton and a CUDA GPU.
@@ -140,13 +142,16 @@ def progress(shape, what):
     print(f"# {shape}: {what} ({time.monotonic() - START:.0f} s)", file=sys.stderr, flush=True)
 
 
-def run_tile(args, sets, bench):
+def run_tile(args, sets, bench, log=None):
     cmd = [args.tile_run, KERNEL] + sets + ([] if bench else ["--no-bench"]) + (["--no-check"] if bench else [])
     try:
         proc = subprocess.run(cmd, capture_output=True, text=True, timeout=args.tile_timeout)
     except subprocess.TimeoutExpired:
         raise SystemExit(f"FAIL: tile-run did not finish within {args.tile_timeout} s: {' '.join(cmd)}")
     out = proc.stdout + proc.stderr
+    if log:
+        with open(log, "a") as f:
+            f.write(f"$ {' '.join(cmd)}\n{out}\n")
     ms, checks = None, []
     for line in out.splitlines():
         line = line.strip()
@@ -190,6 +195,7 @@ def main():
     # best this many more times and choose by median (tile-run
     # --autotune-confirm).
     parser.add_argument("--confirm", type=int, default=0)
+    parser.add_argument("--tune-log", help="append Tile's tuning output to this file")
     args = parser.parse_args()
     if args.warp_specialize and args.kernel != "descriptor":
         parser.error("--warp-specialize needs --kernel descriptor (Triton 3.6's text)")
@@ -197,6 +203,8 @@ def main():
         parser.error("--autotune needs --kernel descriptor (its @triton.autotune)")
     if args.schedules and not args.autotune:
         parser.error("--schedules needs --autotune")
+    if args.tune_log and not args.autotune:
+        parser.error("--tune-log needs --autotune")
     if args.confirm and not args.autotune:
         parser.error("--confirm needs --autotune")
     global KERNEL
@@ -226,7 +234,7 @@ def main():
             # Tune at the full shape first; the check then runs that choice
             # (tuning at the check's shape could choose another).
             progress(shape, "tuning Tile")
-            choice = run_tile(args, sets, bench=True)[2]
+            choice = run_tile(args, sets, bench=True, log=args.tune_log)[2]
             if not choice:
                 raise SystemExit(f"FAIL: tile-run printed no autotune choice for {shape}")
             check_sets = [x for x in check_sets if x not in ("--autotune", "--autotune-schedules")]

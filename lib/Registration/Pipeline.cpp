@@ -79,6 +79,10 @@ void mlir::tile::buildTileToTileGPUPipeline(OpPassManager &pm,
   // short loops the turns cost more than they overlap.
   if (options.pingPong)
     pm.addPass(tilegpu::createTileGPUPingPong());
+  // Measured faster in persistent kernels only (SkipUnitRescale.cpp).
+  tilegpu::TileGPUSkipUnitRescaleOptions skipUnitRescale;
+  skipUnitRescale.persistentOnly = true;
+  pm.addPass(tilegpu::createTileGPUSkipUnitRescale(skipUnitRescale));
   pm.addPass(createCSEPass());
 }
 

@@ -16,6 +16,7 @@
 // Every thread ends with the reduced values of the output elements its
 // slice layout gives it (a 1-D reduction gives every thread the scalar).
 // The combine region must be commutative and associative, as Triton's.
+// tilegpu.warp_all, a warp's vote over a predicate's registers, is here too.
 //
 //===----------------------------------------------------------------------===//
 
@@ -201,9 +202,30 @@ struct ReduceOpLowering : public ConvertOpToLLVMPattern<ReduceOp> {
     return success();
   }
 };
+
+/// tilegpu.warp_all: each thread's registers and-ed, then vote.sync.all
+/// over the warp's 32 lanes.
+struct WarpAllOpLowering : public ConvertOpToLLVMPattern<WarpAllOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult
+  matchAndRewrite(WarpAllOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    SmallVector<Value> regs = unpackStruct(rewriter, loc, adaptor.getPred());
+    if (regs.empty())
+      return failure();
+    Value all = regs.front();
+    for (Value reg : llvm::drop_begin(regs))
+      all = LLVM::AndOp::create(rewriter, loc, all, reg);
+    rewriter.replaceOpWithNewOp<NVVM::VoteSyncOp>(
+        op, rewriter.getI1Type(), i32Constant(rewriter, loc, -1), all,
+        NVVM::VoteSyncKind::all);
+    return success();
+  }
+};
 } // namespace
 
 void mlir::tilegpu::populateReduceOpToLLVMPatterns(
     LLVMTypeConverter &converter, RewritePatternSet &patterns) {
-  patterns.add<ReduceOpLowering>(converter);
+  patterns.add<ReduceOpLowering, WarpAllOpLowering>(converter);
 }

@@ -97,3 +97,10 @@ func.func @tma_stages(%map: !tile.ptr<i8>, %row: i32, %col: i32, %s: i32, %phase
   tilegpu.inval_barriers %bar : !tilegpu.mbarriers<2>
   return
 }
+
+// CHECK-LABEL: func.func @warp_all
+// CHECK: %{{.*}} = tilegpu.warp_all %{{.*}} : tensor<64x64xi1, #{{.*}}>
+func.func @warp_all(%x: tensor<64x64xi1, #mma>) -> i1 {
+  %all = tilegpu.warp_all %x : tensor<64x64xi1, #mma>
+  return %all : i1
+}

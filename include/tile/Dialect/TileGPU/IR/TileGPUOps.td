@@ -237,6 +237,21 @@ def TileGPU_InProducerWarpOp : TileGPU_Op<"in_producer_warp", [Pure]> {
   let assemblyFormat = "attr-dict";
 }
 
+def TileGPU_WarpAllOp : TileGPU_Op<"warp_all", [Pure]> {
+  let summary = "Whether every element the calling warp holds is true";
+  let description = [{
+    True when every element of `pred` that the threads of the executing
+    warp hold in registers (its layout's) is true: vote.sync.all over each
+    thread's conjunction. Unlike a program's other scalars, the result may
+    differ from warp to warp, so only a branch whose two sides compute the
+    same values may depend on it (tilegpu-skip-unit-rescale). Every thread
+    of the warp must execute it.
+  }];
+  let arguments = (ins RankedTensorOf<[I1]>:$pred);
+  let results = (outs I1:$result);
+  let assemblyFormat = "$pred attr-dict `:` type($pred)";
+}
+
 // Declared as writing, so that no pass moves or drops it.
 def TileGPU_SetMaxRegistersOp : TileGPU_Op<"set_max_registers",
     [MemoryEffects<[MemRead<DefaultResource>, MemWrite<DefaultResource>]>]> {

@@ -184,6 +184,28 @@ def TileGPUTmaStores : Pass<"tilegpu-tma-stores", "mlir::ModuleOp"> {
                            "::mlir::arith::ArithDialect"];
 }
 
+def TileGPUSkipUnitRescale
+    : Pass<"tilegpu-skip-unit-rescale", "mlir::ModuleOp"> {
+  let summary = "Skip a dot accumulator's row rescale where its factors are 1";
+  let description = [{
+    An arith.mulf that scales the rows of a tensor-core accumulator by a
+    row vector (acc * alpha[:, None], attention's online-softmax
+    correction) and feeds only dots' accumulators becomes an scf.if on
+    tilegpu.warp_all(alpha == 1.0): a warp whose factors are all exactly 1
+    keeps its registers (x * 1.0 is x), the others multiply. The values are
+    the same either way. With persistent-only, only in a module that
+    tilegpu-persistent-programs made persistent (where it was measured
+    faster; docs/architecture.md).
+  }];
+  let options = [
+    Option<"persistentOnly", "persistent-only", "bool", /*default=*/"false",
+           "Only in modules marked tilegpu.persistent-programs">
+  ];
+  let dependentDialects = ["::mlir::tilegpu::TileGPUDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 def TileGPUPersistentPrograms
     : Pass<"tilegpu-persistent-programs", "mlir::ModuleOp"> {
   let summary = "Run a grid's programs in a loop on the programs that fit";
