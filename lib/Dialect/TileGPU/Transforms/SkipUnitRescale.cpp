@@ -25,9 +25,11 @@
 // 4-warp kernel at 2048; docs/performance.md), so the compile pipeline
 // runs it with persistent-only.
 //
-// Assumes tensor layouts are final (after tilegpu-remove-layout-conversions)
-// and that the multiply touches no shared memory (it is elementwise on an
-// mma accumulator), so the branch holds no barrier. Rewrites only a
+// Assumes tensor layouts are final (after tilegpu-remove-layout-conversions),
+// that the multiply touches no shared memory (it is elementwise on an
+// mma accumulator), so the branch holds no barrier, and that every lane of
+// a warp reaches it (vote.sync's full mask): tile programs branch per warp
+// at most (tilegpu.warp_roles splits whole warpgroups). Rewrites only a
 // multiply whose every use is a dot's accumulator: its registers are then
 // read by wgmma, not by code that could fold the multiply away.
 //
