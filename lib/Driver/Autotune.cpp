@@ -211,9 +211,6 @@ tile::tune::tune(llvm::ArrayRef<Candidate> candidates,
     os.flush();
     outcome.trials.push_back(std::move(result));
   }
-  outcome.seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
-          .count();
   if (!any) {
     os << llvm::formatv("autotune: every one of the {0} configurations "
                         "failed\n",
@@ -224,10 +221,10 @@ tile::tune::tune(llvm::ArrayRef<Candidate> candidates,
     os << llvm::formatv("autotune: fastest once: config {0}/{1}: {2:f4} ms\n",
                         outcome.best + 1, candidates.size(), outcome.bestMs);
     confirm(candidates, trial, os, confirmRounds, outcome);
-    outcome.seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
-            .count();
   }
+  outcome.seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
   std::string how;
   for (const auto &[position, times] : outcome.confirmed)
     if (position == outcome.best)

@@ -39,9 +39,15 @@ func.func @rescale(%acc: tensor<128x64xf32, #mma>, %alpha: tensor<128xf32, #slic
 #mma = #tilegpu.mma<{version = 3, warpsPerCTA = [4, 1], instrShape = [16, 64]}>
 #slice = #tilegpu.slice<{dim = 1, parent = #mma}>
 module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "sm_90a", "tilegpu.threads-per-warp" = 32 : i32, "tilegpu.persistent-programs"} {
+// The kept side is the accumulator (the right operand), not the factors.
 // CHECK-LABEL: func.func @persistent
+// CHECK-SAME: %[[ACC:[a-z0-9]+]]: tensor<128x64xf32, #mma>
+// CHECK: %[[ROWS:.*]] = tile.broadcast
 // CHECK: tilegpu.warp_all
-// CHECK: arith.mulf %{{.*}}, %[[ACC:[a-z0-9]+]] : tensor<128x64xf32, #mma>
+// CHECK-NEXT: scf.if
+// CHECK-NEXT: scf.yield %[[ACC]] : tensor<128x64xf32, #mma>
+// CHECK-NEXT: } else {
+// CHECK-NEXT: arith.mulf %[[ROWS]], %[[ACC]] : tensor<128x64xf32, #mma>
 // PERSISTENT-LABEL: func.func @persistent
 // PERSISTENT: tilegpu.warp_all
 // PERSISTENT: scf.if
