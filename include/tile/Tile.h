@@ -317,9 +317,9 @@ private:
 /// Triton's host-side TensorDescriptor: a strided view of device memory
 /// that kernels read and write a block at a time (desc.load, desc.store),
 /// through the Tensor Memory Accelerator where the block makes a TMA box.
-/// Device::makeTensorDescriptor encodes its TMA tensor map into device
-/// memory once; launches pass it as they pass a pointer. Movable; frees the
-/// tensor map on destruction.
+/// Device::makeTensorDescriptor encodes its TMA tensor map once; launches
+/// pass the map's 128 bytes by value, as CUDA passes a __grid_constant__
+/// CUtensorMap. A plain value: it owns no device memory.
 class TensorDescriptor {
 public:
   DevicePtr base() const { return baseAddress; }
@@ -332,14 +332,15 @@ public:
   /// The signature type of the parameters it fits:
   /// "tensordesc<fp16[128, 64]>".
   std::string type() const;
-  /// The device address of its TMA tensor map; 0 where the block makes no
-  /// TMA box (kernels then read it with ordinary loads).
-  DevicePtr tensorMap() const { return mapMemory.address(); }
+  /// Its TMA tensor map: the 128 bytes a launch passes by value (kernels
+  /// take them as a grid constant); zeros where the block makes no TMA box
+  /// (kernels then read the tensor with ordinary loads).
+  const void *tensorMap() const { return map; }
 
 private:
   friend class Device;
   DevicePtr baseAddress = 0;
-  Buffer mapMemory;
+  alignas(64) unsigned char map[128] = {};
   std::string element;
   std::vector<int64_t> extents, elementStrides, block;
 };

@@ -19,6 +19,7 @@
 #include "tile/Interpreter/FloatFormats.h"
 #include "tile/Runtime/CudaDriver.h"
 
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstring>
@@ -279,7 +280,10 @@ Kernel::Impl::storeDescriptor(size_t index, const Arg &arg,
   }
   for (size_t d = 0; d + 1 < rank; ++d)
     values[1 + rank + d] = uint64_t(descriptor->strides()[d]);
-  values[2 * rank] = descriptor->tensorMap();
+  // The tensor map travels by value: its slot holds the bytes' address,
+  // which the launch passes as the argument's pointer.
+  values[2 * rank] =
+      uint64_t(reinterpret_cast<uintptr_t>(descriptor->tensorMap()));
   return std::nullopt;
 }
 
@@ -412,12 +416,16 @@ Status Kernel::launch(Grid grid, const Arg *args, size_t count,
     pointers = heapPointers.data();
   }
   size_t next = 0;
+  // The slots that hold a tensor map's address rather than a value.
+  llvm::SmallVector<size_t, 4> mapSlots;
   for (size_t i = 0; i < count; ++i) {
     if (impl->slots[i] == Slot::TensorDescriptor) {
       if (std::optional<std::string> error =
               impl->storeDescriptor(i, args[i], values + next))
         return Status::error(*error);
-      next += getDescriptorValues(impl->parameters[i].blockShape.size());
+      size_t rank = impl->parameters[i].blockShape.size();
+      mapSlots.push_back(next + 2 * rank);
+      next += getDescriptorValues(rank);
       continue;
     }
     if (!store(impl->slots[i], args[i], values[next]))
@@ -445,6 +453,8 @@ Status Kernel::launch(Grid grid, const Arg *args, size_t count,
   }
   for (size_t i = 0; i < next; ++i)
     pointers[i] = &values[i];
+  for (size_t slot : mapSlots)
+    pointers[slot] = reinterpret_cast<void *>(uintptr_t(values[slot]));
   std::string error;
   if (!impl->driver->launch(impl->function, launchGrid.x, launchGrid.y,
                             launchGrid.z, impl->threads,
@@ -538,21 +548,14 @@ Status Device::makeTensorDescriptor(DevicePtr base,
       getTensorMapLayout(descriptor.element, descriptor.block);
   rt::Driver &driver = *impl->driver;
   if (layout.swizzleBytes && driver.canEncodeTensorMaps()) {
-    alignas(64) uint8_t map[128];
     std::string error;
     if (!driver.encodeTensorMap2D(
-            map, layout.dataType, base, uint64_t(descriptor.extents[0]),
-            uint64_t(descriptor.extents[1]),
+            descriptor.map, layout.dataType, base,
+            uint64_t(descriptor.extents[0]), uint64_t(descriptor.extents[1]),
             uint64_t(descriptor.elementStrides[0]) * bytes, layout.boxRows,
             layout.boxInnerElements, layout.swizzleBytes, /*nanFill=*/false,
             error))
       return Status::error(error);
-    if (Status status = allocate(sizeof(map), descriptor.mapMemory); !status)
-      return status;
-    if (Status status =
-            copyToDevice(descriptor.mapMemory.address(), map, sizeof(map));
-        !status)
-      return status;
   }
   out = std::move(descriptor);
   return Status();

@@ -64,16 +64,17 @@ bool readLaunchGlobals(rt::Driver &driver, LoadedKernel &loaded,
 }
 
 /// Encodes the TMA tensor map of each host tensor descriptor among `args`
-/// (the slot after its strides) into a device buffer of its own, in
-/// order. A descriptor whose block is no TMA box (TensorMapBox.h), or whose
-/// element type is not f16 or bf16, gets the null pointer: the kernel then
-/// never uses its tensor map, by the same rule (tilegpu-pipeline's
-/// isTmaLoad). So does every descriptor where the driver predates
-/// cuTensorMapEncodeTiled (CUDA 11), which no GPU with TMA runs on.
+/// (the slot after its strides), in order: 128 bytes that the launch passes
+/// by value (the kernel takes them as a grid constant). A descriptor whose
+/// block is no TMA box (TensorMapBox.h), or whose element type is not f16
+/// or bf16, gets zeros: the kernel then never uses its tensor map, by the
+/// same rule (tilegpu-pipeline's isTmaLoad). So does every descriptor where
+/// the driver predates cuTensorMapEncodeTiled (CUDA 11), which no GPU with
+/// TMA runs on.
 bool encodeTensorMaps(rt::Driver &driver, const launch::LaunchSpec &spec,
                       ArrayRef<launch::Value> args,
                       const std::vector<rt::DeviceBuffer> &deviceBuffers,
-                      std::vector<rt::DeviceBuffer> &tensorMaps,
+                      std::vector<rt::TensorMapBytes> &tensorMaps,
                       std::string &error) {
   for (const launch::Value &value : args) {
     if (value.kind != launch::Value::Kind::TensorDescriptor)
@@ -94,15 +95,13 @@ bool encodeTensorMaps(rt::Driver &driver, const launch::LaunchSpec &spec,
     // (A box is 2-D, so the descriptor's shape is too.)
     if (dataType < 0 || !box || !driver.canEncodeTensorMaps())
       continue;
-    alignas(64) uint8_t map[128];
     if (!driver.encodeTensorMap2D(
-            map, dataType, deviceBuffers[value.buffer].ptr(),
-            uint64_t(value.shape[0]), uint64_t(value.shape[1]),
+            tensorMaps.back().bytes, dataType,
+            deviceBuffers[value.buffer].ptr(), uint64_t(value.shape[0]),
+            uint64_t(value.shape[1]),
             uint64_t(value.getDescriptorStride(0)) * 2, unsigned(box->rows),
             unsigned(box->innerElements), box->swizzleBytes,
-            /*nanFill=*/false, error) ||
-        !tensorMaps.back().allocate(driver, sizeof(map), error) ||
-        !driver.copyToDevice(tensorMaps.back().ptr(), map, sizeof(map), error))
+            /*nanFill=*/false, error))
       return false;
   }
   return true;
@@ -247,7 +246,7 @@ int runOnGPU(RunContext &context, Kernel &kernel, LoadedKernel &loaded,
   }
 
   // Kernel arguments, as the function's argument types say.
-  std::vector<rt::DeviceBuffer> tensorMaps;
+  std::vector<rt::TensorMapBytes> tensorMaps;
   if (!encodeTensorMaps(driver, spec, kernel.args, deviceBuffers, tensorMaps,
                         error))
     return context.fail(error);
@@ -260,7 +259,7 @@ int runOnGPU(RunContext &context, Kernel &kernel, LoadedKernel &loaded,
     if (value.kind == launch::Value::Kind::Buffer)
       *static_cast<uint64_t *>(slot) = deviceBuffers[value.buffer].ptr();
     else if (value.kind == launch::Value::Kind::TensorDescriptor)
-      *static_cast<uint64_t *>(slot) = tensorMaps[tensorMapIndex++].ptr();
+      slot = tensorMaps[tensorMapIndex++].bytes;
     else if (type.isInteger(64))
       *static_cast<int64_t *>(slot) = value.intValue;
     else if (type.isIntOrIndex())

@@ -186,13 +186,13 @@ std::string getDescriptorDeclarations(const Launcher &launcher) {
      << "/* A tensor descriptor argument, as Triton's host-side\n   "
         "TensorDescriptor: `base`, `shape` and `strides` (in elements, the "
         "last\n   1), outermost dimension first, and the TMA tensor map of "
-        "the kernel's\n   block in device memory (0 where the block makes no "
-        "TMA box). Made by\n   "
+        "the kernel's\n   block, which launches pass by value (zeros where "
+        "the block makes no\n   TMA box). Made by\n   "
      << name << "_make_tensor_descriptor_*(), freed by\n   " << name
      << "_free_tensor_descriptor(). */\nstruct " << name
      << "_tensor_descriptor {\n  unsigned long long base;\n  int32_t "
-        "shape[5];\n  int64_t strides[5];\n  unsigned long long "
-        "tensor_map;\n};\n\n";
+        "shape[5];\n  int64_t strides[5];\n  unsigned char "
+        "tensor_map[128] __attribute__((aligned(64)));\n};\n\n";
   for (const LauncherParam &param : launcher.params) {
     if (!param.isTensorDescriptor())
       continue;
@@ -205,7 +205,7 @@ std::string getDescriptorDeclarations(const Launcher &launcher) {
        << "_tensor_descriptor *out, unsigned long long base,\n    const "
           "int64_t *shape, const int64_t *strides);\n";
   }
-  os << "/* Frees a descriptor's tensor map. */\nvoid " << name
+  os << "/* Clears a descriptor (it holds no device memory). */\nvoid " << name
      << "_free_tensor_descriptor(struct " << name
      << "_tensor_descriptor *descriptor);\n\n";
   return os.str();
@@ -232,7 +232,7 @@ static int make_descriptor(struct )"
                            unsigned long long base, const int64_t *shape,
                            const int64_t *strides) {
   int d, status = 0;
-  unsigned long long map = 0;
+  unsigned char encoded[128] __attribute__((aligned(64))) = {0};
   for (d = 0; d < kind->rank; ++d)
     if (shape[d] < 1 || shape[d] > 2147483647 ||
         (d + 1 < kind->rank &&
@@ -245,7 +245,6 @@ static int make_descriptor(struct )"
   if (kind->data_type >= 0) {
     unsigned long long dims[2], stride_bytes[1];
     unsigned box[2], element_strides[2] = {1, 1};
-    unsigned char encoded[128] __attribute__((aligned(64)));
     status = )"
      << name << R"(_load();
     if (status)
@@ -262,13 +261,6 @@ static int make_descriptor(struct )"
         encoded, kind->data_type, 2, (void *)(size_t)base, dims,
         stride_bytes, box, element_strides, 0,
         kind->swizzle == 128 ? 3 : kind->swizzle == 64 ? 2 : 1, 2, 0);
-    if (!status)
-      status = cu.cuMemAlloc(&map, sizeof(encoded));
-    if (!status) {
-      status = cu.cuMemcpyHtoD(map, encoded, sizeof(encoded));
-      if (status)
-        cu.cuMemFree(map);
-    }
     if (status)
       return status;
   }
@@ -277,16 +269,14 @@ static int make_descriptor(struct )"
     out->shape[d] = (int32_t)shape[d];
     out->strides[d] = strides[d];
   }
-  out->tensor_map = map;
+  memcpy(out->tensor_map, encoded, sizeof(encoded));
   return 0;
 }
 
 void )"
      << name << "_free_tensor_descriptor(struct " << name
      << R"(_tensor_descriptor *descriptor) {
-  if (descriptor->tensor_map && cu.cuMemFree)
-    cu.cuMemFree(descriptor->tensor_map);
-  descriptor->tensor_map = 0;
+  memset(descriptor->tensor_map, 0, sizeof(descriptor->tensor_map));
 }
 
 )";
@@ -445,9 +435,6 @@ static struct {
                         void **, void **);
   int (*cuOccupancyMaxActiveBlocksPerMultiprocessor)(int *, void *, int,
                                                      size_t);
-  int (*cuMemAlloc)(unsigned long long *, size_t);
-  int (*cuMemFree)(unsigned long long);
-  int (*cuMemcpyHtoD)(unsigned long long, const void *, size_t);
   /* CUDA 12 and later; null before. */
   int (*cuTensorMapEncodeTiled)(void *, int, unsigned, void *,
                                 const unsigned long long *,
@@ -495,9 +482,6 @@ static int open_driver(void) {
   RESOLVE(cuModuleGetFunction)
   RESOLVE(cuFuncSetAttribute)
   RESOLVE(cuOccupancyMaxActiveBlocksPerMultiprocessor)
-  RESOLVE_AS(cuMemAlloc, "cuMemAlloc_v2")
-  RESOLVE_AS(cuMemFree, "cuMemFree_v2")
-  RESOLVE_AS(cuMemcpyHtoD, "cuMemcpyHtoD_v2")
   *(void **)&cu.cuTensorMapEncodeTiled = dlsym(lib, "cuTensorMapEncodeTiled");
   /* Last: open_driver() is done once this is set. */
   RESOLVE(cuLaunchKernel)

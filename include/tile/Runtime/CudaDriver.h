@@ -52,6 +52,13 @@ using CUlinkState = struct CUlinkState_st *;
 
 using DevicePtr = CUdeviceptr;
 
+/// A TMA tensor map (cuda.h's CUtensorMap): 128 bytes aligned to 64. A
+/// kernel takes a host descriptor's map by value, so a launch's argument
+/// slot points at these bytes.
+struct TensorMapBytes {
+  alignas(64) unsigned char bytes[128] = {};
+};
+
 class Driver;
 
 /// Properties of the device, read once when the driver is opened.

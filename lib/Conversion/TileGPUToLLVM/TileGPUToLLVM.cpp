@@ -9,7 +9,9 @@
 //   - load/store: predicated `ld.global` / `st.global` (LoadStoreOpToLLVM.cpp);
 //   - convert_layout between layouts that give every thread the same
 //     elements: the registers as they are.
-// Kernels become llvm.func with nvvm.kernel and nvvm.reqntid = num-warps * 32.
+// Kernels become llvm.func with nvvm.kernel and nvvm.reqntid = num-warps * 32;
+// a host descriptor's tensor map argument (tile.tensormap) becomes a
+// grid-constant byval parameter of 128 bytes (passTensorMapsByValue).
 // Shared memory is one global (@tile_smem) of the module's tilegpu.shared
 // bytes (static up to 48 KiB; beyond, dynamic, its size in the global
 // @tile_dynamic_shared_bytes for the launch); each scratch user addresses its
@@ -141,6 +143,9 @@ struct FuncOpLowering : public ConvertOpToLLVMPattern<func::FuncOp> {
         if (isa<PointerType>(func.getArgumentTypes()[i]))
           kernel.setArgAttr(i, LLVM::LLVMDialect::getAlignAttrName(),
                             rewriter.getI64IntegerAttr(div.getInt()));
+    for (unsigned i = 0; i < func.getNumArguments(); ++i)
+      if (func.getArgAttr(i, kTensorMapArgAttr))
+        kernel.setArgAttr(i, kTensorMapArgAttr, UnitAttr::get(ctx));
     rewriter.inlineRegionBefore(func.getBody(), kernel.getBody(), kernel.end());
     if (failed(rewriter.convertRegionTypes(&kernel.getBody(),
                                            *getTypeConverter(), &signature)))
@@ -469,6 +474,53 @@ void populateTileGPUToLLVMPatterns(TileLLVMTypeConverter &converter,
   populateTmaOpToLLVMPatterns(converter, patterns);
 }
 
+/// Makes each tensor-map argument (kTensorMapArgAttr) of `kernel` a
+/// grid-constant byval parameter of 128 bytes aligned to 64, as CUDA's
+/// __grid_constant__ CUtensorMap: NVPTX gives the TMA instructions its
+/// generic address (cvta.param), so the map travels with the launch instead
+/// of being read from global memory. The lowered TMA ops take the map's
+/// address as an integer (ptrtoint), which now reads the generic pointer;
+/// any other use is a bug here.
+LogicalResult passTensorMapsByValue(LLVM::LLVMFuncOp kernel) {
+  MLIRContext *ctx = kernel.getContext();
+  auto generic = LLVM::LLVMPointerType::get(ctx);
+  auto mapType = LLVM::LLVMArrayType::get(IntegerType::get(ctx, 8), 128);
+  SmallVector<Type> inputs(kernel.getFunctionType().getParams());
+  bool changed = false;
+  for (unsigned i = 0; i < kernel.getNumArguments(); ++i) {
+    if (!kernel.getArgAttr(i, kTensorMapArgAttr))
+      continue;
+    kernel.removeArgAttr(i, StringAttr::get(ctx, kTensorMapArgAttr));
+    BlockArgument arg = kernel.getArgument(i);
+    Type global = arg.getType();
+    arg.setType(generic);
+    inputs[i] = generic;
+    changed = true;
+    OpBuilder builder(ctx);
+    builder.setInsertionPointToStart(&kernel.getBody().front());
+    auto cast =
+        LLVM::AddrSpaceCastOp::create(builder, arg.getLoc(), global, arg);
+    arg.replaceAllUsesExcept(cast.getResult(), cast);
+    for (OpOperand &use : llvm::make_early_inc_range(cast->getUses()))
+      if (isa<LLVM::PtrToIntOp>(use.getOwner()))
+        use.set(arg);
+    if (!cast->use_empty())
+      return kernel.emitError("tensor map argument #")
+             << i << " has a use other than a TMA instruction's address";
+    cast->erase();
+    kernel.setArgAttr(i, LLVM::LLVMDialect::getByValAttrName(),
+                      TypeAttr::get(mapType));
+    kernel.setArgAttr(i, LLVM::LLVMDialect::getAlignAttrName(),
+                      IntegerAttr::get(IntegerType::get(ctx, 64), 64));
+    kernel.setArgAttr(i, NVVM::NVVMDialect::getGridConstantAttrName(),
+                      UnitAttr::get(ctx));
+  }
+  if (changed)
+    kernel.setFunctionType(LLVM::LLVMFunctionType::get(
+        kernel.getFunctionType().getReturnType(), inputs));
+  return success();
+}
+
 struct ConvertTileGPUToLLVM
     : public tile::impl::ConvertTileGPUToLLVMBase<ConvertTileGPUToLLVM> {
   using ConvertTileGPUToLLVMBase::ConvertTileGPUToLLVMBase;
@@ -578,6 +630,9 @@ struct ConvertTileGPUToLLVM
     target.addLegalOp<ModuleOp>();
     if (failed(applyFullConversion(module, target, std::move(patterns))))
       return signalPassFailure();
+    for (auto kernel : module.getOps<LLVM::LLVMFuncOp>())
+      if (failed(passTensorMapsByValue(kernel)))
+        return signalPassFailure();
   }
 };
 } // namespace

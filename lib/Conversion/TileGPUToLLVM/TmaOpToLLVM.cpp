@@ -24,8 +24,10 @@
 //   - inval_barriers: bar.sync, then thread 0 runs mbarrier.inval;
 //   - take_turn / pass_turn: bar.sync / bar.arrive on the consumer
 //     warpgroups' named barriers 2 and 3 (tilegpu-ping-pong).
-// The tensor map is a kernel argument: the generic address of 128 bytes in
-// global memory the host wrote before the launch.
+// The tensor map is a host descriptor's: 128 bytes the kernel takes by
+// value as a grid-constant parameter, whose generic address these ops use
+// (TileGPUToLLVM.cpp's passTensorMapsByValue points the address here at
+// the parameter).
 //
 //===----------------------------------------------------------------------===//
 

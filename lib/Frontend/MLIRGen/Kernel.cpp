@@ -310,6 +310,8 @@ KernelEmitter::emit(const ast::FunctionDef &kernel,
     parts.push_back(PyValue::runtime(mlir::arith::ConstantOp::create(
         builder, getLoc(argument.param->loc), builder.getI64IntegerAttr(1))));
     parts.push_back(PyValue::runtime(entry->getArgument(index + 2 * rank)));
+    function.setArgAttr(index + 2 * rank, mlir::tile::kTensorMapArgAttr,
+                        builder.getUnitAttr());
     parts[0].isUnsigned = argument.isUnsigned;
     locals[argument.param->name] =
         PyValue::tensorDescriptor(std::move(parts), argument.descriptorBlock,

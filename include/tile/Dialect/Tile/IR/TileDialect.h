@@ -39,11 +39,17 @@ Type withElementType(Type type, Type elementType);
 /// The argument attribute recording a divisibility specialization
 /// (pointers: bytes; integers: value), as Triton's tt.divisibility.
 inline constexpr llvm::StringLiteral kDivisibilityAttr = "tile.divisibility";
+/// The argument attribute of a host tensor descriptor's TMA tensor map: the
+/// kernel takes the 128-byte map by value, as a grid constant (the launch
+/// passes the bytes, not their address), so that the TMA unit reads it with
+/// the kernel's parameters instead of from global memory.
+inline constexpr llvm::StringLiteral kTensorMapArgAttr = "tile.tensormap";
 /// Hints from tl.multiple_of / tl.max_contiguous / tl.max_constancy, set on
 /// the op defining the value as a DenseI32ArrayAttr with one entry per
 /// dimension (one entry for a scalar), as Triton's tt.divisibility,
 /// tt.contiguity and tt.constancy.
-inline constexpr llvm::StringLiteral kHintDivisibilityAttr = "tile.divisibility";
+inline constexpr llvm::StringLiteral kHintDivisibilityAttr =
+    "tile.divisibility";
 inline constexpr llvm::StringLiteral kHintContiguityAttr = "tile.contiguity";
 inline constexpr llvm::StringLiteral kHintConstancyAttr = "tile.constancy";
 } // namespace mlir::tile
