@@ -56,19 +56,34 @@ Value barrierAddress(OpBuilder &b, Location loc, Value barriers,
       b, loc, base, LLVM::MulOp::create(b, loc, index, i32Constant(b, loc, 8)));
 }
 
-/// Thread 0 runs `instruction [address]` followed by `operands` on each of
-/// the `count` barriers at `barriers`.
+/// Runs `instruction [address]` followed by `operands` on each of the
+/// `count` barriers at `barriers`, barrier i by lane 0 of the (i mod W)-th
+/// of the W warps at `b` (the consumers, the producer warpgroup, or the
+/// whole program): ptxas gives each mbarrier.init a proxy fence of its own,
+/// so a ring of S barriers that one thread initialized cost S fences one
+/// after the other, now S / W in each warp at once. Each barrier keeps its
+/// own instruction: compute-sanitizer's synccheck counts them (one lane a
+/// barrier in one instruction made it lose track of them).
 void emitOnEachBarrier(OpBuilder &b, Location loc, Value barriers,
                        int64_t count, StringRef instruction,
                        StringRef operands = "") {
-  std::string text;
-  for (int64_t i = 0; i < count; ++i)
-    text += ("@$1 " + instruction + " [$0 + " + std::to_string(i * 8) + "]" +
-             operands + ";\n")
-                .str();
-  emitPtxStatement(
-      b, loc, text, "r,b",
-      ValueRange{barrierAddress(b, loc, barriers), isIssuingThread(b, loc)});
+  Operation *parent = b.getInsertionBlock()->getParentOp();
+  bool producer = getWarpRoleAt(b) == WarpRole::Producer;
+  int32_t first = producer ? int32_t(getNumWarps(parent)) * 32 : 0;
+  int64_t warps = producer ? getProducerWarps(parent) : getNumWarps(parent);
+  Value tid = NVVM::ThreadIdXOp::create(b, loc, b.getI32Type());
+  Value base = barrierAddress(b, loc, barriers);
+  for (int64_t i = 0; i < count; ++i) {
+    Value issues = LLVM::ICmpOp::create(
+        b, loc, LLVM::ICmpPredicate::eq, tid,
+        i32Constant(b, loc,
+                    first + int32_t(i % std::max<int64_t>(warps, 1)) * 32));
+    emitPtxStatement(b, loc,
+                     ("@$1 " + instruction + " [$0 + " + std::to_string(i * 8) +
+                      "]" + operands + ";")
+                         .str(),
+                     "r,b", ValueRange{base, issues});
+  }
 }
 
 /// Polls mbarrier.try_wait.parity until the phase of parity `phase` of the

@@ -1,11 +1,12 @@
 // RUN: tile-opt %s -convert-tilegpu-to-llvm | FileCheck %s
-// TMA copies and their mbarriers in inline PTX. Thread 0 initializes each
-// barrier (one arrival), then the program synchronizes. A copy of a
-// 64 x 128 f16 stage is two 64-column boxes (128-byte swizzle): thread 0,
-// where the copy is wanted, announces the 16384 bytes on the stage's
-// barrier and starts both, the second 64 x 128 bytes further into the
-// stage at column + 64. Every thread polls the barrier for the phase;
-// after a barrier, thread 0 invalidates them. Thread 0 prefetches a tensor
+// TMA copies and their mbarriers in inline PTX. Lane 0 of each warp in
+// turn initializes a barrier (one arrival): barrier i by warp i mod 4,
+// then the program synchronizes. A copy of a 64 x 128 f16 stage is
+// two 64-column boxes (128-byte swizzle): thread 0, where the copy is
+// wanted, announces the 16384 bytes on the stage's barrier and starts
+// both, the second 64 x 128 bytes further into the stage at column + 64.
+// Every thread polls the barrier for the phase; after a barrier, the warps
+// invalidate them as they initialized them. Thread 0 prefetches a tensor
 // map. Barriers that stages are released on count one arrival per warp:
 // each warp's lane 0 arrives after bar.warp.sync, and thread 0 alone,
 // where wanted, waits for the phase before refilling the stage.
@@ -16,7 +17,14 @@ func.func @tma(%map: !tile.ptr<i8>, %row: i32, %col: i32, %s: i32, %phase: i32, 
   %a = tilegpu.local_alloc {tilegpu.shared_offset = 0 : i32} : !tilegpu.memdesc<2x64x128xf16>
   %bar = tilegpu.local_alloc {tilegpu.shared_offset = 32768 : i32} : !tilegpu.mbarriers<2>
   %released = tilegpu.local_alloc {tilegpu.shared_offset = 32784 : i32} : !tilegpu.mbarriers<2>
-  // CHECK: "@$1 mbarrier.init.shared::cta.b64 [$0 + 0], 1;\0A@$1 mbarrier.init.shared::cta.b64 [$0 + 8], 1;\0A", "r,b"
+  // CHECK: %[[TID:.*]] = nvvm.read.ptx.sreg.tid.x
+  // CHECK: %[[BASE:.*]] = llvm.ptrtoint
+  // CHECK: %[[ZERO:.*]] = llvm.mlir.constant(0 : i32) : i32
+  // CHECK: %[[WARP0:.*]] = llvm.icmp "eq" %[[TID]], %[[ZERO]] : i32
+  // CHECK: "@$1 mbarrier.init.shared::cta.b64 [$0 + 0], 1;", "r,b" %[[BASE]], %[[WARP0]]
+  // CHECK: %[[LANE32:.*]] = llvm.mlir.constant(32 : i32) : i32
+  // CHECK: %[[WARP1:.*]] = llvm.icmp "eq" %[[TID]], %[[LANE32]] : i32
+  // CHECK: "@$1 mbarrier.init.shared::cta.b64 [$0 + 8], 1;", "r,b" %[[BASE]], %[[WARP1]]
   // CHECK: "fence.mbarrier_init.release.cluster;"
   // CHECK: "bar.sync 0;"
   tilegpu.init_barriers %bar : !tilegpu.mbarriers<2>
@@ -27,7 +35,8 @@ func.func @tma(%map: !tile.ptr<i8>, %row: i32, %col: i32, %s: i32, %phase: i32, 
   tilegpu.tma_copy %map[%row, %col], %a[%s], %bar, %go : !tile.ptr<i8> -> !tilegpu.memdesc<2x64x128xf16>, !tilegpu.mbarriers<2>
   // CHECK: "{\0A.reg .pred done;\0ATMA_WAIT:\0Ambarrier.try_wait.parity.shared::cta.b64 done, [$0], $1;\0A@!done bra TMA_WAIT;\0A}", "r,r"
   tilegpu.tma_wait %bar[%s], %phase : !tilegpu.mbarriers<2>
-  // CHECK: "@$1 mbarrier.init.shared::cta.b64 [$0 + 0], 4;\0A@$1 mbarrier.init.shared::cta.b64 [$0 + 8], 4;\0A", "r,b"
+  // CHECK: "@$1 mbarrier.init.shared::cta.b64 [$0 + 0], 4;", "r,b"
+  // CHECK: "@$1 mbarrier.init.shared::cta.b64 [$0 + 8], 4;", "r,b"
   tilegpu.init_barriers %released {arrivals = 4 : i32} : !tilegpu.mbarriers<2>
   // CHECK: "{\0A.reg .b32 lane;\0A.reg .pred lead;\0A.reg .b64 state;\0Amov.u32 lane, %laneid;\0Asetp.eq.u32 lead, lane, 0;\0Abar.warp.sync -1;\0A@lead mbarrier.arrive.shared::cta.b64 state, [$0];\0A}", "r"
   tilegpu.release_stage %released[%s] : !tilegpu.mbarriers<2>
@@ -44,7 +53,8 @@ func.func @tma(%map: !tile.ptr<i8>, %row: i32, %col: i32, %s: i32, %phase: i32, 
   // CHECK: "{\0A@$0 cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [$2, {$4, $3}], [$1 + 0];\0A@$0 cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [$2, {$5, $3}], [$1 + 8192];\0A@$0 cp.async.bulk.commit_group;\0A@$0 cp.async.bulk.wait_group.read 0;\0A}", "b,r,l,r,r,r" %[[STORER]], {{.*}}, %[[SCOL2]]
   tilegpu.tma_store %a[%s], %map[%row, %col] : !tilegpu.memdesc<2x64x128xf16> -> !tile.ptr<i8>
   // CHECK: nvvm.barrier0
-  // CHECK: "@$1 mbarrier.inval.shared::cta.b64 [$0 + 0];\0A@$1 mbarrier.inval.shared::cta.b64 [$0 + 8];\0A", "r,b"
+  // CHECK: "@$1 mbarrier.inval.shared::cta.b64 [$0 + 0];", "r,b"
+  // CHECK: "@$1 mbarrier.inval.shared::cta.b64 [$0 + 8];", "r,b"
   tilegpu.inval_barriers %bar : !tilegpu.mbarriers<2>
   return
 }
