@@ -5,9 +5,10 @@
 // Thread 0 below is the producer warp's first thread in the producer region
 // of a warp-specialized kernel (tilegpu-warp-specialize), whose consumer
 // warps synchronize on named barrier 1 instead of bar.sync 0.
-//   - init_barriers: thread 0 runs mbarrier.init (the op's arrival count)
-//     on each barrier, then fence.mbarrier_init and bar.sync, so that every
-//     thread and the TMA unit see them initialized;
+//   - init_barriers: lane 0 of warp i mod W runs mbarrier.init (the op's
+//     arrival count) on barrier i (emitOnEachBarrier), then
+//     fence.mbarrier_init and bar.sync, so that every thread and the TMA
+//     unit see them initialized;
 //   - tma_copy: thread 0, where the copy is wanted, runs
 //     mbarrier.arrive.expect_tx with the stage's bytes, then one
 //     cp.async.bulk.tensor.2d per swizzle-wide column block of the stage
@@ -21,7 +22,8 @@
 //   - acquire_stage: thread 0, where wanted, polls
 //     mbarrier.try_wait.parity on it; the other threads go on;
 //   - prefetch_tensormap: thread 0 runs prefetch.tensormap;
-//   - inval_barriers: bar.sync, then thread 0 runs mbarrier.inval;
+//   - inval_barriers: bar.sync, then mbarrier.inval, shared out as the
+//     inits are;
 //   - take_turn / pass_turn: bar.sync / bar.arrive on the consumer
 //     warpgroups' named barriers 2 and 3 (tilegpu-ping-pong).
 // The tensor map is a host descriptor's: 128 bytes the kernel takes by
