@@ -13,6 +13,8 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 
+#include <cstdio>
+
 namespace tile {
 namespace {
 /// --times: each timed run's time in ms, one per line, in launch order.
@@ -28,6 +30,18 @@ bool writeTimes(llvm::StringRef timesFile, const std::vector<float> &times,
   for (float t : times)
     os << llvm::formatv("{0:f6}\n", t);
   return true;
+}
+
+/// A time in ms with four decimals, or more below 0.1 ms so that it keeps
+/// four significant digits (0.009344, not 0.0093: at 1024^3 a matmul's
+/// median is 9-10 us, and 0.1 us steps are 1%); at most 7 decimals.
+std::string formatMs(double ms) {
+  int decimals = 4;
+  for (double bound = 0.1; decimals < 7 && ms > 0 && ms < bound; bound /= 10)
+    ++decimals;
+  char text[32];
+  std::snprintf(text, sizeof(text), "%.*f", decimals, ms);
+  return text;
 }
 } // namespace
 
@@ -63,13 +77,14 @@ void printAlternatingLevels(const std::vector<float> &times) {
   if (!levels)
     return;
   llvm::outs() << llvm::formatv(
-      "note: the runs alternate between two levels, {0:f4} and {1:f4} ms "
-      "({2:f1}% apart; mean {3:f4} ms): {4:f0}% of consecutive runs switch "
+      "note: the runs alternate between two levels, {0} and {1} ms "
+      "({2:f1}% apart; mean {3} ms): {4:f0}% of consecutive runs switch "
       "and {5:f0}% are low, so the median can land on either level from one "
       "call to the next\n",
-      levels->lowMs, levels->highMs,
-      100 * (levels->highMs - levels->lowMs) / levels->lowMs, rt::mean(times),
-      100 * levels->switchFraction, 100 * levels->lowFraction);
+      formatMs(levels->lowMs), formatMs(levels->highMs),
+      100 * (levels->highMs - levels->lowMs) / levels->lowMs,
+      formatMs(rt::mean(times)), 100 * levels->switchFraction,
+      100 * levels->lowFraction);
 }
 
 int summarizeTimesFile(RunContext &context, llvm::StringRef path) {
@@ -78,10 +93,10 @@ int summarizeTimesFile(RunContext &context, llvm::StringRef path) {
   if (!rt::readTimes(path.str(), times, error))
     return context.fail(error);
   llvm::outs() << llvm::formatv(
-      "time: median {0:f4} ms (p20 {1:f4}, p80 {2:f4}, mean {3:f4}) over {4} "
-      "runs\n",
-      rt::quantile(times, 0.5), rt::quantile(times, 0.2),
-      rt::quantile(times, 0.8), rt::mean(times), times.size());
+      "time: median {0} ms (p20 {1}, p80 {2}, mean {3}) over {4} runs\n",
+      formatMs(rt::quantile(times, 0.5)), formatMs(rt::quantile(times, 0.2)),
+      formatMs(rt::quantile(times, 0.8)), formatMs(rt::mean(times)),
+      times.size());
   printAlternatingLevels(times);
   return 0;
 }
@@ -95,9 +110,9 @@ int reportTimes(RunContext &context, const launch::LaunchSpec &spec,
   result.p80 = rt::quantile(times, 0.8);
   result.ceilingGBs = ceiling;
   llvm::outs() << llvm::formatv(
-      "time: median {0:f4} ms (p20 {1:f4}, p80 {2:f4}) over {3} runs, L2 "
-      "flushed",
-      median, *result.p20, *result.p80, times.size());
+      "time: median {0} ms (p20 {1}, p80 {2}) over {3} runs, L2 flushed",
+      formatMs(median), formatMs(*result.p20), formatMs(*result.p80),
+      times.size());
   if (spec.bytes) {
     double gbPerS = *spec.bytes / median * 1e-6;
     llvm::outs() << llvm::formatv("; {0:f1} GB/s", gbPerS);
