@@ -69,17 +69,14 @@ Value barrierAddress(OpBuilder &b, Location loc, Value barriers,
 void emitOnEachBarrier(OpBuilder &b, Location loc, Value barriers,
                        int64_t count, StringRef instruction,
                        StringRef operands = "") {
-  Operation *parent = b.getInsertionBlock()->getParentOp();
-  bool producer = getWarpRoleAt(b) == WarpRole::Producer;
-  int32_t first = producer ? int32_t(getNumWarps(parent)) * 32 : 0;
-  int64_t warps = producer ? getProducerWarps(parent) : getNumWarps(parent);
+  int32_t first = getIssuingThreadId(b);
+  int64_t warps = getWarpsAt(b);
   Value tid = NVVM::ThreadIdXOp::create(b, loc, b.getI32Type());
   Value base = barrierAddress(b, loc, barriers);
   for (int64_t i = 0; i < count; ++i) {
     Value issues = LLVM::ICmpOp::create(
         b, loc, LLVM::ICmpPredicate::eq, tid,
-        i32Constant(b, loc,
-                    first + int32_t(i % std::max<int64_t>(warps, 1)) * 32));
+        i32Constant(b, loc, first + int32_t(i % warps) * 32));
     emitPtxStatement(b, loc,
                      ("@$1 " + instruction + " [$0 + " + std::to_string(i * 8) +
                       "]" + operands + ";")

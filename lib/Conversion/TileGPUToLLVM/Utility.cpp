@@ -117,13 +117,22 @@ void mlir::tilegpu::emitBarrier(OpBuilder &b, Location loc) {
   NVVM::BarrierOp::create(b, loc, TypeRange{}, id, threads, {}, Value{});
 }
 
+int32_t mlir::tilegpu::getIssuingThreadId(OpBuilder &b) {
+  if (getWarpRoleAt(b) != WarpRole::Producer)
+    return 0;
+  return int32_t(getNumWarps(b.getInsertionBlock()->getParentOp())) * 32;
+}
+
+int64_t mlir::tilegpu::getWarpsAt(OpBuilder &b) {
+  Operation *parent = b.getInsertionBlock()->getParentOp();
+  return getWarpRoleAt(b) == WarpRole::Producer ? getProducerWarps(parent)
+                                                : getNumWarps(parent);
+}
+
 Value mlir::tilegpu::isIssuingThread(OpBuilder &b, Location loc) {
   Value tid = NVVM::ThreadIdXOp::create(b, loc, b.getI32Type());
-  int32_t first = 0;
-  if (getWarpRoleAt(b) == WarpRole::Producer)
-    first = int32_t(getNumWarps(b.getInsertionBlock()->getParentOp())) * 32;
   return LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq, tid,
-                              i32Constant(b, loc, first));
+                              i32Constant(b, loc, getIssuingThreadId(b)));
 }
 
 /// shfl.sync of `value` (any scalar up to 64 bits; wider ones as two 32-bit

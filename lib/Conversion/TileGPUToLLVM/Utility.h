@@ -48,6 +48,11 @@ WarpRole getWarpRoleAt(OpBuilder &b);
 /// i1: this thread issues the program's TMA copies and single-thread
 /// operations: thread 0, or the producer warp's first thread in its region.
 Value isIssuingThread(OpBuilder &b, Location loc);
+/// The issuing thread's id (0, or the producer warpgroup's first thread in
+/// its region) and how many warps the code at `b` runs on (the producer's,
+/// or num-warps).
+int32_t getIssuingThreadId(OpBuilder &b);
+int64_t getWarpsAt(OpBuilder &b);
 /// shfl.sync.bfly of `value` (any scalar type up to 64 bits) with lane
 /// `lane ^ laneMask`.
 Value shuffleXor(OpBuilder &b, Location loc, Value value, unsigned laneMask);
