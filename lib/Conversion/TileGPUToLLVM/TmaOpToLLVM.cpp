@@ -8,7 +8,7 @@
 //   - init_barriers: lane 0 of warp i mod W runs mbarrier.init (the op's
 //     arrival count) on barrier i (emitOnEachBarrier), then
 //     fence.mbarrier_init and bar.sync, so that every thread and the TMA
-//     unit see them initialized;
+//     unit see them initialized (once for inits that follow each other);
 //   - tma_copy: thread 0, where the copy is wanted, runs
 //     mbarrier.arrive.expect_tx with the stage's bytes, then one
 //     cp.async.bulk.tensor.2d per swizzle-wide column block of the stage
@@ -41,6 +41,7 @@
 #include "mlir/Conversion/LLVMCommon/Pattern.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/Support/FormatVariadic.h"
 
 using namespace mlir;
@@ -109,6 +110,20 @@ void emitPhaseWait(OpBuilder &b, Location loc, Value barrier, Value phase,
   emitPtxStatement(b, loc, text, waits ? "r,r,b" : "r,r", operands);
 }
 
+/// Whether another init_barriers follows `op` in its block with only
+/// allocations and ops without memory effects between them: its fence and
+/// barrier then order `op`'s inits too (a loop's rings are set up one after
+/// the other, each would otherwise pay a bar.sync).
+bool isFollowedByInit(InitBarriersOp op) {
+  for (Operation *next = op->getNextNode(); next; next = next->getNextNode()) {
+    if (isa<InitBarriersOp>(next))
+      return true;
+    if (!isa<LocalAllocOp>(next) && !isMemoryEffectFree(next))
+      return false;
+  }
+  return false;
+}
+
 struct InitBarriersOpLowering : public ConvertOpToLLVMPattern<InitBarriersOp> {
   using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
   LogicalResult
@@ -121,8 +136,10 @@ struct InitBarriersOpLowering : public ConvertOpToLLVMPattern<InitBarriersOp> {
                       op.getBarriers().getType().getCount(),
                       "mbarrier.init.shared::cta.b64",
                       ", " + std::to_string(op.getArrivals()));
-    emitPtxStatement(rewriter, loc, "fence.mbarrier_init.release.cluster;");
-    emitPtxStatement(rewriter, loc, "bar.sync 0;");
+    if (!isFollowedByInit(op)) {
+      emitPtxStatement(rewriter, loc, "fence.mbarrier_init.release.cluster;");
+      emitPtxStatement(rewriter, loc, "bar.sync 0;");
+    }
     rewriter.eraseOp(op);
     return success();
   }

@@ -69,23 +69,25 @@ Value flipOnWrap(OpBuilder &b, Location loc, Value next, Value phase,
 }
 } // namespace
 
-namespace {
-/// Starts fetching `tensormap` where the kernel begins, once per tensor map,
-/// when it is a kernel argument (a host descriptor's): the fetch then
-/// overlaps everything before the first copy instead of delaying it.
-void prefetchAtEntry(Value tensormap) {
+void mlir::tilegpu::prefetchAtEntry(Value tensormap, bool afterOthers) {
   auto argument = dyn_cast<BlockArgument>(tensormap);
   if (!argument || !argument.getOwner()->isEntryBlock() ||
       !isa<FunctionOpInterface>(argument.getOwner()->getParentOp()))
     return;
   Block *entry = argument.getOwner();
-  for (auto prefetch : entry->getOps<PrefetchTensormapOp>())
+  PrefetchTensormapOp last;
+  for (auto prefetch : entry->getOps<PrefetchTensormapOp>()) {
     if (prefetch.getTensormap() == tensormap)
       return;
+    last = prefetch;
+  }
   OpBuilder b = OpBuilder::atBlockBegin(entry);
+  if (afterOthers && last)
+    b.setInsertionPointAfter(last);
   PrefetchTensormapOp::create(b, argument.getLoc(), tensormap);
 }
 
+namespace {
 /// Copies `load`'s block for `values`' iteration into `stage` of its
 /// buffer, only if `inRange` (cp.async copies are masked off, TMA copies
 /// not issued).

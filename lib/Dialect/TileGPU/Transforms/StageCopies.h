@@ -34,6 +34,14 @@ bool isTransposedLoad(tile::LoadOp load);
 /// is a TMA box.
 bool isTmaLoad(tile::LoadOp load);
 
+/// Starts fetching `tensormap` where the kernel begins, once per tensor map,
+/// when it is a kernel argument (a host descriptor's): the fetch then
+/// overlaps everything before the first copy or store through it instead
+/// of delaying it. The prefetch goes first in the kernel, or with
+/// `afterOthers` after the prefetches already there (a store's map, needed
+/// last).
+void prefetchAtEntry(Value tensormap, bool afterOthers = false);
+
 /// The bytes of a block of `type` (a stage of it, a staged store's).
 uint64_t getBlockBytes(RankedTensorType type);
 

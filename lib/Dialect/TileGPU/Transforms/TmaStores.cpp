@@ -7,7 +7,8 @@
 // (tilegpu.local_store, which ends with fence.proxy.async), and thread 0
 // stores that stage with tilegpu.tma_store once every thread's part is in
 // (tilegpu-insert-barriers puts the barrier between them). The tensor map
-// clips the box at the tensor's edges, as the store's bounds mask does.
+// clips the box at the tensor's edges, as the store's bounds mask does, and
+// is prefetched where the kernel begins, after the loads' maps.
 //
 // Assumes the host encodes a tensor map for exactly the descriptors whose
 // element type is f16 or bf16 and whose block is a TMA box (Launch.cpp and
@@ -21,6 +22,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "StageCopies.h"
 #include "tile/Dialect/TileGPU/IR/TensorMapBox.h"
 #include "tile/Dialect/TileGPU/IR/TileGPUDialect.h"
 #include "tile/Dialect/TileGPU/Transforms/Passes.h"
@@ -67,6 +69,9 @@ void storeWithTma(tile::StoreOp store) {
   LocalStoreOp::create(b, loc, value, buffer, stage);
   TmaStoreOp::create(b, loc, store.getTensormap(), store.getCoords(), buffer,
                      stage);
+  // Without it, the first store of each SM waits for the map's fetch at the
+  // end of the program, where nothing else hides it.
+  prefetchAtEntry(store.getTensormap(), /*afterOthers=*/true);
   store.erase();
   if (convert && convert->use_empty())
     convert.erase();
