@@ -63,7 +63,6 @@ void mlir::tile::buildTileToTileGPUPipeline(OpPassManager &pm,
   }
   tilegpu::TileGPUPipelineOptions pipeline;
   pipeline.numStages = options.numStages;
-  pipeline.warpSpecializeAll = options.warpSpecializeAll;
   pm.addPass(tilegpu::createTileGPUPipeline(pipeline));
   pm.addPass(tilegpu::createTileGPUOverlapChainedDots());
   pm.addPass(tilegpu::createTileGPUTmaStores());

@@ -2,15 +2,14 @@
 // RUN: tile-opt %s -split-input-file -convert-tile-to-tilegpu="num-warps=4 target=sm_80" -tilegpu-coalesce -tilegpu-accelerate-matmul -tilegpu-remove-layout-conversions -cse -tilegpu-pipeline -cse | FileCheck %s --check-prefix=SM80
 
 // Both loads carry the TMA tensor map of a host descriptor, and each block
-// is a TMA box: the stages are filled by TMA copies that complete on one
-// ring of three mbarriers both loads share (two arrivals: each copy
-// announces its bytes), initialized before the prologue and invalidated
-// after the loop. The prologue copies iterations 0 and 1 (each only if in
-// range); the loop also carries the parity of the read stage's phase (0 at
-// first, flipped whenever the read counter wraps to stage 0); each
-// iteration waits once for its stage's barrier at that parity (no cp.async
-// groups), starts the dot, then copies iteration k + 2 at its coordinates
-// (k + 2) * 32.
+// is a TMA box: the stages are filled by TMA copies that complete on a
+// buffer of three mbarriers per load, initialized before the prologue and
+// invalidated after the loop. The prologue copies iterations 0 and 1 (each
+// only if in range); the loop also carries the parity of the read stage's
+// phase (0 at first, flipped whenever the read counter wraps to stage 0);
+// each iteration waits for both barriers of its stage at that parity (no
+// cp.async groups), starts the dot, then copies iteration k + 2 at its
+// coordinates (k + 2) * 32.
 // sm_80 has no TMA: the same loads are copied with cp.async.
 // SM80-LABEL: func.func @matmul_tma
 // SM80-NOT: tma_copy
@@ -24,25 +23,27 @@
 // CHECK-DAG: %[[C0:.*]] = arith.constant 0 : i32
 // CHECK-DAG: %[[C1:.*]] = arith.constant 1 : i32
 // CHECK: %[[BUFA:.*]] = tilegpu.local_alloc : !tilegpu.memdesc<3x64x32xf16>
-// CHECK: %[[BAR:.*]] = tilegpu.local_alloc : !tilegpu.mbarriers<3>
-// CHECK: tilegpu.init_barriers %[[BAR]] {arrivals = 2 : i32}
+// CHECK: %[[BARA:.*]] = tilegpu.local_alloc : !tilegpu.mbarriers<3>
+// CHECK: tilegpu.init_barriers %[[BARA]]
 // CHECK: %[[BUFB:.*]] = tilegpu.local_alloc : !tilegpu.memdesc<3x32x64xf16>
-// CHECK-NOT: init_barriers
+// CHECK: %[[BARB:.*]] = tilegpu.local_alloc : !tilegpu.mbarriers<3>
+// CHECK: tilegpu.init_barriers %[[BARB]]
 // CHECK-NOT: async_copy
 // CHECK: %[[IN0:.*]] = arith.cmpi slt
-// CHECK: tilegpu.tma_copy %[[TA]][%[[C0]], %{{.*}}], %[[BUFA]][%[[C0]]], %[[BAR]], %[[IN0]]
-// CHECK: tilegpu.tma_copy %[[TB]][%{{.*}}, %[[C0]]], %[[BUFB]][%[[C0]]], %[[BAR]], %[[IN0]]
+// CHECK: tilegpu.tma_copy %[[TA]][%[[C0]], %{{.*}}], %[[BUFA]][%[[C0]]], %[[BARA]], %[[IN0]]
+// CHECK: tilegpu.tma_copy %[[TB]][%{{.*}}, %[[C0]]], %[[BUFB]][%[[C0]]], %[[BARB]], %[[IN0]]
 // CHECK-NOT: async_commit_group
-// CHECK: tilegpu.tma_copy %[[TA]][%[[C0]], %{{.*}}], %[[BUFA]][%[[C1]]], %[[BAR]]
-// CHECK: tilegpu.tma_copy %[[TB]][%{{.*}}, %[[C0]]], %[[BUFB]][%[[C1]]], %[[BAR]]
+// CHECK: tilegpu.tma_copy %[[TA]][%[[C0]], %{{.*}}], %[[BUFA]][%[[C1]]], %[[BARA]]
+// CHECK: tilegpu.tma_copy %[[TB]][%{{.*}}, %[[C0]]], %[[BUFB]][%[[C1]]], %[[BARB]]
 // CHECK: scf.for %[[K:[a-z0-9]+]] = {{.*}} iter_args(%[[ACC:[a-z0-9]+]] = %{{[a-z0-9_]+}}, {{.*}}, %[[READ:[a-z0-9]+]] = %[[C0]], %[[WRITE:[a-z0-9]+]] = %{{[a-z0-9_]+}}, %[[PHASE:[a-z0-9]+]] = %[[C0]])
-// CHECK-NEXT: tilegpu.tma_wait %[[BAR]][%[[READ]]], %[[PHASE]]
+// CHECK-NEXT: tilegpu.tma_wait %[[BARA]][%[[READ]]], %[[PHASE]]
+// CHECK-NEXT: tilegpu.tma_wait %[[BARB]][%[[READ]]], %[[PHASE]]
 // CHECK-NEXT: tilegpu.warpgroup_dot %[[BUFA]], %[[BUFB]][%[[READ]]], %[[ACC]]
 // CHECK: %[[AHEAD:.*]] = arith.addi %[[K]], %{{.*}} : i32
 // CHECK: %[[IN:.*]] = arith.cmpi slt, %[[AHEAD]]
 // CHECK: %[[COL:.*]] = arith.muli %[[AHEAD]], %{{.*}} : i32
-// CHECK: tilegpu.tma_copy %[[TA]][%[[C0]], %[[COL]]], %[[BUFA]][%[[WRITE]]], %[[BAR]], %[[IN]]
-// CHECK: tilegpu.tma_copy %[[TB]][%[[COL]], %[[C0]]], %[[BUFB]][%[[WRITE]]], %[[BAR]], %[[IN]]
+// CHECK: tilegpu.tma_copy %[[TA]][%[[C0]], %[[COL]]], %[[BUFA]][%[[WRITE]]], %[[BARA]], %[[IN]]
+// CHECK: tilegpu.tma_copy %[[TB]][%[[COL]], %[[C0]]], %[[BUFB]][%[[WRITE]]], %[[BARB]], %[[IN]]
 // CHECK-NOT: tile.load
 // CHECK: %[[R1:.*]] = arith.addi %[[READ]], %[[C1]] : i32
 // CHECK: %[[NREAD:.*]] = arith.select %{{.*}}, %[[C0]], %[[R1]] : i32
@@ -52,8 +53,8 @@
 // CHECK: scf.yield %{{.*}}, %[[NREAD]], %{{.*}}, %[[NPHASE]]
 // CHECK: tilegpu.warpgroup_dot_wait %{{.*}} {pending = 0 : i32}
 // CHECK-NOT: async_wait
-// CHECK-NEXT: tilegpu.inval_barriers %[[BAR]]
-// CHECK-NOT: tilegpu.inval_barriers
+// CHECK-NEXT: tilegpu.inval_barriers %[[BARA]]
+// CHECK-NEXT: tilegpu.inval_barriers %[[BARB]]
 func.func @matmul_tma(%a: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %b: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %ta: !tile.ptr<i8>, %tb: !tile.ptr<i8>, %kTiles: i32, %kLeft: i32 {tile.divisibility = 16 : i32}) -> tensor<64x64xf32> {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32

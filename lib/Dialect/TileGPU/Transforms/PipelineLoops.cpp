@@ -46,13 +46,11 @@
 // TMA box, is copied with TMA instead of cp.async in either scheme
 // (StageCopies.h): thread 0 starts one copy per stage that completes on the
 // stage's mbarrier, and the wait is a wait for the barrier's phase. In a
-// loop whose loads all go by TMA, in a program of several warpgroups, the
-// warps release each stage on a second mbarrier after the dot that read it
-// (here: after the wait that finished the previous iteration's wgmma, from
-// the second iteration on), and thread 0 waits for those releases before
-// refilling it (releasesStages), so no barrier of the whole program is left
-// in the loop. Not where the kernel may be warp-specialized (it asks, or
-// warp-specialize-all): the split takes the staged-loads scheme's loops.
+// staged-loads loop whose loads all go by TMA, in a program of several
+// warpgroups, the warps release each stage on a second mbarrier after the
+// dot that read it, and thread 0 waits for those releases before refilling
+// it (releasesStages), so no barrier of the whole program is left in the
+// loop.
 //
 //===----------------------------------------------------------------------===//
 
@@ -65,10 +63,8 @@
 #include "tile/Dialect/TileGPU/IR/TileGPUDialect.h"
 #include "tile/Dialect/TileGPU/Transforms/Passes.h"
 
-#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinOps.h"
-#include "mlir/Interfaces/FunctionInterfaces.h"
 
 namespace mlir::tilegpu {
 #define GEN_PASS_DEF_TILEGPUPIPELINE
@@ -149,26 +145,10 @@ std::optional<PipelinedDot> match(scf::ForOp loop,
   return result;
 }
 
-/// Whether the warps release the loop's stages instead of meeting at a
-/// barrier before each iteration's copies (PipelineStagedLoads.h:
-/// releasesStages): wgmma dots whose A and B both come by TMA, in a
-/// program of several warpgroups that will not be warp-specialized (the
-/// split takes the staged-loads scheme's loops only).
-bool releasesDotStages(PipelinedDot &candidate, bool warpSpecializeAll) {
-  Operation *loop = candidate.loop.getOperation();
-  auto kernel = loop->getParentOfType<FunctionOpInterface>();
-  return cast<MmaEncodingAttr>(candidate.dot.getType().getEncoding())
-                 .getVersionMajor() == 3 &&
-         getNumWarps(loop) > 4 && isTmaLoad(candidate.loads[0]) &&
-         isTmaLoad(candidate.loads[1]) && kernel && !warpSpecializeAll &&
-         !asksForWarpSpecialization(kernel);
-}
-
-void pipeline(PipelinedDot candidate, unsigned stages, bool releaseStages) {
+void pipeline(PipelinedDot candidate, unsigned stages) {
   std::optional<StagedLoop> staged =
       setUpStages(candidate.loop, candidate.loads, candidate.aheadArgs,
-                  /*steppedArgs=*/{}, stages, releaseStages,
-                  /*predecessor=*/nullptr, /*shareRings=*/true);
+                  /*steppedArgs=*/{}, stages);
   if (!staged)
     return;
   scf::ForOp loop = staged->loop;
@@ -190,19 +170,6 @@ void pipeline(PipelinedDot candidate, unsigned stages, bool releaseStages) {
         staged->readStage, dot.getC(), /*a_stage=*/Value(), candidate.bKMajor);
     waited = WarpGroupDotWaitOp::create(b, dot.getLoc(), dot.getType(), started,
                                         /*pending=*/1);
-    // Released stages: the wait finished the previous iteration's wgmma, so
-    // each warp releases the stage it read (the one the copies below
-    // refill), from the second iteration on.
-    if (staged->anyReleasedStages()) {
-      Value notFirst =
-          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
-                                loop.getInductionVar(), loop.getLowerBound());
-      auto ifNotFirst = scf::IfOp::create(b, loc, notFirst);
-      OpBuilder then = ifNotFirst.getThenBodyBuilder();
-      // A and B share their rings (setUpStages): one release.
-      ReleaseStageOp::create(then, loc, staged->releaseBarriers[0],
-                             staged->writeStage);
-    }
   } else {
     // mma.sync: the copies after the dot, as for wgmma. Issuing them first
     // would need one barrier instead of two (the previous iteration's reads
@@ -277,12 +244,11 @@ struct Pipeline : public tilegpu::impl::TileGPUPipelineBase<Pipeline> {
     }
     for (PipelinedDot &candidate : candidates) {
       // Stages of A and B must fit; the deepest that does, up to numStages.
-      bool release = releasesDotStages(candidate, warpSpecializeAll);
-      unsigned stages = unsigned(
-          std::min<uint64_t>(getWantedStages(candidate.loop),
-                             limit / getStageBytes(candidate.loads, release)));
+      unsigned stages =
+          unsigned(std::min<uint64_t>(getWantedStages(candidate.loop),
+                                      limit / getStageBytes(candidate.loads)));
       if (stages >= 2)
-        pipeline(candidate, stages, release);
+        pipeline(candidate, stages);
     }
     // Loads whose every use now reads a TMA-filled buffer.
     module.walk([](tile::LoadOp load) {

@@ -203,10 +203,11 @@ bool mlir::tilegpu::chainsAfter(const StagedLoop &predecessor, scf::ForOp loop,
   return true;
 }
 
-std::optional<StagedLoop> mlir::tilegpu::setUpStages(
-    scf::ForOp loop, ArrayRef<tile::LoadOp> loads, ArrayRef<unsigned> aheadArgs,
-    ArrayRef<unsigned> steppedArgs, unsigned stages, bool releaseStages,
-    const StagedLoop *predecessor, bool shareRings) {
+std::optional<StagedLoop>
+mlir::tilegpu::setUpStages(scf::ForOp loop, ArrayRef<tile::LoadOp> loads,
+                           ArrayRef<unsigned> aheadArgs,
+                           ArrayRef<unsigned> steppedArgs, unsigned stages,
+                           bool releaseStages, const StagedLoop *predecessor) {
   Location loc = loop.getLoc();
   OpBuilder b(loop);
   Type ivType = loop.getInductionVar().getType();
@@ -257,8 +258,7 @@ std::optional<StagedLoop> mlir::tilegpu::setUpStages(
     staged.phase = loop.getRegionIterArgs()[stageArgs + 2];
   // Carried: the carrier's iterations hand the counters on, from the same
   // first values, and the buffers and barriers are set up before it.
-  staged.carrier =
-      shareRings ? scf::ForOp() : getPipelineCarrier(loop, releaseStages);
+  staged.carrier = getPipelineCarrier(loop, releaseStages);
   Value firstRead = zero, firstPhase = zero;
   if (staged.carrier) {
     unsigned carried = staged.carrier.getNumRegionIterArgs();
@@ -304,25 +304,17 @@ std::optional<StagedLoop> mlir::tilegpu::setUpStages(
   OpBuilder setUp(staged.carrier ? staged.carrier.getOperation()
                                  : loop.getOperation());
 
-  Value sharedRing, sharedRelease; // with shareRings, the first TMA load's
   for (tile::LoadOp load : predecessor ? ArrayRef<tile::LoadOp>() : loads) {
     staged.buffers.push_back(
         LocalAllocOp::create(setUp, loc, getStageType(load, stages)));
     staged.tensormaps.push_back(isTmaLoad(load) ? load.getTensormap()
                                                 : Value());
     Value barriers, releaseBarriers;
-    Value shared = shareRings ? sharedRing : Value();
-    if (isTmaLoad(load) && shared) {
-      prefetchAtEntry(load.getTensormap());
-      barriers = shared;
-      releaseBarriers = sharedRelease;
-    } else if (isTmaLoad(load)) {
+    if (isTmaLoad(load)) {
       prefetchAtEntry(load.getTensormap());
       auto type = BarriersType::get(b.getContext(), stages);
       barriers = LocalAllocOp::create(setUp, loc, type);
-      auto init = InitBarriersOp::create(setUp, loc, barriers);
-      if (shareRings)
-        init.setArrivals(unsigned(llvm::count_if(loads, isTmaLoad)));
+      InitBarriersOp::create(setUp, loc, barriers);
       if (releaseStages) {
         releaseBarriers = LocalAllocOp::create(setUp, loc, type);
         InitBarriersOp::create(setUp, loc, releaseBarriers,
@@ -331,10 +323,6 @@ std::optional<StagedLoop> mlir::tilegpu::setUpStages(
     }
     staged.barriers.push_back(barriers);
     staged.releaseBarriers.push_back(releaseBarriers);
-    if (shareRings && barriers && !sharedRing) {
-      sharedRing = barriers;
-      sharedRelease = releaseBarriers;
-    }
   }
 
   SmallVector<Value> current(loop.getInitArgs());
@@ -379,9 +367,8 @@ void mlir::tilegpu::emitStageWait(OpBuilder &b, const StagedLoop &staged) {
   Location loc = scf::ForOp(staged.loop).getLoc();
   if (staged.anyAsyncCopy())
     AsyncWaitOp::create(b, loc, staged.stages - 2);
-  llvm::SmallPtrSet<Value, 4> waited; // rings loads share are waited once
   for (Value barriers : staged.barriers)
-    if (barriers && waited.insert(barriers).second)
+    if (barriers)
       TmaWaitOp::create(b, loc, barriers, staged.readStage, staged.phase);
 }
 
@@ -453,10 +440,9 @@ void mlir::tilegpu::emitAfterLoop(OpBuilder &b, const StagedLoop &staged) {
   OpBuilder::InsertionGuard guard(b);
   if (staged.carrier)
     b.setInsertionPointAfter(staged.carrier);
-  llvm::SmallPtrSet<Value, 8> invalidated;
   for (Value barriers :
        llvm::concat<const Value>(staged.barriers, staged.releaseBarriers))
-    if (barriers && invalidated.insert(barriers).second)
+    if (barriers)
       InvalBarriersOp::create(b, loc, barriers);
 }
 

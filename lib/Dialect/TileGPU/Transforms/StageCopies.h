@@ -113,15 +113,12 @@ scf::ForOp getPipelineCarrier(scf::ForOp loop, bool releaseStages);
 /// With `predecessor` (chainsAfter holds), the loop continues its
 /// pipeline instead: no buffers or barriers of its own, the counters start
 /// where the predecessor's stopped, and each prologue copy acquires its
-/// stage as a carried run's do. With `shareRings` (loads read by one dot,
-/// whose stages are waited for and released together), the TMA loads share
-/// one ring of barriers their copies complete on (one arrival per load) and
-/// one they are released on, and the pipeline is not carried.
+/// stage as a carried run's do.
 std::optional<StagedLoop>
 setUpStages(scf::ForOp loop, ArrayRef<tile::LoadOp> loads,
             ArrayRef<unsigned> aheadArgs, ArrayRef<unsigned> steppedArgs,
             unsigned stages, bool releaseStages = false,
-            const StagedLoop *predecessor = nullptr, bool shareRings = false);
+            const StagedLoop *predecessor = nullptr);
 
 /// Whether `loop`, whose `loads` will be staged `stages` deep with released
 /// stages, can continue `predecessor`'s pipeline (a causal forward's

@@ -134,11 +134,10 @@ def TileGPUPipeline : Pass<"tilegpu-pipeline", "mlir::ModuleOp"> {
     (wgmma), or a shared_dot (mma.sync). Loops with several wgmma dots
     (attention) have their copyable loads staged the same way, each dot
     completing in its iteration, A from a stage, from registers or from a
-    one-stage buffer. Where a loop's loads all go by TMA and the program
-    has several warpgroups, the warps release each stage on an mbarrier and
-    thread 0 acquires it before refilling it, instead of a barrier of the
-    whole program per iteration (for a single dot, only where the kernel
-    will not be warp-specialized; its A and B then share their rings). The stage count is lowered
+    one-stage buffer. Where such a loop's loads all go by TMA and the
+    program has several warpgroups, the warps release each stage on an
+    mbarrier and thread 0 acquires it before refilling it, instead of a
+    barrier of the whole program per iteration. The stage count is lowered
     to what fits in the target's shared memory; below 2, or for loops that
     do not have the shapes described in PipelineLoops.cpp and
     PipelineStagedLoads.cpp, nothing changes.
@@ -146,10 +145,6 @@ def TileGPUPipeline : Pass<"tilegpu-pipeline", "mlir::ModuleOp"> {
   let options = [
     Option<"numStages", "num-stages", "unsigned", /*default=*/"3",
            "Triton's num_stages: shared-memory stages per operand">,
-    Option<"warpSpecializeAll", "warp-specialize-all", "bool",
-           /*default=*/"false",
-           "Every kernel may be warp-specialized (tilegpu-warp-specialize's "
-           "all-kernels): single-dot loops keep the program's barrier">,
   ];
   let dependentDialects = ["::mlir::tilegpu::TileGPUDialect",
                            "::mlir::scf::SCFDialect",
