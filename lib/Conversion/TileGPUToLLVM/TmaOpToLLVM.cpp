@@ -23,7 +23,7 @@
 //     mbarrier.try_wait.parity on it; the other threads go on;
 //   - prefetch_tensormap: thread 0 runs prefetch.tensormap;
 //   - inval_barriers: bar.sync, then mbarrier.inval, shared out as the
-//     inits are;
+//     inits are (one bar.sync for invals that follow each other);
 //   - take_turn / pass_turn: bar.sync / bar.arrive on the consumer
 //     warpgroups' named barriers 2 and 3 (tilegpu-ping-pong).
 // The tensor map is a host descriptor's: 128 bytes the kernel takes by
@@ -152,10 +152,31 @@ struct InvalBarriersOpLowering
   matchAndRewrite(InvalBarriersOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
+    // The inval_barriers that follow with only allocations and ops without
+    // memory effects between (a loop's rings) are lowered here too, behind
+    // the same barrier: no thread waits on their rings in between.
+    SmallVector<InvalBarriersOp> following;
+    for (Operation *next = op->getNextNode(); next;
+         next = next->getNextNode()) {
+      if (auto inval = dyn_cast<InvalBarriersOp>(next))
+        following.push_back(inval);
+      else if (!isa<LocalAllocOp>(next) && !isMemoryEffectFree(next))
+        break;
+    }
     emitBarrier(rewriter, loc);
     emitOnEachBarrier(rewriter, loc, adaptor.getBarriers(),
                       op.getBarriers().getType().getCount(),
                       "mbarrier.inval.shared::cta.b64");
+    for (InvalBarriersOp inval : following) {
+      Value barriers = rewriter.getRemappedValue(inval.getBarriers());
+      if (!barriers)
+        return failure();
+      emitOnEachBarrier(rewriter, loc, barriers,
+                        inval.getBarriers().getType().getCount(),
+                        "mbarrier.inval.shared::cta.b64");
+    }
+    for (InvalBarriersOp inval : following)
+      rewriter.eraseOp(inval);
     rewriter.eraseOp(op);
     return success();
   }

@@ -60,7 +60,8 @@ func.func @tma(%map: !tile.ptr<i8>, %row: i32, %col: i32, %s: i32, %phase: i32, 
 }
 
 // Rings set up one after the other (a loop's A and B) share one fence and
-// one bar.sync, after the last of them.
+// one bar.sync, after the last of them; invalidated one after the other,
+// one barrier before the first.
 // CHECK-LABEL: llvm.func @two_rings
 // CHECK: "@$1 mbarrier.init.shared::cta.b64 [$0 + 8], 1;"
 // CHECK-NOT: fence.mbarrier_init
@@ -69,11 +70,20 @@ func.func @tma(%map: !tile.ptr<i8>, %row: i32, %col: i32, %s: i32, %phase: i32, 
 // CHECK-NEXT: "fence.mbarrier_init.release.cluster;"
 // CHECK-NEXT: "bar.sync 0;"
 // CHECK-NOT: fence.mbarrier_init
+// CHECK: nvvm.barrier0
+// CHECK-NOT: nvvm.barrier0
+// CHECK: "@$1 mbarrier.inval.shared::cta.b64 [$0 + 8];"
+// CHECK-NOT: nvvm.barrier0
+// CHECK: "@$1 mbarrier.inval.shared::cta.b64 [$0 + 8];"
+// CHECK-NOT: nvvm.barrier0
+// CHECK: llvm.return
 func.func @two_rings() {
   %a = tilegpu.local_alloc {tilegpu.shared_offset = 32768 : i32} : !tilegpu.mbarriers<2>
   tilegpu.init_barriers %a : !tilegpu.mbarriers<2>
   %b = tilegpu.local_alloc {tilegpu.shared_offset = 32784 : i32} : !tilegpu.mbarriers<2>
   tilegpu.init_barriers %b : !tilegpu.mbarriers<2>
+  tilegpu.inval_barriers %a : !tilegpu.mbarriers<2>
+  tilegpu.inval_barriers %b : !tilegpu.mbarriers<2>
   return
 }
 }
