@@ -19,14 +19,18 @@ decorators and all) run by Triton with its autotuner over the same
 configurations; triton.testing.do_bench's median ms of the tuned kernel.
 cuBLAS: torch.matmul(a, b), do_bench.
 
+Each repeat times every implementation once, in a shuffled order (seeded,
+printed; --fixed-order runs Tile's, then Triton's, then cuBLAS).
+
     python3 scripts/bench-matmul-best.py [--tile-run PATH] [--repeats N]
-        [--sizes 512,1024,...]
+        [--sizes 512,1024,...] [--seed N] [--fixed-order]
 
 Needs torch, triton and a CUDA GPU. Exit status 1 if a check fails.
 """
 import argparse
 import importlib
 import os
+import random
 import re
 import statistics
 import subprocess
@@ -100,7 +104,11 @@ def main():
     parser.add_argument("--tile-run", default="tile-run")
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--sizes", default="512,1024,2048,4096,8192")
+    parser.add_argument("--seed", type=int, default=0, help="seed of each repeat's order")
+    parser.add_argument("--fixed-order", action="store_true",
+                        help="run Tile's kernels, then Triton's, then cuBLAS in every repeat")
     args = parser.parse_args()
+    rng = random.Random(args.seed)
     sizes = [int(x) for x in args.sizes.split(",")]
     triton.set_allocator(lambda size, alignment, stream: torch.empty(size, device="cuda", dtype=torch.int8))
     sms = torch.cuda.get_device_properties("cuda").multi_processor_count
@@ -166,15 +174,27 @@ def main():
         tile_choice = {}
         triton_ms = {k: [] for k in triton_runs}
         cublas_ms = []
-        for _ in range(args.repeats):
-            for kernel in tile_kernels(s):
-                ms, choice, ok = tile_time(args.tile_run, kernel, s, check=False)
-                if ms is not None:
-                    tile_ms[kernel].append(ms)
-                    tile_choice[kernel] = choice
-            for name, run in triton_runs.items():
-                triton_ms[name].append(triton.testing.do_bench(run))
-            cublas_ms.append(triton.testing.do_bench(lambda: torch.matmul(a, b)))
+        # Each repeat runs every implementation once, in an order of its own
+        # (seeded): at the power-limited sizes a median depends on how long
+        # the GPU ran before it, so no implementation always follows the
+        # same others.
+        entries = ([("tile", k) for k in tile_kernels(s)] + [("triton", n) for n in triton_runs] +
+                   [("cublas", "cuBLAS")])
+        for repeat in range(args.repeats):
+            order = list(entries)
+            if not args.fixed_order:
+                rng.shuffle(order)
+            print(f"# {s}: repeat {repeat + 1} order: {', '.join(name for _, name in order)}", flush=True)
+            for kind, name in order:
+                if kind == "tile":
+                    ms, choice, ok = tile_time(args.tile_run, name, s, check=False)
+                    if ms is not None:
+                        tile_ms[name].append(ms)
+                        tile_choice[name] = choice
+                elif kind == "triton":
+                    triton_ms[name].append(triton.testing.do_bench(triton_runs[name]))
+                else:
+                    cublas_ms.append(triton.testing.do_bench(lambda: torch.matmul(a, b)))
         tflops = lambda ms: 2 * s ** 3 / (statistics.median(ms) * 1e-3) / 1e12
         for kernel, ms in tile_ms.items():
             if ms:
