@@ -8,7 +8,7 @@ Tile: `tile-run KERNEL --autotune --set M=S --set N=S --set K=S` for
 kernels/matmul.tile (tutorial 03, 16 configurations),
 kernels/matmul_descriptor_persistent.tile and
 kernels/matmul_tma_persistent.tile (tutorial 09, 48 each),
-kernels/matmul_tma.tile (tutorial 09's matmul_kernel_tma: its 24 and two of
+kernels/matmul_tma.tile (tutorial 09's matmul_kernel_tma: its 24 and five of
 Tile's), and up to
 S = 2048 kernels/matmul_split_k.tile (Tile's own split-K kernel, 39
 configurations, SPLIT_K 1, 2 or 4); the first run
