@@ -55,7 +55,8 @@ void mlir::tile::buildTileToTileGPUPipeline(OpPassManager &pm,
   // pipelined) ran at 7.7 TFLOP/s with it added after tilegpu-pipeline and
   // 33.1 without. Dots are pipelined through shared memory instead.
   // A warp-specialized kernel whose programs do equal work runs them in a
-  // loop, its pipeline carried from one to the next (docs/performance.md).
+  // loop, its pipeline carried from one to the next
+  // (docs/performance-2026-11-28.md).
   if (options.persistentPrograms) {
     tilegpu::TileGPUPersistentProgramsOptions persistent;
     persistent.allKernels = options.warpSpecializeAll;
