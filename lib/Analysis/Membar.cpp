@@ -2,6 +2,7 @@
 
 #include "tile/Analysis/Membar.h"
 #include "tile/Analysis/ScratchBuffers.h"
+#include "tile/Dialect/TileGPU/IR/BarrierRuns.h"
 #include "tile/Dialect/TileGPU/IR/TileGPUDialect.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -127,13 +128,16 @@ LogicalResult MembarAnalysis::visitOp(Operation *op, PendingAccesses &pending,
     pending.clear();
     return success();
   }
-  // init_barriers ends with a barrier of its own, inval_barriers starts
-  // with one (TmaOpToLLVM.cpp).
+  // A run of init_barriers ends with a barrier, a run of inval_barriers
+  // starts with one (BarrierRuns.h, TmaOpToLLVM.cpp): the last init, the
+  // first inval.
   if (isa<InitBarriersOp>(op)) {
-    pending.clear();
+    if (!getRunNeighbour<InitBarriersOp>(op, /*forward=*/true))
+      pending.clear();
     return success();
   }
-  if (isa<InvalBarriersOp>(op))
+  if (isa<InvalBarriersOp>(op) &&
+      !getRunNeighbour<InvalBarriersOp>(op, /*forward=*/false))
     pending.clear();
   // Every warp released the stages of the buffer it guards after its reads:
   // they are ordered before thread 0's next copy into it, which is the

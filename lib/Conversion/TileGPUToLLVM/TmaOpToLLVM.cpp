@@ -35,13 +35,13 @@
 
 #include "Utility.h"
 #include "WgmmaOperands.h"
+#include "tile/Dialect/TileGPU/IR/BarrierRuns.h"
 #include "tile/Dialect/TileGPU/IR/TensorMapBox.h"
 #include "tile/Dialect/TileGPU/IR/TileGPUDialect.h"
 
 #include "mlir/Conversion/LLVMCommon/Pattern.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
-#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/Support/FormatVariadic.h"
 
 using namespace mlir;
@@ -110,20 +110,6 @@ void emitPhaseWait(OpBuilder &b, Location loc, Value barrier, Value phase,
   emitPtxStatement(b, loc, text, waits ? "r,r,b" : "r,r", operands);
 }
 
-/// Whether another init_barriers follows `op` in its block with only
-/// allocations and ops without memory effects between them: its fence and
-/// barrier then order `op`'s inits too (a loop's rings are set up one after
-/// the other, each would otherwise pay a bar.sync).
-bool isFollowedByInit(InitBarriersOp op) {
-  for (Operation *next = op->getNextNode(); next; next = next->getNextNode()) {
-    if (isa<InitBarriersOp>(next))
-      return true;
-    if (!isa<LocalAllocOp>(next) && !isMemoryEffectFree(next))
-      return false;
-  }
-  return false;
-}
-
 struct InitBarriersOpLowering : public ConvertOpToLLVMPattern<InitBarriersOp> {
   using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
   LogicalResult
@@ -136,7 +122,7 @@ struct InitBarriersOpLowering : public ConvertOpToLLVMPattern<InitBarriersOp> {
                       op.getBarriers().getType().getCount(),
                       "mbarrier.init.shared::cta.b64",
                       ", " + std::to_string(op.getArrivals()));
-    if (!isFollowedByInit(op)) {
+    if (!getRunNeighbour<InitBarriersOp>(op, /*forward=*/true)) {
       emitPtxStatement(rewriter, loc, "fence.mbarrier_init.release.cluster;");
       emitPtxStatement(rewriter, loc, "bar.sync 0;");
     }
@@ -152,16 +138,15 @@ struct InvalBarriersOpLowering
   matchAndRewrite(InvalBarriersOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    // The inval_barriers that follow with only allocations and ops without
-    // memory effects between (a loop's rings) are lowered here too, behind
-    // the same barrier: no thread waits on their rings in between.
+    // The inval_barriers that continue the run (BarrierRuns.h) are lowered
+    // here too, behind the same barrier: no thread waits on their rings in
+    // between.
     SmallVector<InvalBarriersOp> following;
-    for (Operation *next = op->getNextNode(); next;
-         next = next->getNextNode()) {
-      if (auto inval = dyn_cast<InvalBarriersOp>(next))
-        following.push_back(inval);
-      else if (!isa<LocalAllocOp>(next) && !isMemoryEffectFree(next))
-        break;
+    Operation *last = op;
+    while (auto next =
+               getRunNeighbour<InvalBarriersOp>(last, /*forward=*/true)) {
+      following.push_back(next);
+      last = next;
     }
     emitBarrier(rewriter, loc);
     emitOnEachBarrier(rewriter, loc, adaptor.getBarriers(),

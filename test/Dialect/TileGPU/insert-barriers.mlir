@@ -271,3 +271,31 @@ func.func @side_load_loop(%p: tensor<16x!tile.ptr<f32>, #s>, %n: index, %read: i
   }
   return %r : tensor<16xf32, #s>
 }
+
+// -----
+
+// Rings invalidated one after the other share the bar.sync before the
+// first (TmaOpToLLVM.cpp), so the first ring's invals are still pending
+// after the second's: a read of its bytes gets a barrier. Rings
+// initialized one after the other share the barrier after the last.
+#s = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+// CHECK-LABEL: func.func @barrier_runs
+// CHECK: tilegpu.init_barriers
+// CHECK-NEXT: tilegpu.init_barriers
+// CHECK-NEXT: tilegpu.inval_barriers
+// CHECK-NEXT: tilegpu.inval_barriers
+// CHECK-NEXT: tilegpu.local_alloc
+// CHECK-NEXT: tilegpu.barrier
+// CHECK-NEXT: tilegpu.local_load
+func.func @barrier_runs() -> tensor<16xf32, #s> {
+  %c0 = arith.constant 0 : i32
+  %a = tilegpu.local_alloc {tilegpu.shared_offset = 0 : i32} : !tilegpu.mbarriers<2>
+  %b = tilegpu.local_alloc {tilegpu.shared_offset = 64 : i32} : !tilegpu.mbarriers<2>
+  tilegpu.init_barriers %a : !tilegpu.mbarriers<2>
+  tilegpu.init_barriers %b : !tilegpu.mbarriers<2>
+  tilegpu.inval_barriers %a : !tilegpu.mbarriers<2>
+  tilegpu.inval_barriers %b : !tilegpu.mbarriers<2>
+  %buf = tilegpu.local_alloc {tilegpu.shared_offset = 0 : i32} : !tilegpu.memdesc<1x16xf32>
+  %v = tilegpu.local_load %buf[%c0] : !tilegpu.memdesc<1x16xf32> -> tensor<16xf32, #s>
+  return %v : tensor<16xf32, #s>
+}
