@@ -129,13 +129,11 @@ LogicalResult MembarAnalysis::visitOp(Operation *op, PendingAccesses &pending,
     return success();
   }
   // A run of init_barriers ends with a barrier, a run of inval_barriers
-  // starts with one (BarrierRuns.h, TmaOpToLLVM.cpp): the last init, the
-  // first inval.
-  if (isa<InitBarriersOp>(op)) {
-    if (!getRunNeighbour<InitBarriersOp>(op, /*forward=*/true))
-      pending.clear();
-    return success();
-  }
+  // starts with one (BarrierRuns.h, TmaOpToLLVM.cpp): after the last init,
+  // before the first inval. The inits' writes still need one before them
+  // where they overlap pending accesses (memory a buffer used before).
+  bool endsInitRun = isa<InitBarriersOp>(op) &&
+                     !getRunNeighbour<InitBarriersOp>(op, /*forward=*/true);
   if (isa<InvalBarriersOp>(op) &&
       !getRunNeighbour<InvalBarriersOp>(op, /*forward=*/false))
     pending.clear();
@@ -211,6 +209,10 @@ LogicalResult MembarAnalysis::visitOp(Operation *op, PendingAccesses &pending,
     if (isa<TmaCopyOp>(op))
       std::swap(accesses.writes, accesses.tmaInFlight);
     pending.join(accesses);
+  }
+  if (endsInitRun) {
+    pending.clear();
+    return success();
   }
 
   if (unsigned bytes = getScratchBytes(op)) {

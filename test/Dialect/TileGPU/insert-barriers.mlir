@@ -299,3 +299,29 @@ func.func @barrier_runs() -> tensor<16xf32, #s> {
   %v = tilegpu.local_load %buf[%c0] : !tilegpu.memdesc<1x16xf32> -> tensor<16xf32, #s>
   return %v : tensor<16xf32, #s>
 }
+
+// -----
+
+// A ring initialized where a buffer was read before (its bytes reused)
+// needs a barrier before its inits: other threads may still be reading.
+// Here the second ring overlaps the buffer, the first does not.
+#s = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+// CHECK-LABEL: func.func @init_after_reads
+// CHECK: tilegpu.local_load
+// CHECK-NEXT: tilegpu.local_alloc
+// CHECK-NEXT: tilegpu.local_alloc
+// CHECK-NEXT: tilegpu.init_barriers %[[A:[0-9]+]]
+// CHECK-NEXT: tilegpu.barrier
+// CHECK-NEXT: tilegpu.init_barriers
+// CHECK-NOT: tilegpu.barrier
+// CHECK: return
+func.func @init_after_reads() -> tensor<16xf32, #s> {
+  %c0 = arith.constant 0 : i32
+  %buf = tilegpu.local_alloc {tilegpu.shared_offset = 0 : i32} : !tilegpu.memdesc<1x16xf32>
+  %v = tilegpu.local_load %buf[%c0] : !tilegpu.memdesc<1x16xf32> -> tensor<16xf32, #s>
+  %a = tilegpu.local_alloc {tilegpu.shared_offset = 128 : i32} : !tilegpu.mbarriers<2>
+  %b = tilegpu.local_alloc {tilegpu.shared_offset = 32 : i32} : !tilegpu.mbarriers<2>
+  tilegpu.init_barriers %a : !tilegpu.mbarriers<2>
+  tilegpu.init_barriers %b : !tilegpu.mbarriers<2>
+  return %v : tensor<16xf32, #s>
+}
