@@ -159,9 +159,8 @@ struct InvalBarriersOpLowering
       emitOnEachBarrier(rewriter, loc, barriers,
                         inval.getBarriers().getType().getCount(),
                         "mbarrier.inval.shared::cta.b64");
-    }
-    for (InvalBarriersOp inval : following)
       rewriter.eraseOp(inval);
+    }
     rewriter.eraseOp(op);
     return success();
   }
