@@ -37,6 +37,11 @@ struct CompileOptions {
   /// launcher must then pass the grid's sizes and start SMs times occupancy
   /// programs (tile-run's does; the C++ API and tile-compile do not yet).
   bool persistentPrograms = false;
+  /// Give tensor descriptors the kernel makes from its arguments TMA tensor
+  /// maps the launch encodes (tilegpu-hoist-tensor-maps): the launcher must
+  /// then pass them after the kernel's arguments (tile-run's does; the C++
+  /// API and tile-compile do not yet). Targets with TMA only.
+  bool hoistTensorMaps = false;
 };
 
 /// tile dialect -> tilegpu with coalesced layouts.

@@ -155,6 +155,7 @@ std::string tile::cache::getPTXKey(const PTXKeyFields &fields) {
       .add("warp_specialize_all", fields.warpSpecializeAll ? "yes" : "no")
       .add("ping_pong", fields.pingPong ? "yes" : "no")
       .add("persistent_programs", fields.persistentPrograms ? "yes" : "no")
+      .add("hoist_tensor_maps", fields.hoistTensorMaps ? "yes" : "no")
       .add("libdevice", fields.libdevice);
   return key.digest();
 }

@@ -52,6 +52,21 @@ bool readLaunchGlobals(rt::Driver &driver, LoadedKernel &loaded,
   loaded.dynamicSharedBytes = bytes.value_or(0);
   loaded.producerWarps = producerWarps.value_or(0);
   loaded.persistentPrograms = persistent.value_or(0) != 0;
+  loaded.tensorMaps.clear();
+  if (image.contains(mlir::tilegpu::kTensorMapsSymbol)) {
+    std::optional<std::vector<int64_t>> flat;
+    if (!driver.readGlobalI64s(
+            loaded.module, mlir::tilegpu::kTensorMapsSymbol.str(), flat, error))
+      return false;
+    if (flat) {
+      auto recipes = mlir::tilegpu::parseTensorMapRecipes(*flat);
+      if (!recipes) {
+        error = "the module's tensor map recipes are malformed";
+        return false;
+      }
+      loaded.tensorMaps = std::move(*recipes);
+    }
+  }
   if (!bytes)
     return true;
   if (!driver.setMaxDynamicShared(loaded.function, int(*bytes), error)) {
@@ -107,6 +122,77 @@ bool encodeTensorMaps(rt::Driver &driver, const launch::LaunchSpec &spec,
   return true;
 }
 
+/// Encodes the tensor maps of the descriptors the kernel makes from its
+/// arguments (tilegpu-hoist-tensor-maps), from the values the launch passes
+/// them; their extents are checked here.
+bool encodeKernelTensorMaps(rt::Driver &driver, const Kernel &kernel,
+                            const LoadedKernel &loaded,
+                            const std::vector<rt::DeviceBuffer> &deviceBuffers,
+                            std::vector<rt::TensorMapBytes> &maps,
+                            std::string &error) {
+  maps.assign(loaded.tensorMaps.size(), rt::TensorMapBytes());
+  auto argument = [&](int64_t index) -> std::optional<int64_t> {
+    if (index < 0 || size_t(index) >= kernel.args.size() ||
+        !isa<IntegerType>(kernel.argTypes[index]))
+      return std::nullopt;
+    return kernel.args[index].intValue;
+  };
+  const std::string &name = kernel.source->launch.kernel;
+  for (auto [i, recipe] : llvm::enumerate(loaded.tensorMaps)) {
+    std::string which =
+        llvm::formatv("{0}'s tensor descriptor {1} (made in the kernel)", name,
+                      i)
+            .str();
+    if (recipe.argument != int64_t(kernel.args.size() + i) || recipe.base < 0 ||
+        size_t(recipe.base) >= kernel.args.size() ||
+        kernel.args[recipe.base].kind != launch::Value::Kind::Buffer) {
+      error = which + ": its recipe does not match the kernel's arguments";
+      return false;
+    }
+    std::optional<int64_t> rows =
+        mlir::tilegpu::evaluateTensorMapSteps(recipe.rows, argument);
+    std::optional<int64_t> cols =
+        mlir::tilegpu::evaluateTensorMapSteps(recipe.cols, argument);
+    std::optional<int64_t> stride =
+        mlir::tilegpu::evaluateTensorMapSteps(recipe.rowStride, argument);
+    std::optional<mlir::tilegpu::TensorMapBox> box =
+        mlir::tilegpu::getTensorMapBox({recipe.blockRows, recipe.blockCols}, 2);
+    if (!rows || !cols || !stride || !box) {
+      error = which + ": its recipe does not match the kernel's arguments";
+      return false;
+    }
+    // An empty tensor has no map (TMA describes none): every access to it
+    // is out of bounds, which a kernel that reads nothing there never makes
+    // (K = 0: the loop over K runs no iteration).
+    if (*rows == 0 || *cols == 0)
+      continue;
+    constexpr int64_t kMaxExtent = int64_t(1) << 32;
+    if (*rows < 0 || *cols < 0 || *rows > kMaxExtent || *cols > kMaxExtent ||
+        *stride < 1 || *stride >= (int64_t(1) << 39)) {
+      error = llvm::formatv("{0}: shape ({1}, {2}) with row stride {3}: TMA "
+                            "needs extents up to 2^32 and a positive row "
+                            "stride below 2^40 bytes",
+                            which, *rows, *cols, *stride)
+                  .str();
+      return false;
+    }
+    using mlir::tilegpu::TensorMapElement;
+    int dataType =
+        getTensorMapDataType(recipe.element == 0 ? TensorMapElement::Float16
+                                                 : TensorMapElement::BFloat16);
+    if (!driver.encodeTensorMap2D(
+            maps[i].bytes, dataType,
+            deviceBuffers[kernel.args[recipe.base].buffer].ptr(),
+            uint64_t(*rows), uint64_t(*cols), uint64_t(*stride) * 2,
+            unsigned(box->rows), unsigned(box->innerElements),
+            box->swizzleBytes, /*nanFill=*/false, error)) {
+      error = which + ": " + error;
+      return false;
+    }
+  }
+  return true;
+}
+
 /// Writes into each pointer table (`ptrs(...)`) the addresses at which the
 /// run sees its buffers.
 void fillPointerTables(const launch::LaunchSpec &spec,
@@ -143,6 +229,7 @@ std::string getPTXKey(const RunContext &context, const Kernel &kernel) {
   fields.warpSpecializeAll = spec.warpSpecializeAll;
   fields.pingPong = spec.pingPong;
   fields.persistentPrograms = true;
+  fields.hoistTensorMaps = true;
   fields.libdevice = libdevice;
   return cache::getPTXKey(fields);
 }
@@ -270,6 +357,13 @@ int runOnGPU(RunContext &context, Kernel &kernel, LoadedKernel &loaded,
       *static_cast<float *>(slot) = float(value.asDouble());
     args.push_back(slot);
   }
+  // The maps of the descriptors the kernel makes follow its arguments.
+  std::vector<rt::TensorMapBytes> kernelMaps;
+  if (!encodeKernelTensorMaps(driver, kernel, loaded, deviceBuffers, kernelMaps,
+                              error))
+    return context.fail(error);
+  for (rt::TensorMapBytes &map : kernelMaps)
+    args.push_back(map.bytes);
   unsigned threads = (spec.numWarps + loaded.producerWarps) * 32;
   // A persistent kernel takes the grid's sizes after its arguments and runs
   // its programs on as many as fit at once.

@@ -181,6 +181,7 @@ int runKernel(RunContext &context, ArrayRef<launch::Override> overrides,
   compileOptions.warpSpecializeAll = spec.warpSpecializeAll;
   compileOptions.pingPong = spec.pingPong;
   compileOptions.persistentPrograms = true; // runOnGPU launches them so
+  compileOptions.hoistTensorMaps = true; // and passes their maps
   // --info reports the kernel's use of TMA from its tilegpu form (the PTX
   // may come from the cache).
   TmaUsage tmaUsage;

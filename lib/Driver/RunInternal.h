@@ -14,6 +14,7 @@
 #include "tile/Driver/HostData.h"
 #include "tile/Driver/KernelInfo.h"
 #include "tile/Driver/Run.h"
+#include "tile/Dialect/TileGPU/IR/TensorMapRecipe.h"
 #include "tile/Runtime/CudaDriver.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -68,6 +69,9 @@ struct LoadedKernel {
   bool persistentPrograms = false;
   /// cuOccupancyMaxActiveBlocksPerMultiprocessor's answer for the launch.
   int occupancy = 0;
+  /// The tensor maps each launch encodes and passes after the kernel's
+  /// arguments (tilegpu-hoist-tensor-maps).
+  std::vector<mlir::tilegpu::TensorMapRecipe> tensorMaps;
 };
 
 /// Whether the input is a tile-dialect .mlir file rather than a .tile one.

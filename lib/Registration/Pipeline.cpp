@@ -24,6 +24,11 @@ using namespace mlir;
 
 void mlir::tile::buildTileToTileGPUPipeline(OpPassManager &pm,
                                             const CompileOptions &options) {
+  // Device descriptors made from the kernel's arguments, as tutorial 09's
+  // descriptor matmul makes them, then go by TMA as host ones do.
+  if (options.hoistTensorMaps &&
+      tilegpu::getComputeCapability(options.target) >= 90)
+    pm.addPass(tilegpu::createTileGPUHoistTensorMaps());
   pm.addPass(createTileRewriteBlockPointers());
   if (options.wideOffsets)
     pm.addPass(createTileWidenOffsets());

@@ -264,6 +264,32 @@ bool Driver::readGlobalU32(const Module &module, const std::string &name,
   return true;
 }
 
+bool Driver::readGlobalI64s(const Module &module, const std::string &name,
+                            std::optional<std::vector<int64_t>> &out,
+                            std::string &error) {
+  out.reset();
+  CUdeviceptr address = 0;
+  size_t bytes = 0;
+  CUresult status =
+      api.cuModuleGetGlobal(&address, &bytes, module.handle(), name.c_str());
+  if (status == 500) // CUDA_ERROR_NOT_FOUND: absent is an answer
+    return true;
+  std::string call = "cuModuleGetGlobal(\"" + name + "\")";
+  if (!check(status, call.c_str(), error))
+    return false;
+  if (bytes % sizeof(int64_t) != 0) {
+    error = "the module's global " + name + " has " + std::to_string(bytes) +
+            " bytes, not a whole number of 8-byte words";
+    return false;
+  }
+  std::vector<int64_t> words(bytes / sizeof(int64_t));
+  if (!words.empty() && !check(api.cuMemcpyDtoH(words.data(), address, bytes),
+                               "cuMemcpyDtoH", error))
+    return false;
+  out = std::move(words);
+  return true;
+}
+
 bool Driver::funcAttributes(Function func, FuncInfo &out, std::string &error) {
   struct {
     int attribute;

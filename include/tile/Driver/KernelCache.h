@@ -63,6 +63,8 @@ struct PTXKeyFields {
   bool pingPong = true;
   /// CompileOptions::persistentPrograms.
   bool persistentPrograms = false;
+  /// CompileOptions::hoistTensorMaps.
+  bool hoistTensorMaps = false;
   /// getLibdeviceIdentity().
   llvm::StringRef libdevice;
 };

@@ -204,6 +204,11 @@ public:
   /// module has no such global.
   bool readGlobalU32(const Module &module, const std::string &name,
                      std::optional<uint32_t> &out, std::string &error);
+  /// The 8-byte words of the global `name` of `module`, or none where the
+  /// module has no such global.
+  bool readGlobalI64s(const Module &module, const std::string &name,
+                      std::optional<std::vector<int64_t>> &out,
+                      std::string &error);
   bool getFunction(const Module &module, const std::string &name, Function &out,
                    std::string &error);
   bool funcAttributes(Function func, FuncInfo &out, std::string &error);

@@ -28,6 +28,7 @@
 #include "tile/Analysis/AxisInfo.h"
 #include "tile/Conversion/GPUSupport.h"
 #include "tile/Conversion/Passes.h"
+#include "tile/Dialect/TileGPU/IR/TensorMapRecipe.h"
 #include "tile/Dialect/TileGPU/IR/TileGPUDialect.h"
 
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
@@ -614,6 +615,19 @@ struct ConvertTileGPUToLLVM
                              kPersistentProgramsSymbol,
                              builder.getI32IntegerAttr(1),
                              /*alignment=*/4, /*addrSpace=*/1);
+    }
+    // The recipes of the tensor maps the launch encodes
+    // (tilegpu-hoist-tensor-maps), for the launcher to read.
+    if (auto maps = module->getAttrOfType<DenseI64ArrayAttr>(kTensorMapsAttr)) {
+      OpBuilder builder(module.getBodyRegion());
+      Type i64 = builder.getI64Type();
+      auto values = DenseIntElementsAttr::get(
+          RankedTensorType::get({int64_t(maps.size())}, i64),
+          maps.asArrayRef());
+      LLVM::GlobalOp::create(
+          builder, module.getLoc(), LLVM::LLVMArrayType::get(i64, maps.size()),
+          /*isConstant=*/true, LLVM::Linkage::External, kTensorMapsSymbol,
+          values, /*alignment=*/8, /*addrSpace=*/1);
     }
 
     markWgmmaOffsetsInAsm(module);

@@ -206,6 +206,27 @@ def TileGPUSkipUnitRescale
                            "::mlir::scf::SCFDialect"];
 }
 
+def TileGPUHoistTensorMaps
+    : Pass<"tilegpu-hoist-tensor-maps", "mlir::ModuleOp"> {
+  let summary = "TMA tensor maps the launch encodes for device descriptors";
+  let description = [{
+    On the tile dialect, before tile-rewrite-block-pointers: each
+    tile.block_load and tile.block_store through a tile.make_block_ptr
+    made at the access, whose base is a kernel argument and whose shape and
+    strides are computed from kernel arguments and constants alone (a
+    tensor descriptor made on the device from the kernel's arguments, the
+    same in every program), 2-D, row-major, fp16 or bf16 in a TMA box,
+    padded with zeros or not, with a base and row stride that the
+    arguments' tile.divisibility makes 16-byte aligned, takes as its
+    `tensormap` a new kernel argument (tile.tensormap) after the kernel's
+    own, one per distinct descriptor. The module's tilegpu.tensor-maps
+    attribute (TensorMapRecipe.h) records how the launch computes each map
+    from the kernel's arguments; the launcher encodes them as it does a
+    host descriptor's and passes them after the kernel's own arguments
+    (before a persistent kernel's grid sizes).
+  }];
+}
+
 def TileGPUPersistentPrograms
     : Pass<"tilegpu-persistent-programs", "mlir::ModuleOp"> {
   let summary = "Run a grid's programs in a loop on the programs that fit";

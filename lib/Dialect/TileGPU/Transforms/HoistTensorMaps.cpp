@@ -1,0 +1,246 @@
+//===- HoistTensorMaps.cpp - launch-encoded maps for device descriptors ---===//
+//
+// tilegpu-hoist-tensor-maps: a tensor descriptor the kernel makes
+// (tl.make_tensor_descriptor; the front end gives each access through it a
+// tile.make_block_ptr) is the same in every program when its base is a
+// kernel argument and its shape and strides are computed from kernel
+// arguments and constants alone. Its TMA tensor map can then be encoded
+// once, by the launch, as a host descriptor's is (Triton's device
+// descriptors build one per program in global scratch memory instead):
+// each tile.block_load and tile.block_store through such a block pointer
+// gets the map as its `tensormap`, a new kernel argument (tile.tensormap,
+// passed by value) after the kernel's own, one per distinct descriptor,
+// and the module's tilegpu.tensor-maps attribute records how the launch
+// computes each map from the kernel's arguments (TensorMapRecipe.h).
+// tilegpu-pipeline and tilegpu-tma-stores then copy and store those blocks
+// with TMA where they would a host descriptor's; elsewhere the accesses
+// stay pointer blocks with masks.
+//
+// A block pointer qualifies when it is made right at the access (not
+// advanced or carried by a loop), 2-D, row-major (order [1, 0], the last
+// stride the constant 1), of fp16 or bf16 elements in a TMA box
+// (TensorMapBox.h), padded with zeros (or not), and when its base pointer's
+// divisibility (16 bytes) and its row stride's (a multiple of 16 bytes,
+// from its arguments' tile.divisibility) meet TMA's alignment rules for
+// every launch of this specialization. The launch checks the extents
+// (positive, below 2^32). Assumes the launcher passes the maps: only
+// tile-run asks for this pass (CompileOptions::hoistTensorMaps), for
+// targets with TMA.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile/Dialect/TileGPU/IR/TensorMapBox.h"
+#include "tile/Dialect/TileGPU/IR/TensorMapRecipe.h"
+#include "tile/Dialect/TileGPU/IR/TileGPUDialect.h"
+#include "tile/Dialect/TileGPU/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinOps.h"
+
+#include <map>
+#include <numeric>
+
+namespace mlir::tilegpu {
+#define GEN_PASS_DEF_TILEGPUHOISTTENSORMAPS
+#include "tile/Dialect/TileGPU/Transforms/Passes.h.inc"
+} // namespace mlir::tilegpu
+
+using namespace mlir;
+using namespace mlir::tilegpu;
+
+namespace {
+/// Divisibilities beyond this are as good as infinite.
+constexpr int64_t kMaxDivisibility = int64_t(1) << 30;
+
+/// The kernel argument `value` is, if any.
+std::optional<unsigned> getKernelArgument(func::FuncOp kernel, Value value) {
+  auto argument = dyn_cast<BlockArgument>(value);
+  if (!argument || argument.getOwner() != &kernel.getBody().front())
+    return std::nullopt;
+  return argument.getArgNumber();
+}
+
+/// Appends the steps that compute the integer `value` from the kernel's
+/// arguments and constants (TensorMapRecipe.h); false where anything else
+/// feeds it.
+bool appendSteps(func::FuncOp kernel, Value value,
+                 SmallVectorImpl<int64_t> &steps, unsigned depth = 0) {
+  auto type = dyn_cast<IntegerType>(value.getType());
+  if (!type || (type.getWidth() != 32 && type.getWidth() != 64) || depth > 32)
+    return false;
+  bool narrow = type.getWidth() == 32;
+  if (std::optional<unsigned> index = getKernelArgument(kernel, value)) {
+    steps.append({kArgument, int64_t(*index)});
+    if (narrow)
+      steps.push_back(kWrap32);
+    return true;
+  }
+  Operation *def = value.getDefiningOp();
+  if (!def)
+    return false;
+  if (auto constant = dyn_cast<arith::ConstantOp>(def)) {
+    auto attr = dyn_cast<IntegerAttr>(constant.getValue());
+    if (!attr)
+      return false;
+    steps.append({kConstant, attr.getValue().getSExtValue()});
+    return true;
+  }
+  if (isa<arith::ExtSIOp, arith::ExtUIOp, arith::TruncIOp>(def)) {
+    Value source = def->getOperand(0);
+    if (!appendSteps(kernel, source, steps, depth + 1))
+      return false;
+    if (isa<arith::ExtUIOp>(def))
+      steps.push_back(kZeroExtend32);
+    else if (isa<arith::TruncIOp>(def))
+      steps.push_back(kWrap32);
+    return true;
+  }
+  int64_t step = isa<arith::AddIOp>(def)   ? kAdd
+                 : isa<arith::SubIOp>(def) ? kSub
+                 : isa<arith::MulIOp>(def) ? kMul
+                                           : 0;
+  if (!step || !appendSteps(kernel, def->getOperand(0), steps, depth + 1) ||
+      !appendSteps(kernel, def->getOperand(1), steps, depth + 1))
+    return false;
+  steps.push_back(step);
+  if (narrow)
+    steps.push_back(kWrap32);
+  return true;
+}
+
+/// A number that divides `value` in every launch of this specialization,
+/// from its arguments' tile.divisibility and its constants.
+int64_t getDivisibility(func::FuncOp kernel, Value value) {
+  if (std::optional<unsigned> index = getKernelArgument(kernel, value)) {
+    auto attr =
+        kernel.getArgAttrOfType<IntegerAttr>(*index, tile::kDivisibilityAttr);
+    return attr ? std::max<int64_t>(attr.getInt(), 1) : 1;
+  }
+  Operation *def = value.getDefiningOp();
+  if (!def)
+    return 1;
+  if (auto constant = dyn_cast<arith::ConstantOp>(def)) {
+    auto attr = dyn_cast<IntegerAttr>(constant.getValue());
+    int64_t c = attr ? std::abs(attr.getValue().getSExtValue()) : 1;
+    return c == 0 ? kMaxDivisibility : std::min(c, kMaxDivisibility);
+  }
+  if (isa<arith::ExtSIOp, arith::ExtUIOp>(def))
+    return getDivisibility(kernel, def->getOperand(0));
+  int64_t lhs = getDivisibility(kernel, def->getOperand(0));
+  if (isa<arith::MulIOp>(def))
+    return std::min(lhs * getDivisibility(kernel, def->getOperand(1)),
+                    kMaxDivisibility);
+  if (isa<arith::AddIOp, arith::SubIOp>(def))
+    return std::gcd(lhs, getDivisibility(kernel, def->getOperand(1)));
+  return 1;
+}
+
+/// The recipe of the map of `block` (its steps, block and base; `argument`
+/// left for the caller), where it qualifies.
+std::optional<TensorMapRecipe> getRecipe(func::FuncOp kernel,
+                                         tile::MakeBlockPtrOp block) {
+  auto blockType =
+      cast<RankedTensorType>(block.getResult().getType().getBlockType());
+  Type element = blockType.getElementType();
+  if (blockType.getRank() != 2 || !(element.isF16() || element.isBF16()) ||
+      !getTensorMapBox(blockType.getShape(), 2) ||
+      block.getOrder() != ArrayRef<int32_t>{1, 0})
+    return std::nullopt;
+  std::optional<unsigned> base = getKernelArgument(kernel, block.getBase());
+  auto lastStride = block.getStrides()[1].getDefiningOp<arith::ConstantIntOp>();
+  if (!base || !lastStride || lastStride.value() != 1)
+    return std::nullopt;
+  // TMA's rules: a 16-byte aligned base and row stride.
+  auto baseDivisibility =
+      kernel.getArgAttrOfType<IntegerAttr>(*base, tile::kDivisibilityAttr);
+  if (!baseDivisibility || baseDivisibility.getInt() % 16 != 0 ||
+      getDivisibility(kernel, block.getStrides()[0]) % 8 != 0)
+    return std::nullopt;
+  TensorMapRecipe recipe;
+  recipe.base = *base;
+  recipe.element = element.isF16() ? 0 : 1;
+  recipe.blockRows = blockType.getDimSize(0);
+  recipe.blockCols = blockType.getDimSize(1);
+  if (!appendSteps(kernel, block.getShape()[0], recipe.rows) ||
+      !appendSteps(kernel, block.getShape()[1], recipe.cols) ||
+      !appendSteps(kernel, block.getStrides()[0], recipe.rowStride))
+    return std::nullopt;
+  return recipe;
+}
+
+/// The block pointer an access goes through, where it is made right there
+/// and the access may read or write it with TMA.
+tile::MakeBlockPtrOp getHoistableBlock(Operation *access) {
+  if (auto load = dyn_cast<tile::BlockLoadOp>(access)) {
+    if (load.getTensormap() || load.getIsVolatile() ||
+        load.getPadding() == tile::PaddingOption::nan)
+      return {};
+    return load.getPtr().getDefiningOp<tile::MakeBlockPtrOp>();
+  }
+  if (auto store = dyn_cast<tile::BlockStoreOp>(access)) {
+    if (store.getTensormap())
+      return {};
+    return store.getPtr().getDefiningOp<tile::MakeBlockPtrOp>();
+  }
+  return {};
+}
+
+struct HoistTensorMaps
+    : public tilegpu::impl::TileGPUHoistTensorMapsBase<HoistTensorMaps> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    // The launch passes one kernel's maps: a module of one kernel (the
+    // front end inlines helpers).
+    SmallVector<func::FuncOp> kernels;
+    for (func::FuncOp kernel : module.getOps<func::FuncOp>())
+      if (!kernel.isExternal())
+        kernels.push_back(kernel);
+    if (kernels.size() != 1 || kernels[0].getNumResults() != 0 ||
+        !kernels[0].getBody().hasOneBlock())
+      return;
+    std::vector<int64_t> flat = {0};
+    hoist(kernels[0], flat);
+    if (flat[0] > 0)
+      module->setAttr(kTensorMapsAttr,
+                      DenseI64ArrayAttr::get(&getContext(), flat));
+  }
+
+  /// Adds `kernel`'s maps to `flat` (the count in flat[0]).
+  static void hoist(func::FuncOp kernel, std::vector<int64_t> &flat) {
+    SmallVector<std::pair<Operation *, TensorMapRecipe>> accesses;
+    kernel.walk([&](Operation *op) {
+      if (tile::MakeBlockPtrOp block = getHoistableBlock(op))
+        if (std::optional<TensorMapRecipe> recipe = getRecipe(kernel, block))
+          accesses.emplace_back(op, std::move(*recipe));
+    });
+    // One map per distinct recipe, in the order the accesses come.
+    using Key = std::vector<int64_t>;
+    std::map<Key, Value> maps;
+    MLIRContext *ctx = kernel.getContext();
+    auto mapType = tile::PointerType::get(ctx, IntegerType::get(ctx, 8));
+    for (auto &[access, recipe] : accesses) {
+      Key key;
+      appendTensorMapRecipe(key, recipe);
+      Value &map = maps[key];
+      if (!map) {
+        unsigned index = kernel.getNumArguments();
+        NamedAttribute mapAttr(StringAttr::get(ctx, tile::kTensorMapArgAttr),
+                               UnitAttr::get(ctx));
+        if (failed(kernel.insertArgument(index, mapType,
+                                         DictionaryAttr::get(ctx, {mapAttr}),
+                                         kernel.getLoc())))
+          continue;
+        map = kernel.getArgument(index);
+        recipe.argument = index;
+        appendTensorMapRecipe(flat, recipe);
+        ++flat[0];
+      }
+      if (auto load = dyn_cast<tile::BlockLoadOp>(access))
+        load.getTensormapMutable().assign(map);
+      else
+        cast<tile::BlockStoreOp>(access).getTensormapMutable().assign(map);
+    }
+  }
+};
+} // namespace

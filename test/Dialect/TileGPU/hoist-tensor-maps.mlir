@@ -1,0 +1,80 @@
+// RUN: tile-opt %s -split-input-file -tilegpu-hoist-tensor-maps | FileCheck %s
+
+// Tutorial 09's device descriptors: the base and the shape are kernel
+// arguments, the row stride one too. Both loads through A's descriptor (in
+// and after the loop) share one map, B's gets its own, and the store of C
+// a third; the recipes say how the launch computes each (TensorMapRecipe.h:
+// count 3, then per map its argument, base, element, block, and the steps
+// of rows, columns and row stride: kArgument 2, index, kWrap32 6 for an
+// i32 argument; kConstant 1; kMul 5).
+// CHECK: module attributes {"tilegpu.tensor-maps" = array<i64: 3,
+// CHECK-SAME: 6, 0, 0, 128, 64, 3, 2, 3, 6, 3, 2, 5, 6, 3, 2, 5, 6,
+// CHECK-SAME: 7, 1, 0, 256, 64, 3, 2, 4, 6, 3, 2, 5, 6, 3, 2, 5, 6,
+// CHECK-SAME: 8, 2, 0, 128, 256, 3, 2, 3, 6, 3, 2, 4, 6, 3, 2, 4, 6>}
+// CHECK-LABEL: func.func @descriptors
+// CHECK-SAME: %[[K:arg5]]: i32 {tile.divisibility = 16 : i32}, %[[AMAP:.*]]: !tile.ptr<i8> {tile.tensormap}, %[[BMAP:.*]]: !tile.ptr<i8> {tile.tensormap}, %[[CMAP:.*]]: !tile.ptr<i8> {tile.tensormap})
+// CHECK: scf.for
+// CHECK: tile.block_load %{{.*}} tensormap %[[AMAP]]
+// CHECK: tile.block_load %{{.*}} tensormap %[[BMAP]]
+// CHECK: tile.block_load %{{.*}} tensormap %[[AMAP]]
+// CHECK: tile.block_store %{{.*}} tensormap %[[CMAP]]
+module {
+  func.func @descriptors(%a: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %b: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %c: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %m: i32 {tile.divisibility = 16 : i32}, %n: i32 {tile.divisibility = 16 : i32}, %k: i32 {tile.divisibility = 16 : i32}) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %c4 = arith.constant 4 : i32
+    %one = arith.constant 1 : i64
+    %m64 = arith.extsi %m : i32 to i64
+    %n64 = arith.extsi %n : i32 to i64
+    %k64 = arith.extsi %k : i32 to i64
+    %acc = arith.constant dense<0.0> : tensor<128x256xf32>
+    %r = scf.for %i = %c0 to %c4 step %c1 iter_args(%x = %acc) -> (tensor<128x256xf32>) : i32 {
+      %pa = tile.make_block_ptr %a, [%m64, %k64], [%k64, %one], [%c0, %i] {order = array<i32: 1, 0>} : !tile.ptr<f16> -> !tile.block_ptr<tensor<128x64xf16>>
+      %ta = tile.block_load %pa {boundaryCheck = array<i32: 0, 1>, padding = 1 : i32} : !tile.block_ptr<tensor<128x64xf16>>
+      %pb = tile.make_block_ptr %b, [%n64, %k64], [%k64, %one], [%c0, %i] {order = array<i32: 1, 0>} : !tile.ptr<f16> -> !tile.block_ptr<tensor<256x64xf16>>
+      %tb = tile.block_load %pb {boundaryCheck = array<i32: 0, 1>, padding = 1 : i32} : !tile.block_ptr<tensor<256x64xf16>>
+      scf.yield %x : tensor<128x256xf32>
+    }
+    %pa2 = tile.make_block_ptr %a, [%m64, %k64], [%k64, %one], [%c4, %c0] {order = array<i32: 1, 0>} : !tile.ptr<f16> -> !tile.block_ptr<tensor<128x64xf16>>
+    %ta2 = tile.block_load %pa2 {boundaryCheck = array<i32: 0, 1>} : !tile.block_ptr<tensor<128x64xf16>>
+    %h = arith.truncf %r : tensor<128x256xf32> to tensor<128x256xf16>
+    %pc = tile.make_block_ptr %c, [%m64, %n64], [%n64, %one], [%c0, %c0] {order = array<i32: 1, 0>} : !tile.ptr<f16> -> !tile.block_ptr<tensor<128x256xf16>>
+    tile.block_store %pc, %h {boundaryCheck = array<i32: 0, 1>} : !tile.block_ptr<tensor<128x256xf16>>
+    return
+  }
+}
+
+// -----
+
+// Not hoisted: a shape computed from the program id (each program's own
+// descriptor), a row stride that need not be a multiple of 16 bytes
+// (%s has no divisibility), a base that need not be 16-byte aligned, NaN
+// padding, a block that is no TMA box (8 bytes a row), and a column-major
+// block.
+// CHECK-NOT: tilegpu.tensor-maps
+// CHECK-LABEL: func.func @stays
+// CHECK-SAME: %{{[^,]*}}: i32) {
+// CHECK-NOT: tensormap
+module {
+  func.func @stays(%a: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %u: !tile.ptr<f16>, %n: i32 {tile.divisibility = 16 : i32}, %s: i32) {
+    %c0 = arith.constant 0 : i32
+    %one = arith.constant 1 : i64
+    %n64 = arith.extsi %n : i32 to i64
+    %s64 = arith.extsi %s : i32 to i64
+    %pid = tile.program_id 0 : i32
+    %rows = arith.extsi %pid : i32 to i64
+    %p0 = tile.make_block_ptr %a, [%rows, %n64], [%n64, %one], [%c0, %c0] {order = array<i32: 1, 0>} : !tile.ptr<f16> -> !tile.block_ptr<tensor<64x64xf16>>
+    %t0 = tile.block_load %p0 {boundaryCheck = array<i32: 0, 1>} : !tile.block_ptr<tensor<64x64xf16>>
+    %p1 = tile.make_block_ptr %a, [%n64, %n64], [%s64, %one], [%c0, %c0] {order = array<i32: 1, 0>} : !tile.ptr<f16> -> !tile.block_ptr<tensor<64x64xf16>>
+    %t1 = tile.block_load %p1 {boundaryCheck = array<i32: 0, 1>} : !tile.block_ptr<tensor<64x64xf16>>
+    %p2 = tile.make_block_ptr %u, [%n64, %n64], [%n64, %one], [%c0, %c0] {order = array<i32: 1, 0>} : !tile.ptr<f16> -> !tile.block_ptr<tensor<64x64xf16>>
+    %t2 = tile.block_load %p2 {boundaryCheck = array<i32: 0, 1>} : !tile.block_ptr<tensor<64x64xf16>>
+    %p3 = tile.make_block_ptr %a, [%n64, %n64], [%n64, %one], [%c0, %c0] {order = array<i32: 1, 0>} : !tile.ptr<f16> -> !tile.block_ptr<tensor<64x64xf16>>
+    %t3 = tile.block_load %p3 {boundaryCheck = array<i32: 0, 1>, padding = 2 : i32} : !tile.block_ptr<tensor<64x64xf16>>
+    %p4 = tile.make_block_ptr %a, [%n64, %n64], [%n64, %one], [%c0, %c0] {order = array<i32: 1, 0>} : !tile.ptr<f16> -> !tile.block_ptr<tensor<64x4xf16>>
+    %t4 = tile.block_load %p4 {boundaryCheck = array<i32: 0, 1>} : !tile.block_ptr<tensor<64x4xf16>>
+    %p5 = tile.make_block_ptr %a, [%n64, %n64], [%one, %n64], [%c0, %c0] {order = array<i32: 0, 1>} : !tile.ptr<f16> -> !tile.block_ptr<tensor<64x64xf16>>
+    %t5 = tile.block_load %p5 {boundaryCheck = array<i32: 0, 1>} : !tile.block_ptr<tensor<64x64xf16>>
+    return
+  }
+}
