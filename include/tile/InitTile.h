@@ -39,8 +39,8 @@ struct CompileOptions {
   bool persistentPrograms = false;
   /// Give tensor descriptors the kernel makes from its arguments TMA tensor
   /// maps the launch encodes (tilegpu-hoist-tensor-maps): the launcher must
-  /// then pass them after the kernel's arguments (tile-run's does; the C++
-  /// API and tile-compile do not yet). Targets with TMA only.
+  /// then pass them after the kernel's arguments (tile-run's and the C++
+  /// API's do; tile-compile's do not yet). Targets with TMA only.
   bool hoistTensorMaps = false;
 };
 

@@ -100,6 +100,13 @@ struct Specialization {
   /// fit on the GPU at once, each running the grid's programs in turn, and
   /// passes the grid's sizes (CompiledKernel::persistentPrograms).
   bool persistentPrograms = true;
+  /// Give each tensor descriptor the kernel makes from its arguments
+  /// (tl.make_tensor_descriptor of an argument's base, shape and strides) a
+  /// TMA tensor map that Kernel::launch encodes and passes after the
+  /// kernel's arguments (tilegpu-hoist-tensor-maps), so its loads and
+  /// stores go by TMA as a host descriptor's do. tile-compile's launchers
+  /// do not encode them yet: it compiles with false.
+  bool hoistTensorMaps = true;
   /// Use the kernel cache ($TILE_CACHE_DIR, else ~/.cache/tile).
   bool useCache = true;
 };

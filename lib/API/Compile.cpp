@@ -275,6 +275,7 @@ Compilation::getCacheKey(const Specialization &spec,
   fields.warpSpecializeAll = spec.warpSpecializeAll;
   fields.pingPong = spec.pingPong;
   fields.persistentPrograms = spec.persistentPrograms;
+  fields.hoistTensorMaps = spec.hoistTensorMaps;
   fields.libdevice = libdevice;
   return cache::getPTXKey(fields);
 }
@@ -294,6 +295,7 @@ Compilation::lower(const Specialization &spec,
   options.warpSpecializeAll = spec.warpSpecializeAll;
   options.pingPong = spec.pingPong;
   options.persistentPrograms = spec.persistentPrograms;
+  options.hoistTensorMaps = spec.hoistTensorMaps;
   if (mlir::failed(mlir::tile::lowerToTileGPU(*module, options)) ||
       mlir::failed(mlir::tile::lowerToLLVMDialect(*module)))
     return std::nullopt;

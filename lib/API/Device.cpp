@@ -14,6 +14,8 @@
 
 #include "DescriptorType.h"
 #include "tile/Analysis/Allocation.h"
+#include "tile/Dialect/TileGPU/IR/TensorMapBox.h"
+#include "tile/Dialect/TileGPU/IR/TensorMapRecipe.h"
 #include "tile/Driver/KernelCache.h"
 #include "tile/Driver/KernelInfo.h"
 #include "tile/Interpreter/FloatFormats.h"
@@ -247,6 +249,17 @@ struct Kernel::Impl {
   /// A persistent kernel's most programs at once (SMs x occupancy); 0 for
   /// the others.
   int64_t persistentPrograms = 0;
+  /// Which of the values the kernel's own arguments take are integers
+  /// (scalars, a descriptor's extents and strides), and the tensor maps a
+  /// launch encodes from them and passes after them
+  /// (tilegpu-hoist-tensor-maps).
+  std::vector<bool> integerValues;
+  std::vector<mlir::tilegpu::TensorMapRecipe> tensorMaps;
+
+  /// Encodes the maps from the kernel's own `values` into `maps`.
+  std::optional<std::string>
+  encodeTensorMaps(const uint64_t *values,
+                   std::vector<rt::TensorMapBytes> &maps) const;
 
   /// Writes `descriptor`, the argument of parameter `index`, as its values
   /// from `values` on; an error where it does not fit the parameter.
@@ -287,6 +300,58 @@ Kernel::Impl::storeDescriptor(size_t index, const Arg &arg,
   return std::nullopt;
 }
 
+std::optional<std::string>
+Kernel::Impl::encodeTensorMaps(const uint64_t *values,
+                               std::vector<rt::TensorMapBytes> &maps) const {
+  maps.assign(tensorMaps.size(), rt::TensorMapBytes());
+  size_t own = integerValues.size();
+  auto argument = [&](int64_t index) -> std::optional<int64_t> {
+    if (index < 0 || size_t(index) >= own || !integerValues[index])
+      return std::nullopt;
+    return int64_t(values[index]);
+  };
+  for (size_t i = 0; i < tensorMaps.size(); ++i) {
+    const mlir::tilegpu::TensorMapRecipe &recipe = tensorMaps[i];
+    std::string which = "the kernel's tensor descriptor " + std::to_string(i) +
+                        " (made in the kernel)";
+    std::optional<int64_t> rows =
+        mlir::tilegpu::evaluateTensorMapSteps(recipe.rows, argument);
+    std::optional<int64_t> cols =
+        mlir::tilegpu::evaluateTensorMapSteps(recipe.cols, argument);
+    std::optional<int64_t> stride =
+        mlir::tilegpu::evaluateTensorMapSteps(recipe.rowStride, argument);
+    std::optional<mlir::tilegpu::TensorMapBox> box =
+        mlir::tilegpu::getTensorMapBox({recipe.blockRows, recipe.blockCols}, 2);
+    if (recipe.argument != int64_t(own + i) || recipe.base < 0 ||
+        size_t(recipe.base) >= own || integerValues[recipe.base] || !rows ||
+        !cols || !stride || !box)
+      return which + ": its recipe does not match the kernel's arguments";
+    // An empty tensor has no map; no access through it is in bounds.
+    if (*rows == 0 || *cols == 0)
+      continue;
+    if (*rows < 0 || *cols < 0 || *rows > (int64_t(1) << 32) ||
+        *cols > (int64_t(1) << 32) || *stride < 1 ||
+        *stride >= (int64_t(1) << 39))
+      return which + ": shape (" + std::to_string(*rows) + ", " +
+             std::to_string(*cols) + ") with row stride " +
+             std::to_string(*stride) +
+             ": TMA needs extents up to 2^32 and a positive row stride below "
+             "2^40 bytes";
+    using mlir::tilegpu::TensorMapElement;
+    int dataType =
+        getTensorMapDataType(recipe.element == 0 ? TensorMapElement::Float16
+                                                 : TensorMapElement::BFloat16);
+    std::string error;
+    if (!driver->encodeTensorMap2D(
+            maps[i].bytes, dataType, rt::DevicePtr(values[recipe.base]),
+            uint64_t(*rows), uint64_t(*cols), uint64_t(*stride) * 2,
+            unsigned(box->rows), unsigned(box->innerElements),
+            box->swizzleBytes, /*nanFill=*/false, error))
+      return which + ": " + error;
+  }
+  return std::nullopt;
+}
+
 Kernel::Kernel() = default;
 Kernel::Kernel(Kernel &&) noexcept = default;
 Kernel &Kernel::operator=(Kernel &&) noexcept = default;
@@ -309,6 +374,17 @@ Status Device::load(const CompiledKernel &compiled, Kernel &out) {
                            compiled.name + " has the type " + param.type +
                            ", which launches cannot pass");
     kernel->slots.push_back(*slot);
+    if (*slot == Slot::TensorDescriptor) {
+      // Base, extents, strides, tensor map.
+      size_t rank = param.blockShape.size();
+      kernel->integerValues.push_back(false);
+      kernel->integerValues.insert(kernel->integerValues.end(), 2 * rank - 1,
+                                   true);
+      kernel->integerValues.push_back(false);
+    } else {
+      kernel->integerValues.push_back(*slot >= Slot::Int1 &&
+                                      *slot <= Slot::Int64);
+    }
     kernel->values += *slot == Slot::TensorDescriptor
                           ? getDescriptorValues(param.blockShape.size())
                           : 1;
@@ -364,6 +440,22 @@ Status Device::load(const CompiledKernel &compiled, Kernel &out) {
   if (!driver.getFunction(kernel->module, compiled.name, kernel->function,
                           error))
     return Status::error(error);
+  std::optional<std::vector<int64_t>> maps;
+  if (llvm::StringRef(compiled.ptx)
+          .contains(mlir::tilegpu::kTensorMapsSymbol)) {
+    if (!driver.readGlobalI64s(kernel->module,
+                               mlir::tilegpu::kTensorMapsSymbol.str(), maps,
+                               error))
+      return Status::error(error);
+    if (maps) {
+      auto recipes = mlir::tilegpu::parseTensorMapRecipes(*maps);
+      if (!recipes)
+        return Status::error(compiled.name +
+                             ": its tensor map recipes are malformed");
+      kernel->tensorMaps = std::move(*recipes);
+      kernel->values += kernel->tensorMaps.size();
+    }
+  }
   if (compiled.sharedBytes > mlir::tilegpu::kMaxStaticSharedBytes) {
     if (!driver.setMaxDynamicShared(kernel->function, int(compiled.sharedBytes),
                                     error))
@@ -434,6 +526,16 @@ Status Kernel::launch(Grid grid, const Arg *args, size_t count,
                            impl->parameters[i].type + ") is " +
                            describe(args[i].getKind()));
     ++next;
+  }
+  // The maps of the descriptors the kernel makes follow its arguments.
+  std::vector<rt::TensorMapBytes> maps;
+  if (!impl->tensorMaps.empty()) {
+    if (std::optional<std::string> error = impl->encodeTensorMaps(values, maps))
+      return Status::error(*error);
+    for (rt::TensorMapBytes &map : maps) {
+      values[next] = uint64_t(reinterpret_cast<uintptr_t>(map.bytes));
+      mapSlots.push_back(next++);
+    }
   }
   // A persistent kernel takes the grid's sizes after its arguments and
   // runs the grid's programs on as many as fit at once.

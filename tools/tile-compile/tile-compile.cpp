@@ -257,6 +257,9 @@ int main(int argc, char **argv) {
     spec.target = options.target;
     spec.numWarps = options.numWarps;
     spec.numStages = options.numStages;
+    // The launchers it writes take no tensor maps besides their
+    // descriptors' (tilegpu-hoist-tensor-maps).
+    spec.hoistTensorMaps = false;
     std::string entries = text;
     size_t bar = text.find('|');
     if (bar != std::string::npos) {

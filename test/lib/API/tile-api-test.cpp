@@ -57,6 +57,59 @@ def copy(src, dst):
     dst.store([0, 0], src.load([0, 0]))
 )";
 
+// Descriptors made on the device from the kernel's arguments
+// (tilegpu-hoist-tensor-maps: Kernel::launch encodes their maps).
+const char *kDescriptorMatmul = R"(import triton
+import triton.language as tl
+
+
+@triton.jit
+def mm(a_ptr, b_ptr, c_ptr, M, N, K, BM: tl.constexpr, BN: tl.constexpr,
+       BK: tl.constexpr):
+    a_desc = tl.make_tensor_descriptor(a_ptr, shape=[M, K], strides=[K, 1],
+                                       block_shape=[BM, BK])
+    b_desc = tl.make_tensor_descriptor(b_ptr, shape=[N, K], strides=[K, 1],
+                                       block_shape=[BN, BK])
+    c_desc = tl.make_tensor_descriptor(c_ptr, shape=[M, N], strides=[N, 1],
+                                       block_shape=[BM, BN])
+    pid_m = tl.program_id(0)
+    pid_n = tl.program_id(1)
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k in range(0, tl.cdiv(K, BK)):
+        a = a_desc.load([pid_m * BM, k * BK])
+        b = b_desc.load([pid_n * BN, k * BK])
+        acc = tl.dot(a, b.T, acc)
+    c_desc.store([pid_m * BM, pid_n * BN], acc.to(tl.float16))
+)";
+
+tile::Specialization descriptorMatmulSpec() {
+  tile::Specialization spec;
+  spec.signature = {"*fp16:16", "*fp16:16", "*fp16:16", "i32:16", "i32:16",
+                    "i32:16",   "128",      "128",      "64"};
+  spec.numWarps = 8;
+  spec.useCache = false;
+  return spec;
+}
+
+/// fp16 bits of a small integer (|v| <= 2048: exact) and back.
+uint16_t halfOf(int v) {
+  if (v == 0)
+    return 0;
+  uint16_t sign = v < 0 ? 0x8000 : 0;
+  unsigned m = unsigned(v < 0 ? -v : v);
+  int e = 0;
+  while ((m >> e) > 1)
+    ++e;
+  return uint16_t(sign | ((e + 15) << 10) | ((m << (10 - e)) & 0x3ff));
+}
+double valueOfHalf(uint16_t h) {
+  int e = (h >> 10) & 0x1f;
+  double m = h & 0x3ff;
+  double v = e == 0 ? m / 1024.0 / 16384.0
+                    : (1.0 + m / 1024.0) * double(1 << e) / 32768.0;
+  return h & 0x8000 ? -v : v;
+}
+
 void print(const tile::CompileResult &result) {
   std::cout << (result.ok() ? "compiled" : "failed") << ", "
             << result.diagnostics.size() << " diagnostics\n";
@@ -115,6 +168,64 @@ int main(int argc, char **argv) {
     spec.signature = {"tensordesc<fp32[16, 16]>", "tensordesc<fp32[16, 16]>"};
     spec.useCache = false;
     print(tile::compileString(kDescriptorCopy, "copy.tile", spec));
+  } else if (scenario == "descriptor-matmul") {
+    tile::CompileResult result = tile::compileString(
+        kDescriptorMatmul, "mm.tile", descriptorMatmulSpec());
+    std::cout << (result.ok() ? "compiled" : result.describe()) << "\n";
+    if (result.ok())
+      std::cout << "tensor maps: "
+                << (result.kernel->ptx.find("tile_tensor_maps") !=
+                    std::string::npos)
+                << " TMA copies: "
+                << (result.kernel->ptx.find("cp.async.bulk.tensor.2d.shared") !=
+                    std::string::npos)
+                << "\n";
+  } else if (scenario == "descriptor-matmul-launch") {
+    // On a GPU: C = A B^T through the maps Kernel::launch encodes, small
+    // integers so that every sum is exact; then a launch whose K makes a
+    // map TMA cannot describe.
+    std::unique_ptr<tile::Device> device;
+    tile::Status status = tile::Device::open(0, device);
+    if (!status)
+      return std::cout << "error: " << status.message() << "\n", 1;
+    tile::CompileResult compiled = tile::compileString(
+        kDescriptorMatmul, "mm.tile", descriptorMatmulSpec());
+    tile::Kernel mm;
+    if (!compiled.ok() || !(status = device->load(*compiled.kernel, mm)))
+      return std::cout << compiled.describe() << status.message() << "\n", 1;
+    const int m = 256, n = 384, k = 512;
+    std::vector<uint16_t> a(m * k), b(n * k), c(m * n);
+    for (int i = 0; i < m * k; ++i)
+      a[i] = halfOf((i * 7 + i / k) % 5 - 2);
+    for (int i = 0; i < n * k; ++i)
+      b[i] = halfOf((i * 3 + i / k) % 3 - 1);
+    tile::Buffer da, db, dc;
+    if (!(status = device->allocate(a.size() * 2, da)) ||
+        !(status = device->allocate(b.size() * 2, db)) ||
+        !(status = device->allocate(c.size() * 2, dc)) ||
+        !(status =
+              device->copyToDevice(da.address(), a.data(), a.size() * 2)) ||
+        !(status =
+              device->copyToDevice(db.address(), b.data(), b.size() * 2)) ||
+        !(status = mm.launch({m / 128, n / 128},
+                             {tile::ptr(da.address()), tile::ptr(db.address()),
+                              tile::ptr(dc.address()), m, n, k})) ||
+        !(status = device->synchronize()) ||
+        !(status = device->copyToHost(c.data(), dc.address(), c.size() * 2)))
+      return std::cout << status.message() << "\n", 1;
+    int mismatches = 0;
+    for (int i = 0; i < m; ++i)
+      for (int j = 0; j < n; ++j) {
+        double sum = 0;
+        for (int x = 0; x < k; ++x)
+          sum += valueOfHalf(a[i * k + x]) * valueOfHalf(b[j * k + x]);
+        mismatches += valueOfHalf(c[i * n + j]) != sum;
+      }
+    std::cout << "mismatches: " << mismatches << " of " << m * n << "\n";
+    tile::Status huge =
+        mm.launch({1, 1}, {tile::ptr(da.address()), tile::ptr(db.address()),
+                           tile::ptr(dc.address()), m, n, -16});
+    std::cout << "negative K: " << huge.message() << "\n";
   } else if (scenario == "syntax") {
     print(tile::compileString(kSyntaxError, "broken.tile", addSpec()));
   } else if (scenario == "signature-count") {

@@ -23,9 +23,10 @@
 // divisibility (16 bytes) and its row stride's (a multiple of 16 bytes,
 // from its arguments' tile.divisibility) meet TMA's alignment rules for
 // every launch of this specialization. The launch checks the extents
-// (positive, below 2^32). Assumes the launcher passes the maps: only
-// tile-run asks for this pass (CompileOptions::hoistTensorMaps), for
-// targets with TMA.
+// (at most 2^32; an empty one gets no map). Assumes the launcher passes the
+// maps: tile-run and the C++ API ask for this pass
+// (CompileOptions::hoistTensorMaps), for targets with TMA; tile-compile,
+// whose launchers do not, does not.
 //
 //===----------------------------------------------------------------------===//
 
