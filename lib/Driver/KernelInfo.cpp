@@ -246,6 +246,10 @@ bool tile::readKernelReportFixture(llvm::StringRef path, KernelReport &report,
       report.tma.persistentPrograms = value == "1";
       continue;
     }
+    if (key == "launch_tensor_map") {
+      report.tma.launchTensorMaps.push_back(value.str());
+      continue;
+    }
     if (key == "tma_tensor_maps" || key == "tma_mbarriers") {
       unsigned &count = key == "tma_tensor_maps" ? report.tma.tensorMaps
                                                  : report.tma.mbarriers;
@@ -413,6 +417,13 @@ void tile::printTmaUsage(const TmaUsage &tma, llvm::raw_ostream &os,
     os << linePrefix << "buffers written out by TMA stores:\n";
     printBuffers(tma.storedBuffers);
   }
+  if (!tma.launchTensorMaps.empty()) {
+    os << linePrefix
+       << "tensor maps the launch encodes for descriptors the kernel makes "
+          "(tilegpu-hoist-tensor-maps), passed after its arguments:\n";
+    for (const std::string &map : tma.launchTensorMaps)
+      os << linePrefix << "  " << map << "\n";
+  }
   if (tma.producerWarps)
     os << linePrefix
        << llvm::formatv("warp-specialized (the scf.if marked "
@@ -505,6 +516,10 @@ void tile::printKernelReportJSON(const KernelReport &report,
       };
       bufferArray("buffers", report.tma.buffers);
       bufferArray("stored_buffers", report.tma.storedBuffers);
+      json.attributeArray("launch_tensor_maps", [&] {
+        for (const std::string &map : report.tma.launchTensorMaps)
+          json.value(map);
+      });
     });
     json.attributeArray("limited_by", [&] {
       for (const std::string &resource : limitedBy)

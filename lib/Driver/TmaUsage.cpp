@@ -2,9 +2,11 @@
 
 #include "RunInternal.h"
 #include "tile/Dialect/TileGPU/IR/TensorMapBox.h"
+#include "tile/Dialect/TileGPU/IR/TensorMapRecipe.h"
 #include "tile/Dialect/TileGPU/IR/TileGPUDialect.h"
 
 #include "llvm/ADT/SetVector.h"
+#include "llvm/Support/FormatVariadic.h"
 
 using namespace mlir;
 
@@ -25,6 +27,36 @@ TmaBuffer describeBuffer(Value value) {
     buffer.copiesPerStage = unsigned(buffer.cols / box->innerElements);
   }
   return buffer;
+}
+/// The value `steps` compute, written with the kernel's arguments as
+/// %argN (as --emit prints them); the i32 wraps and extensions left out.
+std::string describeSteps(ArrayRef<int64_t> steps) {
+  SmallVector<std::string> stack;
+  for (size_t i = 0; i < steps.size(); ++i) {
+    int64_t step = steps[i];
+    if ((step == tilegpu::kConstant || step == tilegpu::kArgument) &&
+        i + 1 < steps.size()) {
+      int64_t operand = steps[++i];
+      stack.push_back(step == tilegpu::kConstant
+                          ? std::to_string(operand)
+                          : "%arg" + std::to_string(operand));
+    } else if ((step == tilegpu::kAdd || step == tilegpu::kSub ||
+                step == tilegpu::kMul) &&
+               stack.size() >= 2) {
+      std::string rhs = stack.pop_back_val(), lhs = stack.pop_back_val();
+      const char *op = step == tilegpu::kAdd   ? " + "
+                       : step == tilegpu::kSub ? " - "
+                                               : " * ";
+      // Operands of a product keep their sums in parentheses.
+      auto operand = [&](const std::string &text) {
+        bool sum = text.find(" + ") != std::string::npos ||
+                   text.find(" - ") != std::string::npos;
+        return step == tilegpu::kMul && sum ? "(" + text + ")" : text;
+      };
+      stack.push_back(operand(lhs) + op + operand(rhs));
+    }
+  }
+  return stack.size() == 1 ? stack.front() : "?";
 }
 } // namespace
 
@@ -53,6 +85,19 @@ TmaUsage gatherTmaUsage(ModuleOp module) {
   usage.tensorMaps = unsigned(tensorMaps.size());
   usage.producerWarps = tilegpu::getProducerWarps(module);
   usage.persistentPrograms = module->hasAttr(tilegpu::kPersistentProgramsAttr);
+  if (auto flat =
+          module->getAttrOfType<DenseI64ArrayAttr>(tilegpu::kTensorMapsAttr))
+    if (auto recipes = tilegpu::parseTensorMapRecipes(flat.asArrayRef()))
+      for (const tilegpu::TensorMapRecipe &recipe : *recipes)
+        usage.launchTensorMaps.push_back(
+            llvm::formatv(
+                "%arg{0}: {1}x{2} {3} boxes of the tensor at %arg{4}, "
+                "shape ({5}, {6}), row stride {7}",
+                recipe.argument, recipe.blockRows, recipe.blockCols,
+                recipe.element == 0 ? "f16" : "bf16", recipe.base,
+                describeSteps(recipe.rows), describeSteps(recipe.cols),
+                describeSteps(recipe.rowStride))
+                .str());
   for (Value value : buffers)
     usage.buffers.push_back(describeBuffer(value));
   for (Value value : storedBuffers)

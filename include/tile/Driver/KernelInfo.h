@@ -64,6 +64,10 @@ struct TmaUsage {
   /// The consumer warpgroups' turns at their dots (tilegpu-ping-pong): the
   /// tilegpu.take_turn ops, 0 without them.
   unsigned turns = 0;
+  /// The tensor maps the launch encodes for descriptors the kernel makes
+  /// (tilegpu-hoist-tensor-maps), each described in a line
+  /// (describeTensorMapRecipe).
+  std::vector<std::string> launchTensorMaps;
 };
 
 /// The programs a persistent kernel's launch starts
