@@ -14,12 +14,12 @@
 
 #include "DescriptorType.h"
 #include "tile/Analysis/Allocation.h"
-#include "tile/Dialect/TileGPU/IR/TensorMapBox.h"
 #include "tile/Dialect/TileGPU/IR/TensorMapRecipe.h"
 #include "tile/Driver/KernelCache.h"
 #include "tile/Driver/KernelInfo.h"
 #include "tile/Interpreter/FloatFormats.h"
 #include "tile/Runtime/CudaDriver.h"
+#include "tile/Runtime/TensorMaps.h"
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/raw_ostream.h"
@@ -313,41 +313,15 @@ Kernel::Impl::encodeTensorMaps(const uint64_t *values,
   for (size_t i = 0; i < tensorMaps.size(); ++i) {
     const mlir::tilegpu::TensorMapRecipe &recipe = tensorMaps[i];
     std::string which = "the kernel's tensor descriptor " + std::to_string(i) +
-                        " (made in the kernel)";
-    std::optional<int64_t> rows =
-        mlir::tilegpu::evaluateTensorMapSteps(recipe.rows, argument);
-    std::optional<int64_t> cols =
-        mlir::tilegpu::evaluateTensorMapSteps(recipe.cols, argument);
-    std::optional<int64_t> stride =
-        mlir::tilegpu::evaluateTensorMapSteps(recipe.rowStride, argument);
-    std::optional<mlir::tilegpu::TensorMapBox> box =
-        mlir::tilegpu::getTensorMapBox({recipe.blockRows, recipe.blockCols}, 2);
+                        " (made in the kernel): ";
     if (recipe.argument != int64_t(own + i) || recipe.base < 0 ||
-        size_t(recipe.base) >= own || integerValues[recipe.base] || !rows ||
-        !cols || !stride || !box)
-      return which + ": its recipe does not match the kernel's arguments";
-    // An empty tensor has no map; no access through it is in bounds.
-    if (*rows == 0 || *cols == 0)
-      continue;
-    if (*rows < 0 || *cols < 0 || *rows > (int64_t(1) << 32) ||
-        *cols > (int64_t(1) << 32) || *stride < 1 ||
-        *stride >= (int64_t(1) << 39))
-      return which + ": shape (" + std::to_string(*rows) + ", " +
-             std::to_string(*cols) + ") with row stride " +
-             std::to_string(*stride) +
-             ": TMA needs extents up to 2^32 and a positive row stride below "
-             "2^40 bytes";
-    using mlir::tilegpu::TensorMapElement;
-    int dataType =
-        getTensorMapDataType(recipe.element == 0 ? TensorMapElement::Float16
-                                                 : TensorMapElement::BFloat16);
+        size_t(recipe.base) >= own || integerValues[recipe.base])
+      return which + "its recipe does not match the kernel's arguments";
     std::string error;
-    if (!driver->encodeTensorMap2D(
-            maps[i].bytes, dataType, rt::DevicePtr(values[recipe.base]),
-            uint64_t(*rows), uint64_t(*cols), uint64_t(*stride) * 2,
-            unsigned(box->rows), unsigned(box->innerElements),
-            box->swizzleBytes, /*nanFill=*/false, error))
-      return which + ": " + error;
+    if (!rt::encodeRecipeTensorMap(*driver, recipe, argument,
+                                   rt::DevicePtr(values[recipe.base]), maps[i],
+                                   error))
+      return which + error;
   }
   return std::nullopt;
 }

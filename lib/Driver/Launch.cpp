@@ -10,6 +10,7 @@
 #include "tile/Analysis/Allocation.h"
 #include "tile/Dialect/TileGPU/IR/TensorMapBox.h"
 #include "tile/Interpreter/Interpreter.h"
+#include "tile/Runtime/TensorMaps.h"
 #include "tile/Target/Libdevice.h"
 
 #include "llvm/Support/FormatVariadic.h"
@@ -124,7 +125,7 @@ bool encodeTensorMaps(rt::Driver &driver, const launch::LaunchSpec &spec,
 
 /// Encodes the tensor maps of the descriptors the kernel makes from its
 /// arguments (tilegpu-hoist-tensor-maps), from the values the launch passes
-/// them; their extents are checked here.
+/// them.
 bool encodeKernelTensorMaps(rt::Driver &driver, const Kernel &kernel,
                             const LoadedKernel &loaded,
                             const std::vector<rt::DeviceBuffer> &deviceBuffers,
@@ -140,53 +141,20 @@ bool encodeKernelTensorMaps(rt::Driver &driver, const Kernel &kernel,
   const std::string &name = kernel.source->launch.kernel;
   for (auto [i, recipe] : llvm::enumerate(loaded.tensorMaps)) {
     std::string which =
-        llvm::formatv("{0}'s tensor descriptor {1} (made in the kernel)", name,
-                      i)
+        llvm::formatv(
+            "{0}'s tensor descriptor {1} (made in the kernel): ", name, i)
             .str();
     if (recipe.argument != int64_t(kernel.args.size() + i) || recipe.base < 0 ||
         size_t(recipe.base) >= kernel.args.size() ||
         kernel.args[recipe.base].kind != launch::Value::Kind::Buffer) {
-      error = which + ": its recipe does not match the kernel's arguments";
+      error = which + "its recipe does not match the kernel's arguments";
       return false;
     }
-    std::optional<int64_t> rows =
-        mlir::tilegpu::evaluateTensorMapSteps(recipe.rows, argument);
-    std::optional<int64_t> cols =
-        mlir::tilegpu::evaluateTensorMapSteps(recipe.cols, argument);
-    std::optional<int64_t> stride =
-        mlir::tilegpu::evaluateTensorMapSteps(recipe.rowStride, argument);
-    std::optional<mlir::tilegpu::TensorMapBox> box =
-        mlir::tilegpu::getTensorMapBox({recipe.blockRows, recipe.blockCols}, 2);
-    if (!rows || !cols || !stride || !box) {
-      error = which + ": its recipe does not match the kernel's arguments";
-      return false;
-    }
-    // An empty tensor has no map (TMA describes none): every access to it
-    // is out of bounds, which a kernel that reads nothing there never makes
-    // (K = 0: the loop over K runs no iteration).
-    if (*rows == 0 || *cols == 0)
-      continue;
-    constexpr int64_t kMaxExtent = int64_t(1) << 32;
-    if (*rows < 0 || *cols < 0 || *rows > kMaxExtent || *cols > kMaxExtent ||
-        *stride < 1 || *stride >= (int64_t(1) << 39)) {
-      error = llvm::formatv("{0}: shape ({1}, {2}) with row stride {3}: TMA "
-                            "needs extents up to 2^32 and a positive row "
-                            "stride below 2^40 bytes",
-                            which, *rows, *cols, *stride)
-                  .str();
-      return false;
-    }
-    using mlir::tilegpu::TensorMapElement;
-    int dataType =
-        getTensorMapDataType(recipe.element == 0 ? TensorMapElement::Float16
-                                                 : TensorMapElement::BFloat16);
-    if (!driver.encodeTensorMap2D(
-            maps[i].bytes, dataType,
-            deviceBuffers[kernel.args[recipe.base].buffer].ptr(),
-            uint64_t(*rows), uint64_t(*cols), uint64_t(*stride) * 2,
-            unsigned(box->rows), unsigned(box->innerElements),
-            box->swizzleBytes, /*nanFill=*/false, error)) {
-      error = which + ": " + error;
+    if (!rt::encodeRecipeTensorMap(
+            driver, recipe, argument,
+            deviceBuffers[kernel.args[recipe.base].buffer].ptr(), maps[i],
+            error)) {
+      error = which + error;
       return false;
     }
   }
