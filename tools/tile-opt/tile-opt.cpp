@@ -51,6 +51,7 @@ void registerTestAllocationPass();
 void registerTestMembarPass();
 void registerTestProgramWorkPass();
 void registerTestGPUParityPass();
+void registerTestTensorMapRecipesPass();
 } // namespace mlir::tile::test
 
 int main(int argc, char **argv) {
@@ -60,6 +61,7 @@ int main(int argc, char **argv) {
   mlir::tile::test::registerTestMembarPass();
   mlir::tile::test::registerTestProgramWorkPass();
   mlir::tile::test::registerTestGPUParityPass();
+  mlir::tile::test::registerTestTensorMapRecipesPass();
   DialectRegistry registry;
   mlir::tile::registerTileDialects(registry);
 

@@ -1,4 +1,13 @@
 // RUN: tile-opt %s -split-input-file -tilegpu-hoist-tensor-maps | FileCheck %s
+// The recipes as the launchers evaluate them (test-tensor-map-recipes), for
+// M = 1000, N = 2^20 and K = 4096; the second module has none.
+// RUN: tile-opt %s -split-input-file -tilegpu-hoist-tensor-maps \
+// RUN:   -test-tensor-map-recipes="args=0,0,0,1000,1048576,4096" 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=EVAL
+// EVAL: remark: map %arg6 of %arg0: 128x64 f16 boxes, shape (1000, 4096), row stride 4096
+// EVAL: remark: map %arg7 of %arg1: 256x64 f16 boxes, shape (1048576, 4096), row stride 4096
+// EVAL: remark: map %arg8 of %arg2: 128x256 f16 boxes, shape (1000, 1048576), row stride 1048576
+// EVAL: remark: no tensor maps
 
 // Tutorial 09's device descriptors: the base and the shape are kernel
 // arguments, the row stride one too. Both loads through A's descriptor (in
@@ -75,6 +84,32 @@ module {
     %t4 = tile.block_load %p4 {boundaryCheck = array<i32: 0, 1>} : !tile.block_ptr<tensor<64x4xf16>>
     %p5 = tile.make_block_ptr %a, [%n64, %n64], [%one, %n64], [%c0, %c0] {order = array<i32: 0, 1>} : !tile.ptr<f16> -> !tile.block_ptr<tensor<64x64xf16>>
     %t5 = tile.block_load %p5 {boundaryCheck = array<i32: 0, 1>} : !tile.block_ptr<tensor<64x64xf16>>
+    return
+  }
+}
+
+// -----
+
+// Tutorial 06's y_dim = Z * H * N_CTX in i32: the recipe wraps as the
+// kernel's arithmetic does (2^16 * 2^8 * 2^8 = 2^32 is 0 in i32), so the
+// launch describes the tensor the kernel addresses.
+// CHECK-LABEL: func.func @wraps
+// RUN: tile-opt %s -split-input-file -tilegpu-hoist-tensor-maps \
+// RUN:   -test-tensor-map-recipes="args=0,3,8,1" 2>&1 | FileCheck %s --check-prefix=SMALL
+// RUN: tile-opt %s -split-input-file -tilegpu-hoist-tensor-maps \
+// RUN:   -test-tensor-map-recipes="args=0,65536,256,256" 2>&1 | FileCheck %s --check-prefix=WRAP
+// SMALL: remark: map %arg4 of %arg0: 128x64 f16 boxes, shape (24, 64), row stride 64
+// WRAP: remark: map %arg4 of %arg0: 128x64 f16 boxes, shape (0, 64), row stride 64
+module {
+  func.func @wraps(%q: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %z: i32, %h: i32, %n: i32 {tile.divisibility = 16 : i32}) {
+    %c0 = arith.constant 0 : i32
+    %one = arith.constant 1 : i64
+    %d = arith.constant 64 : i64
+    %zh = arith.muli %z, %h : i32
+    %rows = arith.muli %zh, %n : i32
+    %rows64 = arith.extsi %rows : i32 to i64
+    %p = tile.make_block_ptr %q, [%rows64, %d], [%d, %one], [%c0, %c0] {order = array<i32: 1, 0>} : !tile.ptr<f16> -> !tile.block_ptr<tensor<128x64xf16>>
+    %t = tile.block_load %p {boundaryCheck = array<i32: 0, 1>} : !tile.block_ptr<tensor<128x64xf16>>
     return
   }
 }
