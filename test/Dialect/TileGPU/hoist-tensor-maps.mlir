@@ -10,9 +10,9 @@
 // EVAL: remark: no tensor maps
 
 // Tutorial 09's device descriptors: the base and the shape are kernel
-// arguments, the row stride one too. Both loads through A's descriptor (in
-// and after the loop) share one map, B's gets its own, and the store of C
-// a third; the recipes say how the launch computes each (TensorMapRecipe.h:
+// arguments, the row stride one too. A's and B's loads feed the dot (B's
+// transposed); the load through A's descriptor after the loop shares A's
+// map, B's gets its own, and the store of C a third; the recipes say how the launch computes each (TensorMapRecipe.h:
 // count 3, then per map its argument, base, element, block, and the steps
 // of rows, columns and row stride: kArgument 2, index, kWrap32 6 for an
 // i32 argument; kConstant 1; kMul 5).
@@ -42,7 +42,9 @@ module {
       %ta = tile.block_load %pa {boundaryCheck = array<i32: 0, 1>, padding = 1 : i32} : !tile.block_ptr<tensor<128x64xf16>>
       %pb = tile.make_block_ptr %b, [%n64, %k64], [%k64, %one], [%c0, %i] {order = array<i32: 1, 0>} : !tile.ptr<f16> -> !tile.block_ptr<tensor<256x64xf16>>
       %tb = tile.block_load %pb {boundaryCheck = array<i32: 0, 1>, padding = 1 : i32} : !tile.block_ptr<tensor<256x64xf16>>
-      scf.yield %x : tensor<128x256xf32>
+      %bt = tile.trans %tb {order = array<i32: 1, 0>} : tensor<256x64xf16> -> tensor<64x256xf16>
+      %d = tile.dot %ta, %bt, %x : tensor<128x64xf16> * tensor<64x256xf16> -> tensor<128x256xf32>
+      scf.yield %d : tensor<128x256xf32>
     }
     %pa2 = tile.make_block_ptr %a, [%m64, %k64], [%k64, %one], [%c4, %c0] {order = array<i32: 1, 0>} : !tile.ptr<f16> -> !tile.block_ptr<tensor<128x64xf16>>
     %ta2 = tile.block_load %pa2 {boundaryCheck = array<i32: 0, 1>} : !tile.block_ptr<tensor<128x64xf16>>
@@ -55,11 +57,12 @@ module {
 
 // -----
 
-// Not hoisted: a shape computed from the program id (each program's own
-// descriptor), a row stride that need not be a multiple of 16 bytes
-// (%s has no divisibility), a base that need not be 16-byte aligned, NaN
-// padding, a block that is no TMA box (8 bytes a row), and a column-major
-// block.
+// Not hoisted: stores through a descriptor whose shape comes from the
+// program id (each program's own), whose row stride need not be a
+// multiple of 16 bytes (%s has no divisibility), whose base need not be
+// 16-byte aligned, whose block is no TMA box (8 bytes a row) or
+// column-major; a load for a dot with NaN padding; and a load that feeds
+// no dot (no TMA copy would read its map).
 // CHECK-NOT: tilegpu.tensor-maps
 // CHECK-LABEL: func.func @stays
 // CHECK-SAME: %{{[^,]*}}: i32) {
@@ -72,26 +75,32 @@ module {
     %s64 = arith.extsi %s : i32 to i64
     %pid = tile.program_id 0 : i32
     %rows = arith.extsi %pid : i32 to i64
+    %z = arith.constant dense<0.0> : tensor<64x64xf16>
+    %z4 = arith.constant dense<0.0> : tensor<64x4xf16>
+    %acc = arith.constant dense<0.0> : tensor<64x64xf32>
     %p0 = tile.make_block_ptr %a, [%rows, %n64], [%n64, %one], [%c0, %c0] {order = array<i32: 1, 0>} : !tile.ptr<f16> -> !tile.block_ptr<tensor<64x64xf16>>
-    %t0 = tile.block_load %p0 {boundaryCheck = array<i32: 0, 1>} : !tile.block_ptr<tensor<64x64xf16>>
+    tile.block_store %p0, %z {boundaryCheck = array<i32: 0, 1>} : !tile.block_ptr<tensor<64x64xf16>>
     %p1 = tile.make_block_ptr %a, [%n64, %n64], [%s64, %one], [%c0, %c0] {order = array<i32: 1, 0>} : !tile.ptr<f16> -> !tile.block_ptr<tensor<64x64xf16>>
-    %t1 = tile.block_load %p1 {boundaryCheck = array<i32: 0, 1>} : !tile.block_ptr<tensor<64x64xf16>>
+    tile.block_store %p1, %z {boundaryCheck = array<i32: 0, 1>} : !tile.block_ptr<tensor<64x64xf16>>
     %p2 = tile.make_block_ptr %u, [%n64, %n64], [%n64, %one], [%c0, %c0] {order = array<i32: 1, 0>} : !tile.ptr<f16> -> !tile.block_ptr<tensor<64x64xf16>>
-    %t2 = tile.block_load %p2 {boundaryCheck = array<i32: 0, 1>} : !tile.block_ptr<tensor<64x64xf16>>
+    tile.block_store %p2, %z {boundaryCheck = array<i32: 0, 1>} : !tile.block_ptr<tensor<64x64xf16>>
+    %p4 = tile.make_block_ptr %a, [%n64, %n64], [%n64, %one], [%c0, %c0] {order = array<i32: 1, 0>} : !tile.ptr<f16> -> !tile.block_ptr<tensor<64x4xf16>>
+    tile.block_store %p4, %z4 {boundaryCheck = array<i32: 0, 1>} : !tile.block_ptr<tensor<64x4xf16>>
+    %p5 = tile.make_block_ptr %a, [%n64, %n64], [%one, %n64], [%c0, %c0] {order = array<i32: 0, 1>} : !tile.ptr<f16> -> !tile.block_ptr<tensor<64x64xf16>>
+    tile.block_store %p5, %z {boundaryCheck = array<i32: 0, 1>} : !tile.block_ptr<tensor<64x64xf16>>
     %p3 = tile.make_block_ptr %a, [%n64, %n64], [%n64, %one], [%c0, %c0] {order = array<i32: 1, 0>} : !tile.ptr<f16> -> !tile.block_ptr<tensor<64x64xf16>>
     %t3 = tile.block_load %p3 {boundaryCheck = array<i32: 0, 1>, padding = 2 : i32} : !tile.block_ptr<tensor<64x64xf16>>
-    %p4 = tile.make_block_ptr %a, [%n64, %n64], [%n64, %one], [%c0, %c0] {order = array<i32: 1, 0>} : !tile.ptr<f16> -> !tile.block_ptr<tensor<64x4xf16>>
-    %t4 = tile.block_load %p4 {boundaryCheck = array<i32: 0, 1>} : !tile.block_ptr<tensor<64x4xf16>>
-    %p5 = tile.make_block_ptr %a, [%n64, %n64], [%one, %n64], [%c0, %c0] {order = array<i32: 0, 1>} : !tile.ptr<f16> -> !tile.block_ptr<tensor<64x64xf16>>
-    %t5 = tile.block_load %p5 {boundaryCheck = array<i32: 0, 1>} : !tile.block_ptr<tensor<64x64xf16>>
+    %d3 = tile.dot %t3, %t3, %acc : tensor<64x64xf16> * tensor<64x64xf16> -> tensor<64x64xf32>
+    %p6 = tile.make_block_ptr %a, [%n64, %n64], [%n64, %one], [%c0, %c0] {order = array<i32: 1, 0>} : !tile.ptr<f16> -> !tile.block_ptr<tensor<64x64xf16>>
+    %t6 = tile.block_load %p6 {boundaryCheck = array<i32: 0, 1>} : !tile.block_ptr<tensor<64x64xf16>>
     return
   }
 }
 
 // -----
 
-// Tutorial 06's y_dim = Z * H * N_CTX in i32: the recipe wraps as the
-// kernel's arithmetic does (2^16 * 2^8 * 2^8 = 2^32 is 0 in i32), so the
+// Tutorial 06's y_dim = Z * H * N_CTX in i32 (a store through it): the
+// recipe wraps as the kernel's arithmetic does (2^16 * 2^8 * 2^8 = 2^32 is 0 in i32), so the
 // launch describes the tensor the kernel addresses.
 // CHECK-LABEL: func.func @wraps
 // RUN: tile-opt %s -split-input-file -tilegpu-hoist-tensor-maps \
@@ -109,7 +118,8 @@ module {
     %rows = arith.muli %zh, %n : i32
     %rows64 = arith.extsi %rows : i32 to i64
     %p = tile.make_block_ptr %q, [%rows64, %d], [%d, %one], [%c0, %c0] {order = array<i32: 1, 0>} : !tile.ptr<f16> -> !tile.block_ptr<tensor<128x64xf16>>
-    %t = tile.block_load %p {boundaryCheck = array<i32: 0, 1>} : !tile.block_ptr<tensor<128x64xf16>>
+    %zero = arith.constant dense<0.0> : tensor<128x64xf16>
+    tile.block_store %p, %zero {boundaryCheck = array<i32: 0, 1>} : !tile.block_ptr<tensor<128x64xf16>>
     return
   }
 }

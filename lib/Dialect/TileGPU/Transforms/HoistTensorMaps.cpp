@@ -14,7 +14,9 @@
 // computes each map from the kernel's arguments (TensorMapRecipe.h).
 // tilegpu-pipeline and tilegpu-tma-stores then copy and store those blocks
 // with TMA where they would a host descriptor's; elsewhere the accesses
-// stay pointer blocks with masks.
+// stay pointer blocks with masks. Only descriptors that a store goes
+// through or a load for a tile.dot reads get maps (TMA copies nothing
+// else), so that the launch encodes no map for nothing.
 //
 // A block pointer qualifies when it is made right at the access (not
 // advanced or carried by a loop), 2-D, row-major (order [1, 0], the last
@@ -40,6 +42,7 @@
 #include "mlir/IR/BuiltinOps.h"
 
 #include <map>
+#include <set>
 #include <numeric>
 
 namespace mlir::tilegpu {
@@ -187,6 +190,16 @@ tile::MakeBlockPtrOp getHoistableBlock(Operation *access) {
   return {};
 }
 
+/// Whether `value` is an operand of a tile.dot, directly or transposed:
+/// a load tilegpu-pipeline may copy with TMA.
+bool feedsDot(Value value) {
+  return llvm::any_of(value.getUsers(), [](Operation *user) {
+    if (isa<tile::DotOp>(user))
+      return true;
+    return isa<tile::TransOp>(user) && feedsDot(user->getResult(0));
+  });
+}
+
 struct HoistTensorMaps
     : public tilegpu::impl::TileGPUHoistTensorMapsBase<HoistTensorMaps> {
   void runOnOperation() override {
@@ -215,14 +228,28 @@ struct HoistTensorMaps
         if (std::optional<TensorMapRecipe> recipe = getRecipe(kernel, block))
           accesses.emplace_back(op, std::move(*recipe));
     });
-    // One map per distinct recipe, in the order the accesses come.
+    // One map per distinct recipe, in the order the accesses come, for
+    // the descriptors TMA may use: stored through, or loaded for a dot
+    // (the launch would encode the others' maps for nothing). Every
+    // access through such a descriptor gets its map, so that
+    // tilegpu-tma-stores sees a store's tensor loaded through it too.
     using Key = std::vector<int64_t>;
+    std::set<Key> wanted;
+    for (auto &[access, recipe] : accesses) {
+      Key key;
+      appendTensorMapRecipe(key, recipe);
+      auto load = dyn_cast<tile::BlockLoadOp>(access);
+      if (!load || feedsDot(load.getResult()))
+        wanted.insert(key);
+    }
     std::map<Key, Value> maps;
     MLIRContext *ctx = kernel.getContext();
     auto mapType = tile::PointerType::get(ctx, IntegerType::get(ctx, 8));
     for (auto &[access, recipe] : accesses) {
       Key key;
       appendTensorMapRecipe(key, recipe);
+      if (!wanted.count(key))
+        continue;
       Value &map = maps[key];
       if (!map) {
         unsigned index = kernel.getNumArguments();

@@ -217,7 +217,8 @@ def TileGPUHoistTensorMaps
     tensor descriptor made on the device from the kernel's arguments, the
     same in every program), 2-D, row-major, fp16 or bf16 in a TMA box,
     padded with zeros or not, with a base and row stride that the
-    arguments' tile.divisibility makes 16-byte aligned, takes as its
+    arguments' tile.divisibility makes 16-byte aligned, and stored through
+    or loaded for a tile.dot (directly or transposed), takes as its
     `tensormap` a new kernel argument (tile.tensormap) after the kernel's
     own, one per distinct descriptor. The module's tilegpu.tensor-maps
     attribute (TensorMapRecipe.h) records how the launch computes each map
