@@ -85,19 +85,19 @@ TmaUsage gatherTmaUsage(ModuleOp module) {
   usage.tensorMaps = unsigned(tensorMaps.size());
   usage.producerWarps = tilegpu::getProducerWarps(module);
   usage.persistentPrograms = module->hasAttr(tilegpu::kPersistentProgramsAttr);
-  if (auto flat =
-          module->getAttrOfType<DenseI64ArrayAttr>(tilegpu::kTensorMapsAttr))
+  if (DenseI64ArrayAttr flat = tilegpu::getUsedTensorMapRecipes(module))
     if (auto recipes = tilegpu::parseTensorMapRecipes(flat.asArrayRef()))
       for (const tilegpu::TensorMapRecipe &recipe : *recipes)
-        usage.launchTensorMaps.push_back(
-            llvm::formatv(
-                "%arg{0}: {1}x{2} {3} boxes of the tensor at %arg{4}, "
-                "shape ({5}, {6}), row stride {7}",
-                recipe.argument, recipe.blockRows, recipe.blockCols,
-                recipe.element == 0 ? "f16" : "bf16", recipe.base,
-                describeSteps(recipe.rows), describeSteps(recipe.cols),
-                describeSteps(recipe.rowStride))
-                .str());
+        if (recipe.element != tilegpu::kUnusedTensorMap)
+          usage.launchTensorMaps.push_back(
+              llvm::formatv(
+                  "%arg{0}: {1}x{2} {3} boxes of the tensor at %arg{4}, "
+                  "shape ({5}, {6}), row stride {7}",
+                  recipe.argument, recipe.blockRows, recipe.blockCols,
+                  recipe.element == 0 ? "f16" : "bf16", recipe.base,
+                  describeSteps(recipe.rows), describeSteps(recipe.cols),
+                  describeSteps(recipe.rowStride))
+                  .str());
   for (Value value : buffers)
     usage.buffers.push_back(describeBuffer(value));
   for (Value value : storedBuffers)

@@ -11,6 +11,8 @@ bool rt::encodeRecipeTensorMap(
     llvm::function_ref<std::optional<int64_t>(int64_t)> argument,
     DevicePtr base, TensorMapBytes &map, std::string &error) {
   map = TensorMapBytes();
+  if (recipe.element == mlir::tilegpu::kUnusedTensorMap)
+    return true; // no TMA copy or store reads it
   std::optional<int64_t> rows =
       mlir::tilegpu::evaluateTensorMapSteps(recipe.rows, argument);
   std::optional<int64_t> cols =

@@ -617,8 +617,9 @@ struct ConvertTileGPUToLLVM
                              /*alignment=*/4, /*addrSpace=*/1);
     }
     // The recipes of the tensor maps the launch encodes
-    // (tilegpu-hoist-tensor-maps), for the launcher to read.
-    if (auto maps = module->getAttrOfType<DenseI64ArrayAttr>(kTensorMapsAttr)) {
+    // (tilegpu-hoist-tensor-maps), for the launcher to read; those no TMA
+    // copy or store reads are marked, so that it does not encode them.
+    if (DenseI64ArrayAttr maps = getUsedTensorMapRecipes(module)) {
       OpBuilder builder(module.getBodyRegion());
       Type i64 = builder.getI64Type();
       auto values = DenseIntElementsAttr::get(

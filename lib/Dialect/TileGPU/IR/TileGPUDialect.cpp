@@ -2,6 +2,7 @@
 
 #include "tile/Dialect/TileGPU/IR/TileGPUDialect.h"
 #include "tile/Dialect/TileGPU/IR/TensorMapBox.h"
+#include "tile/Dialect/TileGPU/IR/TensorMapRecipe.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -392,6 +393,38 @@ unsigned mlir::tilegpu::getComputeCapability(StringRef target) {
   if (target.getAsInteger(10, capability))
     return 0;
   return capability;
+}
+
+SmallVector<unsigned> mlir::tilegpu::getTmaTensorMapArguments(Operation *op) {
+  SmallVector<unsigned> arguments;
+  op->walk([&](Operation *nested) {
+    Value map;
+    if (auto copy = dyn_cast<TmaCopyOp>(nested))
+      map = copy.getTensormap();
+    else if (auto store = dyn_cast<TmaStoreOp>(nested))
+      map = store.getTensormap();
+    if (auto argument = dyn_cast_or_null<BlockArgument>(map))
+      if (!llvm::is_contained(arguments, argument.getArgNumber()))
+        arguments.push_back(argument.getArgNumber());
+  });
+  return arguments;
+}
+
+DenseI64ArrayAttr mlir::tilegpu::getUsedTensorMapRecipes(Operation *module) {
+  auto flat = module->getAttrOfType<DenseI64ArrayAttr>(kTensorMapsAttr);
+  if (!flat)
+    return {};
+  auto recipes = parseTensorMapRecipes(flat.asArrayRef());
+  if (!recipes)
+    return flat; // the launcher reports it
+  SmallVector<unsigned> used = getTmaTensorMapArguments(module);
+  std::vector<int64_t> marked = {int64_t(recipes->size())};
+  for (TensorMapRecipe &recipe : *recipes) {
+    if (!llvm::is_contained(used, unsigned(recipe.argument)))
+      recipe.element = kUnusedTensorMap;
+    appendTensorMapRecipe(marked, recipe);
+  }
+  return DenseI64ArrayAttr::get(module->getContext(), marked);
 }
 
 unsigned mlir::tilegpu::getTargetComputeCapability(Operation *op) {

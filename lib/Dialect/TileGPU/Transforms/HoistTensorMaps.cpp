@@ -39,11 +39,12 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinOps.h"
 
 #include <map>
-#include <set>
 #include <numeric>
+#include <set>
 
 namespace mlir::tilegpu {
 #define GEN_PASS_DEF_TILEGPUHOISTTENSORMAPS
@@ -152,8 +153,11 @@ std::optional<TensorMapRecipe> getRecipe(func::FuncOp kernel,
       block.getOrder() != ArrayRef<int32_t>{1, 0})
     return std::nullopt;
   std::optional<unsigned> base = getKernelArgument(kernel, block.getBase());
-  auto lastStride = block.getStrides()[1].getDefiningOp<arith::ConstantIntOp>();
-  if (!base || !lastStride || lastStride.value() != 1)
+  // The last stride the constant 1 (an argument equal to 1 specializes to
+  // one, extended).
+  SmallVector<int64_t> lastStride;
+  if (!base || !appendSteps(kernel, block.getStrides()[1], lastStride) ||
+      lastStride != ArrayRef<int64_t>{kConstant, 1})
     return std::nullopt;
   // TMA's rules: a 16-byte aligned base and row stride.
   auto baseDivisibility =
@@ -173,19 +177,55 @@ std::optional<TensorMapRecipe> getRecipe(func::FuncOp kernel,
   return recipe;
 }
 
-/// The block pointer an access goes through, where it is made right there
-/// and the access may read or write it with TMA.
+/// The tile.make_block_ptr `ptr` comes from: itself, moved by tile.advance
+/// (which changes only its offsets), or carried by an scf.for whose every
+/// iteration yields it moved so; null otherwise.
+tile::MakeBlockPtrOp getBlockOrigin(Value ptr, unsigned depth = 0) {
+  if (depth > 16)
+    return {};
+  if (auto block = ptr.getDefiningOp<tile::MakeBlockPtrOp>())
+    return block;
+  if (auto advance = ptr.getDefiningOp<tile::AdvanceOp>())
+    return getBlockOrigin(advance.getPtr(), depth + 1);
+  auto loopResult = dyn_cast<OpResult>(ptr);
+  auto carried = dyn_cast<BlockArgument>(ptr);
+  scf::ForOp loop;
+  unsigned index = 0;
+  if (loopResult && (loop = dyn_cast<scf::ForOp>(loopResult.getOwner()))) {
+    index = loopResult.getResultNumber();
+  } else if (carried &&
+             (loop = dyn_cast<scf::ForOp>(carried.getOwner()->getParentOp())) &&
+             carried.getArgNumber() > 0) {
+    index = carried.getArgNumber() - 1;
+  } else {
+    return {};
+  }
+  tile::MakeBlockPtrOp origin =
+      getBlockOrigin(loop.getInitArgs()[index], depth + 1);
+  // The yielded value moves the carried one (or another that shares its
+  // origin): every iteration's block pointer is the same tensor's.
+  Value yielded = loop.getYieldedValues()[index];
+  while (auto advance = yielded.getDefiningOp<tile::AdvanceOp>())
+    yielded = advance.getPtr();
+  if (yielded != loop.getRegionIterArgs()[index] &&
+      getBlockOrigin(yielded, depth + 1) != origin)
+    return {};
+  return origin;
+}
+
+/// The block pointer an access goes through, where the access may read or
+/// write it with TMA.
 tile::MakeBlockPtrOp getHoistableBlock(Operation *access) {
   if (auto load = dyn_cast<tile::BlockLoadOp>(access)) {
     if (load.getTensormap() || load.getIsVolatile() ||
         load.getPadding() == tile::PaddingOption::nan)
       return {};
-    return load.getPtr().getDefiningOp<tile::MakeBlockPtrOp>();
+    return getBlockOrigin(load.getPtr());
   }
   if (auto store = dyn_cast<tile::BlockStoreOp>(access)) {
     if (store.getTensormap())
       return {};
-    return store.getPtr().getDefiningOp<tile::MakeBlockPtrOp>();
+    return getBlockOrigin(store.getPtr());
   }
   return {};
 }

@@ -10,7 +10,8 @@
 //   count, then per map:
 //     argument   the kernel argument that takes the map
 //     base       the argument holding the tensor's base pointer
-//     element    0 fp16, 1 bf16
+//     element    0 fp16, 1 bf16; -1 where no TMA copy or store reads the
+//                map (the launch then passes zeros, and checks nothing)
 //     block rows, block columns   (the box: TensorMapBox.h)
 //     n, n steps: the rows (the outer extent)
 //     n, n steps: the columns (the contiguous extent)
@@ -42,6 +43,9 @@ namespace mlir::tilegpu {
 /// the recipes.
 inline constexpr llvm::StringLiteral kTensorMapsAttr = "tilegpu.tensor-maps";
 inline constexpr llvm::StringLiteral kTensorMapsSymbol = "tile_tensor_maps";
+
+/// The element of a map that no TMA copy or store reads.
+inline constexpr int64_t kUnusedTensorMap = -1;
 
 enum TensorMapStep : int64_t {
   kConstant = 1,

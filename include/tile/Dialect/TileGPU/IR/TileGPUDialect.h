@@ -85,6 +85,13 @@ bool asksForWarpSpecialization(Operation *kernel);
 unsigned getComputeCapability(StringRef target);
 /// The compute capability of the module's target attribute (0 without one).
 unsigned getTargetComputeCapability(Operation *op);
+/// The tensor maps (tile.tensormap kernel arguments, by argument number)
+/// that a TMA copy or store of `op`'s kernels reads.
+llvm::SmallVector<unsigned> getTmaTensorMapArguments(Operation *op);
+/// tilegpu.tensor-maps (TensorMapRecipe.h) with each map that no TMA copy
+/// or store reads marked unused (element -1: the launch passes zeros), or
+/// null where the module has none.
+DenseI64ArrayAttr getUsedTensorMapRecipes(Operation *module);
 } // namespace mlir::tilegpu
 
 #endif // TILE_DIALECT_TILEGPU_IR_TILEGPUDIALECT_H
