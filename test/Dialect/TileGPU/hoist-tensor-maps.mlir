@@ -123,3 +123,37 @@ module {
     return
   }
 }
+
+// -----
+
+// A block pointer carried by the loop and moved by tile.advance each
+// iteration is followed back to its tile.make_block_ptr: its load for the
+// dot gets the map; one the loop replaces by another tensor's does not.
+// CHECK-LABEL: func.func @carried
+// CHECK-SAME: %[[MAP:arg4]]: !tile.ptr<i8> {tile.tensormap})
+// CHECK: scf.for
+// CHECK: tile.block_load %{{.*}} tensormap %[[MAP]]
+// CHECK: tile.block_load %{{[^ ]*}} {
+module {
+  func.func @carried(%a: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %b: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %m: i32 {tile.divisibility = 16 : i32}, %k: i32 {tile.divisibility = 16 : i32}) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %c4 = arith.constant 4 : i32
+    %c64 = arith.constant 64 : i32
+    %one = arith.constant 1 : i64
+    %m64 = arith.extsi %m : i32 to i64
+    %k64 = arith.extsi %k : i32 to i64
+    %acc = arith.constant dense<0.0> : tensor<64x64xf32>
+    %pa = tile.make_block_ptr %a, [%m64, %k64], [%k64, %one], [%c0, %c0] {order = array<i32: 1, 0>} : !tile.ptr<f16> -> !tile.block_ptr<tensor<64x64xf16>>
+    %pb = tile.make_block_ptr %b, [%m64, %k64], [%k64, %one], [%c0, %c0] {order = array<i32: 1, 0>} : !tile.ptr<f16> -> !tile.block_ptr<tensor<64x64xf16>>
+    %r:3 = scf.for %i = %c0 to %c4 step %c1 iter_args(%x = %acc, %p = %pa, %q = %pb) -> (tensor<64x64xf32>, !tile.block_ptr<tensor<64x64xf16>>, !tile.block_ptr<tensor<64x64xf16>>) : i32 {
+      %ta = tile.block_load %p {boundaryCheck = array<i32: 0, 1>} : !tile.block_ptr<tensor<64x64xf16>>
+      %tb = tile.block_load %q {boundaryCheck = array<i32: 0, 1>} : !tile.block_ptr<tensor<64x64xf16>>
+      %d = tile.dot %ta, %tb, %x : tensor<64x64xf16> * tensor<64x64xf16> -> tensor<64x64xf32>
+      %pn = tile.advance %p, [%c0, %c64] : !tile.block_ptr<tensor<64x64xf16>>
+      %other = tile.make_block_ptr %b, [%k64, %k64], [%k64, %one], [%c0, %c0] {order = array<i32: 1, 0>} : !tile.ptr<f16> -> !tile.block_ptr<tensor<64x64xf16>>
+      scf.yield %d, %pn, %other : tensor<64x64xf32>, !tile.block_ptr<tensor<64x64xf16>>, !tile.block_ptr<tensor<64x64xf16>>
+    }
+    return
+  }
+}

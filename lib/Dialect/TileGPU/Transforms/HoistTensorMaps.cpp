@@ -18,8 +18,10 @@
 // through or a load for a tile.dot reads get maps (TMA copies nothing
 // else), so that the launch encodes no map for nothing.
 //
-// A block pointer qualifies when it is made right at the access (not
-// advanced or carried by a loop), 2-D, row-major (order [1, 0], the last
+// Block pointers the kernel makes so (tl.make_block_ptr) qualify too: an
+// access's block pointer is followed back through tile.advance (which moves
+// only its offsets) and the scf.for iter_args that carry it to its
+// tile.make_block_ptr. It qualifies when it is 2-D, row-major (order [1, 0], the last
 // stride the constant 1), of fp16 or bf16 elements in a TMA box
 // (TensorMapBox.h), padded with zeros (or not), and when its base pointer's
 // divisibility (16 bytes) and its row stride's (a multiple of 16 bytes,

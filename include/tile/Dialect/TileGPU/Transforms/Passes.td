@@ -212,7 +212,8 @@ def TileGPUHoistTensorMaps
   let description = [{
     On the tile dialect, before tile-rewrite-block-pointers: each
     tile.block_load and tile.block_store through a tile.make_block_ptr
-    made at the access, whose base is a kernel argument and whose shape and
+    (followed through tile.advance and the scf.for iter_args that carry
+    it), whose base is a kernel argument and whose shape and
     strides are computed from kernel arguments and constants alone (a
     tensor descriptor made on the device from the kernel's arguments, the
     same in every program), 2-D, row-major, fp16 or bf16 in a TMA box,
