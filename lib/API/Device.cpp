@@ -414,22 +414,10 @@ Status Device::load(const CompiledKernel &compiled, Kernel &out) {
   if (!driver.getFunction(kernel->module, compiled.name, kernel->function,
                           error))
     return Status::error(error);
-  std::optional<std::vector<int64_t>> maps;
-  if (llvm::StringRef(compiled.ptx)
-          .contains(mlir::tilegpu::kTensorMapsSymbol)) {
-    if (!driver.readGlobalI64s(kernel->module,
-                               mlir::tilegpu::kTensorMapsSymbol.str(), maps,
-                               error))
-      return Status::error(error);
-    if (maps) {
-      auto recipes = mlir::tilegpu::parseTensorMapRecipes(*maps);
-      if (!recipes)
-        return Status::error(compiled.name +
-                             ": its tensor map recipes are malformed");
-      kernel->tensorMaps = std::move(*recipes);
-      kernel->values += kernel->tensorMaps.size();
-    }
-  }
+  if (!rt::readTensorMapRecipes(driver, kernel->module, compiled.ptx,
+                                kernel->tensorMaps, error))
+    return Status::error(compiled.name + ": " + error);
+  kernel->values += kernel->tensorMaps.size();
   if (compiled.sharedBytes > mlir::tilegpu::kMaxStaticSharedBytes) {
     if (!driver.setMaxDynamicShared(kernel->function, int(compiled.sharedBytes),
                                     error))

@@ -53,21 +53,9 @@ bool readLaunchGlobals(rt::Driver &driver, LoadedKernel &loaded,
   loaded.dynamicSharedBytes = bytes.value_or(0);
   loaded.producerWarps = producerWarps.value_or(0);
   loaded.persistentPrograms = persistent.value_or(0) != 0;
-  loaded.tensorMaps.clear();
-  if (image.contains(mlir::tilegpu::kTensorMapsSymbol)) {
-    std::optional<std::vector<int64_t>> flat;
-    if (!driver.readGlobalI64s(
-            loaded.module, mlir::tilegpu::kTensorMapsSymbol.str(), flat, error))
-      return false;
-    if (flat) {
-      auto recipes = mlir::tilegpu::parseTensorMapRecipes(*flat);
-      if (!recipes) {
-        error = "the module's tensor map recipes are malformed";
-        return false;
-      }
-      loaded.tensorMaps = std::move(*recipes);
-    }
-  }
+  if (!rt::readTensorMapRecipes(driver, loaded.module, image, loaded.tensorMaps,
+                                error))
+    return false;
   if (!bytes)
     return true;
   if (!driver.setMaxDynamicShared(loaded.function, int(*bytes), error)) {

@@ -238,28 +238,47 @@ bool Driver::getFunction(const Module &module, const std::string &name,
       call.c_str(), error);
 }
 
-bool Driver::readGlobalU32(const Module &module, const std::string &name,
-                           std::optional<uint32_t> &out, std::string &error) {
+/// The bytes of the global `name` of `module`, or none where the module has
+/// no such global (CUDA_ERROR_NOT_FOUND = 500: absent is an answer, not an
+/// error).
+static bool readGlobal(const Driver &driver, const Module &module,
+                       const std::string &name,
+                       std::optional<std::vector<uint8_t>> &out,
+                       std::string &error) {
+  const Driver::Api &api = driver.getApi();
   out.reset();
   CUdeviceptr address = 0;
   size_t bytes = 0;
-  // Absent is an answer, not an error (CUDA_ERROR_NOT_FOUND = 500).
   CUresult status =
       api.cuModuleGetGlobal(&address, &bytes, module.handle(), name.c_str());
   if (status == 500)
     return true;
   std::string call = "cuModuleGetGlobal(\"" + name + "\")";
-  if (!check(status, call.c_str(), error))
+  if (!driver.check(status, call.c_str(), error))
     return false;
-  if (bytes != sizeof(uint32_t)) {
-    error = "the module's global " + name + " has " + std::to_string(bytes) +
-            " bytes, not 4";
+  std::vector<uint8_t> data(bytes);
+  if (bytes && !driver.check(api.cuMemcpyDtoH(data.data(), address, bytes),
+                             "cuMemcpyDtoH", error))
+    return false;
+  out = std::move(data);
+  return true;
+}
+
+bool Driver::readGlobalU32(const Module &module, const std::string &name,
+                           std::optional<uint32_t> &out, std::string &error) {
+  out.reset();
+  std::optional<std::vector<uint8_t>> data;
+  if (!readGlobal(*this, module, name, data, error))
+    return false;
+  if (!data)
+    return true;
+  if (data->size() != sizeof(uint32_t)) {
+    error = "the module's global " + name + " has " +
+            std::to_string(data->size()) + " bytes, not 4";
     return false;
   }
   uint32_t value = 0;
-  if (!check(api.cuMemcpyDtoH(&value, address, sizeof(value)), "cuMemcpyDtoH",
-             error))
-    return false;
+  std::memcpy(&value, data->data(), sizeof(value));
   out = value;
   return true;
 }
@@ -268,24 +287,19 @@ bool Driver::readGlobalI64s(const Module &module, const std::string &name,
                             std::optional<std::vector<int64_t>> &out,
                             std::string &error) {
   out.reset();
-  CUdeviceptr address = 0;
-  size_t bytes = 0;
-  CUresult status =
-      api.cuModuleGetGlobal(&address, &bytes, module.handle(), name.c_str());
-  if (status == 500) // CUDA_ERROR_NOT_FOUND: absent is an answer
-    return true;
-  std::string call = "cuModuleGetGlobal(\"" + name + "\")";
-  if (!check(status, call.c_str(), error))
+  std::optional<std::vector<uint8_t>> data;
+  if (!readGlobal(*this, module, name, data, error))
     return false;
-  if (bytes % sizeof(int64_t) != 0) {
-    error = "the module's global " + name + " has " + std::to_string(bytes) +
+  if (!data)
+    return true;
+  if (data->size() % sizeof(int64_t) != 0) {
+    error = "the module's global " + name + " has " +
+            std::to_string(data->size()) +
             " bytes, not a whole number of 8-byte words";
     return false;
   }
-  std::vector<int64_t> words(bytes / sizeof(int64_t));
-  if (!words.empty() && !check(api.cuMemcpyDtoH(words.data(), address, bytes),
-                               "cuMemcpyDtoH", error))
-    return false;
+  std::vector<int64_t> words(data->size() / sizeof(int64_t));
+  std::memcpy(words.data(), data->data(), data->size());
   out = std::move(words);
   return true;
 }

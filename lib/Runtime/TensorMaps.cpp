@@ -2,9 +2,29 @@
 
 #include "tile/Runtime/TensorMaps.h"
 #include "tile/Dialect/TileGPU/IR/TensorMapBox.h"
-#include "tile/Dialect/TileGPU/IR/TensorMapRecipe.h"
 
 using namespace tile;
+
+bool rt::readTensorMapRecipes(
+    Driver &driver, const Module &module, llvm::StringRef image,
+    std::vector<mlir::tilegpu::TensorMapRecipe> &recipes, std::string &error) {
+  recipes.clear();
+  std::optional<std::vector<int64_t>> flat;
+  if (!image.contains(mlir::tilegpu::kTensorMapsSymbol))
+    return true;
+  if (!driver.readGlobalI64s(module, mlir::tilegpu::kTensorMapsSymbol.str(),
+                             flat, error))
+    return false;
+  if (!flat)
+    return true;
+  auto parsed = mlir::tilegpu::parseTensorMapRecipes(*flat);
+  if (!parsed) {
+    error = "the module's tensor map recipes are malformed";
+    return false;
+  }
+  recipes = std::move(*parsed);
+  return true;
+}
 
 bool rt::encodeRecipeTensorMap(
     Driver &driver, const mlir::tilegpu::TensorMapRecipe &recipe,

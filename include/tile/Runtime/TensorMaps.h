@@ -9,18 +9,26 @@
 #ifndef TILE_RUNTIME_TENSORMAPS_H
 #define TILE_RUNTIME_TENSORMAPS_H
 
+#include "tile/Dialect/TileGPU/IR/TensorMapRecipe.h"
 #include "tile/Runtime/CudaDriver.h"
 
 #include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/StringRef.h"
 
 #include <optional>
 #include <string>
 
-namespace mlir::tilegpu {
-struct TensorMapRecipe;
-} // namespace mlir::tilegpu
-
 namespace tile::rt {
+/// Reads into `recipes` the tensor maps the loaded `module` asks each launch
+/// to encode (the PTX global tile_tensor_maps; none where the module has
+/// none). `image`, its PTX or cubin, is searched for the global's name
+/// first: asking the driver for a global the module lacks is an error that
+/// compute-sanitizer reports as the user's.
+bool readTensorMapRecipes(Driver &driver, const Module &module,
+                          llvm::StringRef image,
+                          std::vector<mlir::tilegpu::TensorMapRecipe> &recipes,
+                          std::string &error);
+
 /// Encodes into `map` the tensor map `recipe` describes, for the tensor at
 /// `base`, its extents and row stride computed from `argument` (the integer
 /// value of the kernel argument of that index; none where it has none). An

@@ -21,8 +21,8 @@
 // Block pointers the kernel makes so (tl.make_block_ptr) qualify too: an
 // access's block pointer is followed back through tile.advance (which moves
 // only its offsets) and the scf.for iter_args that carry it to its
-// tile.make_block_ptr. It qualifies when it is 2-D, row-major (order [1, 0], the last
-// stride the constant 1), of fp16 or bf16 elements in a TMA box
+// tile.make_block_ptr. It qualifies when it is 2-D, row-major (order [1, 0],
+// the last stride the constant 1), of fp16 or bf16 elements in a TMA box
 // (TensorMapBox.h), padded with zeros (or not), and when its base pointer's
 // divisibility (16 bytes) and its row stride's (a multiple of 16 bytes,
 // from its arguments' tile.divisibility) meet TMA's alignment rules for
@@ -264,52 +264,58 @@ struct HoistTensorMaps
 
   /// Adds `kernel`'s maps to `flat` (the count in flat[0]).
   static void hoist(func::FuncOp kernel, std::vector<int64_t> &flat) {
-    SmallVector<std::pair<Operation *, TensorMapRecipe>> accesses;
+    // Each access with its descriptor's recipe, serialized (its map
+    // argument left 0) as the key of the descriptor.
+    using Key = std::vector<int64_t>;
+    struct Access {
+      Operation *op;
+      TensorMapRecipe recipe;
+      Key key;
+    };
+    std::vector<Access> accesses;
     kernel.walk([&](Operation *op) {
       if (tile::MakeBlockPtrOp block = getHoistableBlock(op))
-        if (std::optional<TensorMapRecipe> recipe = getRecipe(kernel, block))
-          accesses.emplace_back(op, std::move(*recipe));
+        if (std::optional<TensorMapRecipe> recipe = getRecipe(kernel, block)) {
+          Key key;
+          appendTensorMapRecipe(key, *recipe);
+          accesses.push_back({op, std::move(*recipe), std::move(key)});
+        }
     });
     // One map per distinct recipe, in the order the accesses come, for
     // the descriptors TMA may use: stored through, or loaded for a dot
     // (the launch would encode the others' maps for nothing). Every
     // access through such a descriptor gets its map, so that
     // tilegpu-tma-stores sees a store's tensor loaded through it too.
-    using Key = std::vector<int64_t>;
     std::set<Key> wanted;
-    for (auto &[access, recipe] : accesses) {
-      Key key;
-      appendTensorMapRecipe(key, recipe);
-      auto load = dyn_cast<tile::BlockLoadOp>(access);
+    for (const Access &access : accesses) {
+      auto load = dyn_cast<tile::BlockLoadOp>(access.op);
       if (!load || feedsDot(load.getResult()))
-        wanted.insert(key);
+        wanted.insert(access.key);
     }
     std::map<Key, Value> maps;
     MLIRContext *ctx = kernel.getContext();
     auto mapType = tile::PointerType::get(ctx, IntegerType::get(ctx, 8));
-    for (auto &[access, recipe] : accesses) {
-      Key key;
-      appendTensorMapRecipe(key, recipe);
-      if (!wanted.count(key))
+    NamedAttribute mapAttr(StringAttr::get(ctx, tile::kTensorMapArgAttr),
+                           UnitAttr::get(ctx));
+    for (Access &access : accesses) {
+      if (!wanted.count(access.key))
         continue;
-      Value &map = maps[key];
+      Value &map = maps[access.key];
       if (!map) {
         unsigned index = kernel.getNumArguments();
-        NamedAttribute mapAttr(StringAttr::get(ctx, tile::kTensorMapArgAttr),
-                               UnitAttr::get(ctx));
         if (failed(kernel.insertArgument(index, mapType,
                                          DictionaryAttr::get(ctx, {mapAttr}),
                                          kernel.getLoc())))
           continue;
         map = kernel.getArgument(index);
-        recipe.argument = index;
-        appendTensorMapRecipe(flat, recipe);
+        access.recipe.argument = index;
+        appendTensorMapRecipe(flat, access.recipe);
         ++flat[0];
       }
-      if (auto load = dyn_cast<tile::BlockLoadOp>(access))
+      if (auto load = dyn_cast<tile::BlockLoadOp>(access.op))
         load.getTensormapMutable().assign(map);
       else
-        cast<tile::BlockStoreOp>(access).getTensormapMutable().assign(map);
+        cast<tile::BlockStoreOp>(access.op).getTensormapMutable().assign(map);
     }
   }
 };
