@@ -162,6 +162,14 @@ struct CompiledKernel {
   /// i32 arguments more, the grid's sizes, and a launch starts at most the
   /// SMs times the programs that fit on one. Kernel::launch does both.
   bool persistentPrograms = false;
+  /// The TMA tensor maps of descriptors the kernel makes from its arguments
+  /// (Specialization::hoistTensorMaps), which a launch encodes and passes
+  /// after the arguments (Kernel::launch does): their recipes as the PTX's
+  /// tile_tensor_maps global holds them (count, then per map its argument,
+  /// base argument, element, block and the steps of its extents and row
+  /// stride; include/tile/Dialect/TileGPU/IR/TensorMapRecipe.h). Empty
+  /// where there are none.
+  std::vector<int64_t> tensorMapRecipes;
   /// Whether the PTX came from the kernel cache.
   bool fromCache = false;
 };

@@ -12,6 +12,7 @@
 #include "DescriptorType.h"
 
 #include "tile/Analysis/Allocation.h"
+#include "tile/Dialect/TileGPU/IR/TensorMapRecipe.h"
 #include "tile/Driver/Compile.h"
 #include "tile/Driver/KernelCache.h"
 #include "tile/Frontend/Parser.h"
@@ -337,6 +338,40 @@ static unsigned readSharedBytes(llvm::StringRef ptx) {
       ptx, (".b8 " + mlir::tilegpu::kSharedScratchSymbol).str(), ']');
 }
 
+/// The int64 array the PTX's global `symbol` holds (its bytes, little
+/// endian, as the NVPTX backend prints an initialized .b8 array: trailing
+/// zero bytes left out), or nothing where it has no such global or its
+/// initializer is malformed.
+static std::optional<std::vector<int64_t>>
+readI64Global(llvm::StringRef ptx, llvm::StringRef symbol) {
+  std::string marker = (".b8 " + symbol + "[").str();
+  size_t at = ptx.find(marker);
+  if (at == llvm::StringRef::npos)
+    return std::nullopt;
+  llvm::StringRef rest = ptx.drop_front(at + marker.size());
+  size_t bytes = 0;
+  size_t open = rest.find('{'), close = rest.find('}');
+  if (rest.take_until([](char c) { return c == ']'; })
+          .getAsInteger(10, bytes) ||
+      bytes % 8 != 0 || open == llvm::StringRef::npos ||
+      close == llvm::StringRef::npos || close < open ||
+      rest.take_front(open).contains(';'))
+    return std::nullopt;
+  llvm::SmallVector<llvm::StringRef> items;
+  rest.slice(open + 1, close).split(items, ',');
+  if (items.size() > bytes)
+    return std::nullopt;
+  std::vector<int64_t> values(bytes / 8, 0);
+  for (size_t i = 0; i < items.size(); ++i) {
+    unsigned byte = 0;
+    if (items[i].trim().getAsInteger(10, byte) || byte > 255)
+      return std::nullopt;
+    values[i / 8] =
+        int64_t(uint64_t(values[i / 8]) | (uint64_t(byte) << (8 * (i % 8))));
+  }
+  return values;
+}
+
 void Compilation::run(std::unique_ptr<llvm::MemoryBuffer> buffer,
                       const Specialization &spec) {
   if (spec.numWarps < 1 || spec.numWarps > 32 ||
@@ -419,6 +454,13 @@ void Compilation::run(std::unique_ptr<llvm::MemoryBuffer> buffer,
       readNumberAfter(
           kernel.ptx,
           (".u32 " + mlir::tilegpu::kPersistentProgramsSymbol).str(), ';') != 0;
+  if (std::optional<std::vector<int64_t>> recipes =
+          readI64Global(kernel.ptx, mlir::tilegpu::kTensorMapsSymbol))
+    kernel.tensorMapRecipes = std::move(*recipes);
+  else if (kernel.ptx.find(mlir::tilegpu::kTensorMapsSymbol.str()) !=
+           std::string::npos)
+    return error("the PTX's tensor map recipes (" +
+                 mlir::tilegpu::kTensorMapsSymbol.str() + ") are malformed");
   result.kernel = std::move(kernel);
 }
 

@@ -1,12 +1,14 @@
 //===- EmitC.cpp - C source of an ahead-of-time compiled kernel -----------===//
 
 #include "EmitC.h"
+#include "EmitCParts.h"
 
 #include <algorithm>
 #include <optional>
 #include <sstream>
 
 using namespace tile::aot;
+using namespace tile::aot::detail;
 
 namespace {
 /// The C type a launcher parameter is passed as.
@@ -159,145 +161,40 @@ std::string describeHints(const Launcher &launcher, const Variant &v) {
   return text.empty() ? "any arguments" : text;
 }
 
-bool hasDescriptors(const Launcher &launcher) {
-  return std::any_of(
-      launcher.params.begin(), launcher.params.end(),
-      [](const LauncherParam &param) { return param.isTensorDescriptor(); });
-}
-
-std::string getBlockText(const LauncherParam &param) {
-  std::string text;
-  for (int64_t extent : param.blockShape)
-    text += (text.empty() ? "" : ", ") + std::to_string(extent);
-  return text;
-}
-
-/// The header's tensor descriptor type and the functions that make one for
-/// each descriptor parameter (whose element type and block it fixes).
-std::string getDescriptorDeclarations(const Launcher &launcher) {
-  if (!hasDescriptors(launcher))
-    return "";
-  const std::string &name = launcher.name;
-  std::ostringstream os;
-  os << "/* What " << name
-     << "_make_tensor_descriptor_*() return when\n   the shape, strides or "
-        "base break TMA's rules. */\n#define "
-     << name << "_BAD_DESCRIPTOR (-2)\n\n"
-     << "/* A tensor descriptor argument, as Triton's host-side\n   "
-        "TensorDescriptor: `base`, `shape` and `strides` (in elements, the "
-        "last\n   1), outermost dimension first, and the TMA tensor map of "
-        "the kernel's\n   block, which launches pass by value (zeros where "
-        "the block makes no\n   TMA box). Made by\n   "
-     << name << "_make_tensor_descriptor_*(), freed by\n   " << name
-     << "_free_tensor_descriptor(). */\nstruct " << name
-     << "_tensor_descriptor {\n  unsigned long long base;\n  int32_t "
-        "shape[5];\n  int64_t strides[5];\n  unsigned char "
-        "tensor_map[128] __attribute__((aligned(64)));\n};\n\n";
-  for (const LauncherParam &param : launcher.params) {
-    if (!param.isTensorDescriptor())
-      continue;
-    os << "/* For " << param.name << ": " << param.elementType
-       << " elements in blocks of [" << getBlockText(param) << "], "
-       << param.blockShape.size() << " dimensions.\n   Loads the kernel "
-       << "first (" << name << "_load). Returns 0, a CUresult or\n   " << name
-       << "_BAD_DESCRIPTOR. */\nint " << name << "_make_tensor_descriptor_"
-       << param.name << "(\n    struct " << name
-       << "_tensor_descriptor *out, unsigned long long base,\n    const "
-          "int64_t *shape, const int64_t *strides);\n";
-  }
-  os << "/* Clears a descriptor (it holds no device memory). */\nvoid " << name
-     << "_free_tensor_descriptor(struct " << name
-     << "_tensor_descriptor *descriptor);\n\n";
-  return os.str();
-}
-
-/// The source's descriptor functions: the checks TMA's rules ask and the
-/// tensor map's encoding, where the compiler copies the block with TMA
-/// (TensorMapBox.h's rule, which the kernel follows too).
-std::string getDescriptorDefinitions(const Launcher &launcher) {
-  if (!hasDescriptors(launcher))
-    return "";
-  const std::string &name = launcher.name;
-  std::ostringstream os;
-  os << R"(/* A descriptor parameter's element bytes, rank, CUtensorMapDataType (-1: no
-   tensor map), box (rows, elements of a row) and swizzle. */
-struct descriptor_kind {
-  int bytes, rank, data_type;
-  unsigned box_rows, box_inner, swizzle;
-};
-
-static int make_descriptor(struct )"
-     << name << R"(_tensor_descriptor *out,
-                           const struct descriptor_kind *kind,
-                           unsigned long long base, const int64_t *shape,
-                           const int64_t *strides) {
-  int d, status = 0;
-  unsigned char encoded[128] __attribute__((aligned(64))) = {0};
-  for (d = 0; d < kind->rank; ++d)
-    if (shape[d] < 1 || shape[d] > 2147483647 ||
-        (d + 1 < kind->rank &&
-         (strides[d] < 1 || strides[d] * kind->bytes % 16 != 0)))
-      return )"
-     << name << R"(_BAD_DESCRIPTOR;
-  if (strides[kind->rank - 1] != 1 || base % 16 != 0)
-    return )"
-     << name << R"(_BAD_DESCRIPTOR;
-  if (kind->data_type >= 0) {
-    unsigned long long dims[2], stride_bytes[1];
-    unsigned box[2], element_strides[2] = {1, 1};
-    status = )"
-     << name << R"(_load();
-    if (status)
-      return status;
-    if (!cu.cuTensorMapEncodeTiled)
-      return CUDA_ERROR_NOT_FOUND;
-    dims[0] = (unsigned long long)shape[1];
-    dims[1] = (unsigned long long)shape[0];
-    stride_bytes[0] = (unsigned long long)(strides[0] * kind->bytes);
-    box[0] = kind->box_inner;
-    box[1] = kind->box_rows;
-    /* No interleave, 128-byte L2 promotion, zeros out of bounds. */
-    status = cu.cuTensorMapEncodeTiled(
-        encoded, kind->data_type, 2, (void *)(size_t)base, dims,
-        stride_bytes, box, element_strides, 0,
-        kind->swizzle == 128 ? 3 : kind->swizzle == 64 ? 2 : 1, 2, 0);
-    if (status)
-      return status;
-  }
-  out->base = base;
-  for (d = 0; d < kind->rank; ++d) {
-    out->shape[d] = (int32_t)shape[d];
-    out->strides[d] = strides[d];
-  }
-  memcpy(out->tensor_map, encoded, sizeof(encoded));
-  return 0;
-}
-
-void )"
-     << name << "_free_tensor_descriptor(struct " << name
-     << R"(_tensor_descriptor *descriptor) {
-  memset(descriptor->tensor_map, 0, sizeof(descriptor->tensor_map));
-}
-
-)";
-  for (const LauncherParam &param : launcher.params) {
-    if (!param.isTensorDescriptor())
-      continue;
-    const tile::TensorMapLayout &map = param.tensorMap;
-    os << "int " << name << "_make_tensor_descriptor_" << param.name
-       << "(\n    struct " << name
-       << "_tensor_descriptor *out, unsigned long long base,\n    const "
-          "int64_t *shape, const int64_t *strides) {\n"
-       << "  static const struct descriptor_kind kind = {" << map.elementBytes
-       << ", " << param.blockShape.size() << ", "
-       << (map.swizzleBytes ? map.dataType : -1) << ", " << map.boxRows << ", "
-       << map.boxInnerElements << ", " << map.swizzleBytes
-       << "};\n  return make_descriptor(out, &kind, base, shape, "
-          "strides);\n}\n\n";
-  }
-  return os.str();
-}
 } // namespace
+
+std::vector<KernelArgument> detail::getKernelArguments(const Launcher &launcher,
+                                                       const Variant &v) {
+  std::vector<KernelArgument> args;
+  for (size_t p = 0; p < launcher.params.size(); ++p) {
+    const LauncherParam &param = launcher.params[p];
+    const std::string &name = param.name;
+    if (param.isTensorDescriptor()) {
+      // Its base, extents, strides but the last and tensor map: the
+      // kernel's arguments for one descriptor.
+      size_t rank = param.blockShape.size();
+      args.push_back({"&" + name + "->base", "", name + "->base"});
+      for (size_t d = 0; d < rank; ++d) {
+        std::string extent = name + "->shape[" + std::to_string(d) + "]";
+        args.push_back({"&" + extent, extent, "", true});
+      }
+      for (size_t d = 0; d + 1 < rank; ++d) {
+        std::string stride = name + "->strides[" + std::to_string(d) + "]";
+        args.push_back({"&" + stride, stride, ""});
+      }
+      args.push_back({"&" + name + "->tensor_map", "", ""});
+    } else if (!getNarrowFormat(param.type).empty()) {
+      args.push_back({"&" + name + "_bits", "", ""});
+    } else if (v.hints[p] != 1) {
+      std::string cType = getCType(param.type);
+      bool isPointer = param.type[0] == '*';
+      bool isInteger = !isPointer && cType != "float" && cType != "double";
+      args.push_back({"&" + name, isInteger ? name : "", isPointer ? name : "",
+                      cType == "int32_t"});
+    }
+  }
+  return args;
+}
 
 std::string tile::aot::emitHeader(const Launcher &launcher) {
   const std::string &name = launcher.name;
@@ -407,13 +304,8 @@ std::string tile::aot::emitSource(const Launcher &launcher) {
   for (size_t i = 0; i < count; ++i) {
     const Variant &v = launcher.variants[i];
     os << (i ? ", " : "") << (v.kernel.persistentPrograms ? 1 : 0);
-    size_t args = 0;
-    for (size_t p = 0; p < launcher.params.size(); ++p)
-      if (v.hints[p] != 1 || launcher.params[p].isTensorDescriptor())
-        args += launcher.params[p].isTensorDescriptor()
-                    ? 2 * launcher.params[p].blockShape.size() + 1
-                    : 1;
-    maxArgs = std::max(maxArgs, args);
+    maxArgs = std::max(maxArgs, getKernelArguments(launcher, v).size() +
+                                    v.madeMaps.size());
   }
   os << "};\nstatic unsigned long long persistent_programs[VARIANTS];\n"
      << "#define MAX_ARGS " << maxArgs << "\n\n";
@@ -670,30 +562,16 @@ static uint16_t narrow_float_bits(double value, unsigned exponent_bits,
                         "algo == " + std::to_string(v.algo));
     if (conditions.empty())
       conditions.push_back("1");
+    std::vector<KernelArgument> kernelArgs = getKernelArguments(launcher, v);
+    std::string encodeMaps, error;
+    if (!getMadeMapEncoding(launcher, v, kernelArgs, encodeMaps, error))
+      encodeMaps = "#error " + error + "\n"; // checkMadeMaps would say so
     std::vector<std::string> args;
-    auto addArg = [&](const std::string &address) {
-      args.push_back("(void *)" + address);
-    };
-    for (size_t p = 0; p < launcher.params.size(); ++p) {
-      const LauncherParam &param = launcher.params[p];
-      if (param.isTensorDescriptor()) {
-        // Its base, extents, strides but the last and tensor map: the
-        // kernel's arguments for one descriptor.
-        size_t rank = param.blockShape.size();
-        addArg("&" + param.name + "->base");
-        for (size_t d = 0; d < rank; ++d)
-          addArg("&" + param.name + "->shape[" + std::to_string(d) + "]");
-        for (size_t d = 0; d + 1 < rank; ++d)
-          addArg("&" + param.name + "->strides[" + std::to_string(d) + "]");
-        addArg("&" + param.name + "->tensor_map");
-      } else if (!getNarrowFormat(param.type).empty()) {
-        addArg("&" + param.name + "_bits");
-      } else if (v.hints[p] != 1) {
-        addArg("&" + param.name);
-      }
-    }
+    for (const KernelArgument &arg : kernelArgs)
+      args.push_back("(void *)" + arg.address);
     // One line per condition that does not fit beside the others.
-    os << joinWrapped("  if (", conditions, " && ", ") {", 6) << "\n";
+    os << joinWrapped("  if (", conditions, " && ", ") {", 6) << "\n"
+       << encodeMaps;
     if (args.empty()) {
       os << "    return launch(" << i
          << ", stream, grid_x, grid_y, grid_z, NULL, 0);\n";

@@ -11,6 +11,7 @@
 #ifndef TILE_TOOLS_TILECOMPILE_EMITC_H
 #define TILE_TOOLS_TILECOMPILE_EMITC_H
 
+#include "tile/Dialect/TileGPU/IR/TensorMapRecipe.h"
 #include "tile/Tile.h"
 
 #include <string>
@@ -49,6 +50,10 @@ struct Variant {
   std::string cubin;
   int cubinCapability = 0;
   bool cubinArchSpecific = false;
+  /// The tensor maps of descriptors the kernel makes from its arguments
+  /// (tilegpu-hoist-tensor-maps), which each launch encodes and passes
+  /// after the arguments.
+  std::vector<mlir::tilegpu::TensorMapRecipe> madeMaps;
 };
 
 struct Launcher {
@@ -62,6 +67,11 @@ struct Launcher {
   /// launcher takes `int algo`).
   std::vector<std::string> algos;
 };
+
+/// Why the launcher cannot encode variant `v`'s made maps (a recipe that
+/// names an argument it does not pass as an integer or a pointer), or
+/// empty; emitSource needs every variant to pass.
+std::string checkMadeMaps(const Launcher &launcher, const Variant &v);
 
 /// The C header declaring the launcher.
 std::string emitHeader(const Launcher &launcher);

@@ -48,7 +48,9 @@ const char *kUsage =
     "default);\n"
     "  a tensor descriptor is tensordesc<fp16[128, 64]> (element type and "
     "block),\n"
-    "  made at run time by NAME_make_tensor_descriptor_PARAM.\n"
+    "  made at run time by NAME_make_tensor_descriptor_PARAM; the maps of "
+    "descriptors\n"
+    "  the kernel makes from its arguments are encoded by each launch.\n"
     "  A SIG may end with '| num_warps=8, num_stages=4' to override those "
     "options\n"
     "  (and '| warp_specialize_all=True' to split every loop that can be "
@@ -257,9 +259,6 @@ int main(int argc, char **argv) {
     spec.target = options.target;
     spec.numWarps = options.numWarps;
     spec.numStages = options.numStages;
-    // The launchers it writes take no tensor maps besides their
-    // descriptors' (tilegpu-hoist-tensor-maps).
-    spec.hoistTensorMaps = false;
     std::string entries = text;
     size_t bar = text.find('|');
     if (bar != std::string::npos) {
@@ -296,6 +295,14 @@ int main(int argc, char **argv) {
 
     aot::Variant variant;
     variant.kernel = std::move(*result.kernel);
+    if (!variant.kernel.tensorMapRecipes.empty()) {
+      auto recipes =
+          mlir::tilegpu::parseTensorMapRecipes(variant.kernel.tensorMapRecipes);
+      if (!recipes)
+        return fail("--signature '" + text +
+                    "': the kernel's tensor map recipes are malformed");
+      variant.madeMaps = std::move(*recipes);
+    }
     if (options.cubin) {
       if (!aot::assemble(ptxas, variant.kernel.ptx, spec.target, variant.cubin,
                          error))
@@ -378,6 +385,11 @@ int main(int argc, char **argv) {
                        return a.algo < b.algo;
                      return hinted(a) > hinted(b);
                    });
+
+  for (const aot::Variant &v : launcher.variants)
+    if (std::string problem = aot::checkMadeMaps(launcher, v); !problem.empty())
+      return fail("the launcher of " + v.constexprs +
+                  " cannot encode the kernel's " + problem);
 
   if (!writeFile(stem + ".h", aot::emitHeader(launcher), error) ||
       !writeFile(stem + ".c", aot::emitSource(launcher), error))

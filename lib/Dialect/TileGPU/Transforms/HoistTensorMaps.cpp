@@ -71,14 +71,14 @@ std::optional<unsigned> getKernelArgument(func::FuncOp kernel, Value value) {
 /// Appends the steps that compute the integer `value` from the kernel's
 /// arguments and constants (TensorMapRecipe.h); false where anything else
 /// feeds it.
-bool appendSteps(func::FuncOp kernel, Value value,
-                 SmallVectorImpl<int64_t> &steps, unsigned depth = 0) {
+bool appendSteps(func::FuncOp kernel, Value value, std::vector<int64_t> &steps,
+                 unsigned depth = 0) {
   auto type = dyn_cast<IntegerType>(value.getType());
   if (!type || (type.getWidth() != 32 && type.getWidth() != 64) || depth > 32)
     return false;
   bool narrow = type.getWidth() == 32;
   if (std::optional<unsigned> index = getKernelArgument(kernel, value)) {
-    steps.append({kArgument, int64_t(*index)});
+    steps.insert(steps.end(), {kArgument, int64_t(*index)});
     if (narrow)
       steps.push_back(kWrap32);
     return true;
@@ -90,7 +90,7 @@ bool appendSteps(func::FuncOp kernel, Value value,
     auto attr = dyn_cast<IntegerAttr>(constant.getValue());
     if (!attr)
       return false;
-    steps.append({kConstant, attr.getValue().getSExtValue()});
+    steps.insert(steps.end(), {kConstant, attr.getValue().getSExtValue()});
     return true;
   }
   if (isa<arith::ExtSIOp, arith::ExtUIOp, arith::TruncIOp>(def)) {
@@ -157,9 +157,9 @@ std::optional<TensorMapRecipe> getRecipe(func::FuncOp kernel,
   std::optional<unsigned> base = getKernelArgument(kernel, block.getBase());
   // The last stride the constant 1 (an argument equal to 1 specializes to
   // one, extended).
-  SmallVector<int64_t> lastStride;
+  std::vector<int64_t> lastStride;
   if (!base || !appendSteps(kernel, block.getStrides()[1], lastStride) ||
-      lastStride != ArrayRef<int64_t>{kConstant, 1})
+      lastStride != std::vector<int64_t>{kConstant, 1})
     return std::nullopt;
   // TMA's rules: a 16-byte aligned base and row stride.
   auto baseDivisibility =

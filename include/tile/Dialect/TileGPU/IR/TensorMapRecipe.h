@@ -21,7 +21,9 @@
 // c and the i-th argument's integer value; kAdd, kSub and kMul pop two and
 // push their wrapping result; kWrap32 and kZeroExtend32 sign- and
 // zero-extend the top's low 32 bits (the kernel's i32 arithmetic wraps).
-// Header-only: the launchers read it without the compiler.
+// Header-only and needing no LLVM library (ArrayRef and function_ref are
+// header-only): the launchers read it without the compiler, and
+// tile-compile's launchers evaluate it in C.
 //
 //===----------------------------------------------------------------------===//
 
@@ -30,7 +32,6 @@
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
-#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <cstdint>
@@ -59,7 +60,7 @@ enum TensorMapStep : int64_t {
 
 struct TensorMapRecipe {
   int64_t argument = 0, base = 0, element = 0, blockRows = 0, blockCols = 0;
-  llvm::SmallVector<int64_t> rows, cols, rowStride;
+  std::vector<int64_t> rows, cols, rowStride;
 };
 
 inline void appendTensorMapRecipe(std::vector<int64_t> &flat,
@@ -107,7 +108,7 @@ parseTensorMapRecipes(llvm::ArrayRef<int64_t> flat) {
 inline std::optional<int64_t> evaluateTensorMapSteps(
     llvm::ArrayRef<int64_t> steps,
     llvm::function_ref<std::optional<int64_t>(int64_t)> argument) {
-  llvm::SmallVector<uint64_t, 8> stack;
+  std::vector<uint64_t> stack;
   for (size_t i = 0; i < steps.size(); ++i) {
     switch (steps[i]) {
     case kConstant:
@@ -130,7 +131,10 @@ inline std::optional<int64_t> evaluateTensorMapSteps(
     case kMul: {
       if (stack.size() < 2)
         return std::nullopt;
-      uint64_t rhs = stack.pop_back_val(), lhs = stack.pop_back_val();
+      uint64_t rhs = stack.back();
+      stack.pop_back();
+      uint64_t lhs = stack.back();
+      stack.pop_back();
       stack.push_back(steps[i] == kAdd   ? lhs + rhs
                       : steps[i] == kSub ? lhs - rhs
                                          : lhs * rhs);
