@@ -97,8 +97,7 @@ static int run(int m, int n, int k) {
   if (!status)
     status = mm(0, tiles < 132 ? tiles : 132, 1, 1, da, db, dc, m, n, k);
   if (!status)
-    status = cu.cuCtxSynchronize() ||
-             cu.cuMemcpyDtoH(c, dc, (size_t)m * n * 2);
+    status = cu.cuCtxSynchronize() || cu.cuMemcpyDtoH(c, dc, (size_t)m * n * 2);
   if (!status)
     for (row = 0; row < m; ++row)
       for (col = 0; col < n; ++col) {
