@@ -6,9 +6,9 @@
    clock and printed.
 
      aot-attention-main Z H N_CTX        (HEAD_DIM 128) */
+#include "aot-driver.h"
 #include "attn.h"
 
-#include <dlfcn.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -16,14 +16,6 @@
 #include <time.h>
 
 enum { D = 128 };
-
-static struct {
-  int (*cuMemAlloc)(unsigned long long *, size_t);
-  int (*cuMemFree)(unsigned long long);
-  int (*cuMemcpyHtoD)(unsigned long long, const void *, size_t);
-  int (*cuMemcpyDtoH)(void *, unsigned long long, size_t);
-  int (*cuCtxSynchronize)(void);
-} cu;
 
 /* fp16 bits of k / 8, |k| <= 8 (exact), and an fp16 value. */
 static uint16_t half_of_eighths(int k) {
@@ -37,15 +29,6 @@ static uint16_t half_of_eighths(int k) {
   /* m * 2^-3 = 1.f * 2^(e - 3) */
   return (uint16_t)(sign | (unsigned)(e - 3 + 15) << 10 |
                     ((m << (10 - e)) & 1023));
-}
-
-static double value_of_half(uint16_t h) {
-  int exponent = (h >> 10) & 31;
-  double mantissa = (double)(h & 1023);
-  double magnitude = exponent == 0
-                         ? mantissa / 16777216.0
-                         : ldexp(1.0 + mantissa / 1024.0, exponent - 15);
-  return (h & 0x8000) ? -magnitude : magnitude;
 }
 
 static int run(int z, int h, int n, int causal) {
@@ -120,18 +103,12 @@ static int run(int z, int h, int n, int causal) {
 }
 
 int main(int argc, char **argv) {
-  void *lib;
   int failed = 0;
   unsigned seed = (unsigned)time(NULL);
   int status = attn_load();
   if (status || argc != 4)
     return printf("attn_load: %d (usage: Z H N_CTX)\n", status), 1;
-  lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
-  if (!lib || !(*(void **)&cu.cuMemAlloc = dlsym(lib, "cuMemAlloc_v2")) ||
-      !(*(void **)&cu.cuMemFree = dlsym(lib, "cuMemFree_v2")) ||
-      !(*(void **)&cu.cuMemcpyHtoD = dlsym(lib, "cuMemcpyHtoD_v2")) ||
-      !(*(void **)&cu.cuMemcpyDtoH = dlsym(lib, "cuMemcpyDtoH_v2")) ||
-      !(*(void **)&cu.cuCtxSynchronize = dlsym(lib, "cuCtxSynchronize")))
+  if (open_driver())
     return printf("no CUDA driver\n"), 1;
   printf("seed %u\n", seed);
   srand(seed);

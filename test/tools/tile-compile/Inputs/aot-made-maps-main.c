@@ -10,36 +10,19 @@
 
      aot-made-maps-main M N K [M N K ...]
      aot-made-maps-main time M N K LAUNCHES  */
+#include "aot-driver.h"
 #include "mm.h"
 
-#include <dlfcn.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-static struct {
-  int (*cuMemAlloc)(unsigned long long *, size_t);
-  int (*cuMemFree)(unsigned long long);
-  int (*cuMemcpyHtoD)(unsigned long long, const void *, size_t);
-  int (*cuMemcpyDtoH)(void *, unsigned long long, size_t);
-  int (*cuCtxSynchronize)(void);
-} cu;
-
 /* fp16 bits of an integer in [-2, 2], and an fp16 integer's value. */
 static uint16_t half_of(int v) {
   static const uint16_t bits[5] = {0xc000, 0xbc00, 0x0000, 0x3c00, 0x4000};
   return bits[v + 2];
-}
-
-static double value_of_half(uint16_t h) {
-  int exponent = (h >> 10) & 31;
-  double mantissa = (double)(h & 1023);
-  double magnitude = exponent == 0 ? mantissa / 16777216.0
-                                   : (1.0 + mantissa / 1024.0) *
-                                         (double)(1ull << exponent) / 32768.0;
-  return (h & 0x8000) ? -magnitude : magnitude;
 }
 
 static double seconds(void) {
@@ -120,7 +103,6 @@ static int run(int m, int n, int k) {
 }
 
 int main(int argc, char **argv) {
-  void *lib;
   int i, failed = 0;
   unsigned seed = (unsigned)time(NULL);
   int status = mm_load();
@@ -128,12 +110,7 @@ int main(int argc, char **argv) {
     printf("mm_load: %d\n", status);
     return 1;
   }
-  lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
-  if (!lib || !(*(void **)&cu.cuMemAlloc = dlsym(lib, "cuMemAlloc_v2")) ||
-      !(*(void **)&cu.cuMemFree = dlsym(lib, "cuMemFree_v2")) ||
-      !(*(void **)&cu.cuMemcpyHtoD = dlsym(lib, "cuMemcpyHtoD_v2")) ||
-      !(*(void **)&cu.cuMemcpyDtoH = dlsym(lib, "cuMemcpyDtoH_v2")) ||
-      !(*(void **)&cu.cuCtxSynchronize = dlsym(lib, "cuCtxSynchronize")))
+  if (open_driver())
     return printf("no CUDA driver\n"), 1;
   if (argc == 6 && !strcmp(argv[1], "time"))
     return time_launches(atoi(argv[2]), atoi(argv[3]), atoi(argv[4]),
