@@ -263,35 +263,58 @@ struct made_map_kind {
   unsigned box_rows, box_inner, swizzle;
 };
 
-/* Encodes the map of the 2-byte elements at `base`, `rows` x `cols`, rows
-   `stride` elements apart; zeros where no TMA copy reads it or an extent
-   is 0 (no block is read through it then). */
-static int encode_made_map(unsigned char *map,
+/* One made descriptor's map as a thread last encoded it, and from what:
+   launches that repeat the inputs pass it again without encoding. */
+struct made_map {
+  unsigned char map[128] __attribute__((aligned(64)));
+  unsigned long long base;
+  int64_t rows, cols, stride;
+  int valid;
+};
+
+/* Encodes `made`'s map of the 2-byte elements at `base`, `rows` x `cols`,
+   rows `stride` elements apart, unless it holds that one already; zeros
+   where no TMA copy reads it or an extent is 0 (no block is read through
+   it then). */
+static int encode_made_map(struct made_map *made,
                            const struct made_map_kind *kind,
                            unsigned long long base, int64_t rows,
                            int64_t cols, int64_t stride) {
   unsigned long long dims[2], stride_bytes[1];
   unsigned box[2], element_strides[2] = {1, 1};
-  memset(map, 0, 128);
-  if (kind->data_type < 0 || rows == 0 || cols == 0)
+  int status;
+  if (made->valid && made->base == base && made->rows == rows &&
+      made->cols == cols && made->stride == stride)
     return 0;
-  if (rows < 0 || cols < 0 || rows > 4294967296LL || cols > 4294967296LL ||
-      stride < 1 || stride >= 549755813888LL)
-    return )" +
+  made->valid = 0;
+  memset(made->map, 0, sizeof(made->map));
+  if (kind->data_type >= 0 && rows != 0 && cols != 0) {
+    if (rows < 0 || cols < 0 || rows > 4294967296LL ||
+        cols > 4294967296LL || stride < 1 || stride >= 549755813888LL)
+      return )" +
          launcher.name +
          R"(_BAD_TENSOR_MAP;
-  if (!cu.cuTensorMapEncodeTiled)
-    return CUDA_ERROR_NOT_FOUND;
-  dims[0] = (unsigned long long)cols;
-  dims[1] = (unsigned long long)rows;
-  stride_bytes[0] = (unsigned long long)stride * 2;
-  box[0] = kind->box_inner;
-  box[1] = kind->box_rows;
-  /* No interleave, 128-byte L2 promotion, zeros out of bounds. */
-  return cu.cuTensorMapEncodeTiled(
-      map, kind->data_type, 2, (void *)(size_t)base, dims, stride_bytes, box,
-      element_strides, 0,
-      kind->swizzle == 128 ? 3 : kind->swizzle == 64 ? 2 : 1, 2, 0);
+    if (!cu.cuTensorMapEncodeTiled)
+      return CUDA_ERROR_NOT_FOUND;
+    dims[0] = (unsigned long long)cols;
+    dims[1] = (unsigned long long)rows;
+    stride_bytes[0] = (unsigned long long)stride * 2;
+    box[0] = kind->box_inner;
+    box[1] = kind->box_rows;
+    /* No interleave, 128-byte L2 promotion, zeros out of bounds. */
+    status = cu.cuTensorMapEncodeTiled(
+        made->map, kind->data_type, 2, (void *)(size_t)base, dims,
+        stride_bytes, box, element_strides, 0,
+        kind->swizzle == 128 ? 3 : kind->swizzle == 64 ? 2 : 1, 2, 0);
+    if (status)
+      return status;
+  }
+  made->base = base;
+  made->rows = rows;
+  made->cols = cols;
+  made->stride = stride;
+  made->valid = 1;
+  return 0;
 }
 
 )";
@@ -343,24 +366,24 @@ bool detail::getMadeMapEncoding(const Launcher &launcher, const Variant &v,
           << ", " << swizzle << "}"
           << (j + 1 == v.madeMaps.size() ? "};\n" : ",\n");
     // The base, then the rows, columns and row stride a line each.
-    std::string map = "made_map_" + std::to_string(j);
+    std::string index = std::to_string(j);
     std::string indent(34, ' ');
-    encode << "    if ((status = encode_made_map(" << map << ", &made_kinds["
-           << j << "],\n"
+    encode << "    if ((status = encode_made_map(&made_maps[" << index
+           << "], &made_kinds[" << index << "],\n"
            << indent << args[recipe.base].pointer << ",\n"
            << indent << rows << ",\n"
            << indent << cols << ",\n"
            << indent << stride << ")))\n      return status;\n";
-    args.push_back({map, "", "", false});
+    args.push_back({"made_maps[" + index + "].map", "", "", false});
   }
   std::ostringstream os;
   os << "    /* The tensor maps of the descriptors the kernel makes. */\n"
      << "    static const struct made_map_kind made_kinds[] = {\n"
      << kinds.str();
-  for (size_t j = 0; j < v.madeMaps.size(); ++j)
-    os << "    unsigned char made_map_" << j
-       << "[128] __attribute__((aligned(64)));\n";
-  os << "    int status;\n" << encode.str();
+  os << "    static __thread struct made_map made_maps[" << v.madeMaps.size()
+     << "];\n"
+     << "    int status;\n"
+     << encode.str();
   statements = os.str();
   return true;
 }

@@ -43,7 +43,8 @@ std::string getDescriptorDeclarations(const Launcher &launcher);
 std::string getDescriptorDefinitions(const Launcher &launcher);
 
 /// The C statements that encode variant `v`'s made maps (into
-/// made_map_0, ...) from `args`, to which it appends the maps'
+/// made_maps[0], ..., thread-local, re-encoded only where their inputs
+/// change) from `args`, to which it appends the maps'
 /// arguments; false with `error` set where a recipe names an argument the
 /// launcher cannot pass as it needs.
 bool getMadeMapEncoding(const Launcher &launcher, const Variant &v,

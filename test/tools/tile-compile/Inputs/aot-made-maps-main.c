@@ -6,7 +6,8 @@
    an integer reference on the CPU; then a negative M, which the launcher
    refuses before launching. With `time`, the time per launch of
    back-to-back launches at one shape instead (wall clock, after warm-up;
-   each launch encodes its three maps on the host).
+   each launch encodes its three maps on the host), and the host's time per
+   launch until the last is queued.
 
      aot-made-maps-main M N K [M N K ...]
      aot-made-maps-main time M N K LAUNCHES  */
@@ -36,7 +37,7 @@ static int time_launches(int m, int n, int k, int launches) {
   unsigned long long da = 0, db = 0, dc = 0;
   unsigned tiles = (unsigned)((m + 127) / 128) * (unsigned)((n + 255) / 256);
   unsigned grid = tiles < 132 ? tiles : 132;
-  double start = 0;
+  double start = 0, issued;
   int i, status = cu.cuMemAlloc(&da, (size_t)m * k * 2) ||
                   cu.cuMemAlloc(&db, (size_t)n * k * 2) ||
                   cu.cuMemAlloc(&dc, (size_t)m * n * 2);
@@ -46,10 +47,13 @@ static int time_launches(int m, int n, int k, int launches) {
     if (!status)
       status = mm(0, grid, 1, 1, da, db, dc, m, n, k);
   }
+  issued = seconds();
   if (!status)
     status = cu.cuCtxSynchronize();
-  printf("%dx%dx%d: status %d, %.2f us per launch (%d launches)\n", m, n, k,
-         status, 1e6 * (seconds() - start) / launches, launches);
+  printf("%dx%dx%d: status %d, %.2f us per launch (%d launches), %.2f us "
+         "of host time each\n",
+         m, n, k, status, 1e6 * (seconds() - start) / launches, launches,
+         1e6 * (issued - start) / launches);
   cu.cuMemFree(da);
   cu.cuMemFree(db);
   cu.cuMemFree(dc);
