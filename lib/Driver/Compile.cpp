@@ -132,6 +132,8 @@ std::optional<KernelSpecialization> tile::specialize(TileSource &source) {
                                                       : "i64";
       spec.divisibleBy16 =
           v.kind == launch::Value::Kind::Int && v.intValue % 16 == 0;
+      spec.divisibleBy8 =
+          v.kind == launch::Value::Kind::Int && v.intValue % 8 == 0;
       spec.equalsOne = v.kind == launch::Value::Kind::Int && v.intValue == 1;
       break;
     }
@@ -167,7 +169,8 @@ tile::getSpecializationKey(const KernelSpecialization &specialization) {
   llvm::raw_string_ostream os(text);
   for (const ParamSpec &param : specialization.params) {
     os << param.name << ":" << param.type << ":" << param.divisibleBy16 << ":"
-       << param.equalsOne << ":" << param.value.index() << ":";
+       << param.divisibleBy8 << ":" << param.equalsOne << ":"
+       << param.value.index() << ":";
     for (bool divisible : param.shapeDivisibleBy16)
       os << (divisible ? "d" : "n");
     std::visit(

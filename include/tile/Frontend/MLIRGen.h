@@ -47,6 +47,11 @@ struct ParamSpec {
   std::variant<std::monostate, int64_t, double, bool, std::string> value;
   /// Pointer (address) or integer (value) % 16 == 0.
   bool divisibleBy16 = false;
+  /// Integer % 8 == 0: a row stride of 16 bytes' multiple for 2-byte
+  /// elements, which only tilegpu-hoist-tensor-maps reads (the
+  /// `tile.multiple_of_8` argument attribute); the contiguity analysis keeps
+  /// Triton's 16-or-nothing.
+  bool divisibleBy8 = false;
   /// Integer == 1: the parameter becomes the constant 1.
   bool equalsOne = false;
   /// A tensor descriptor's shape: which extents are multiples of 16 (as

@@ -146,6 +146,9 @@ KernelEmitter::emit(const ast::FunctionDef &kernel,
     mlir::RankedTensorType descriptorBlock = {};
     /// An argument after the first of a descriptor's.
     bool descriptorPart = false;
+    /// An integer the specialization found divisible by 8
+    /// (ParamSpec::divisibleBy8).
+    bool multipleOf8 = false;
   };
   llvm::SmallVector<Argument> arguments;
   for (const ast::Param &param : kernel.getParams()) {
@@ -272,7 +275,11 @@ KernelEmitter::emit(const ast::FunctionDef &kernel,
     }
     bool divisible = paramSpec->divisibleBy16 &&
                      (isPointer(*type) || (isInteger(*type) && !isBool(*type)));
-    arguments.push_back({&param, *type, divisible ? 16 : 0, isUnsignedType});
+    bool multipleOf8 =
+        paramSpec->divisibleBy8 && isInteger(*type) && !isBool(*type);
+    Argument argument{&param, *type, divisible ? 16 : 0, isUnsignedType};
+    argument.multipleOf8 = multipleOf8;
+    arguments.push_back(argument);
   }
 
   // The function and its entry block.
@@ -293,6 +300,9 @@ KernelEmitter::emit(const ast::FunctionDef &kernel,
     if (argument.divisor)
       function.setArgAttr(index, mlir::tile::kDivisibilityAttr,
                           builder.getI32IntegerAttr(argument.divisor));
+    else if (argument.multipleOf8)
+      function.setArgAttr(index, mlir::tile::kMultipleOf8Attr,
+                          builder.getUnitAttr());
     if (!argument.descriptorPart && !argument.descriptorBlock)
       locals[argument.param->name] =
           PyValue::runtime(blockArgument, argument.isUnsigned);

@@ -99,6 +99,29 @@ module {
 
 // -----
 
+// A row stride the specialization found divisible by 8 (tile.multiple_of_8:
+// K = 712, 1424 bytes) is a 16-byte one for f16: hoisted; one divisible by
+// 4 at most is not.
+// CHECK-LABEL: func.func @eight
+// CHECK-SAME: %{{[^,]*}}: i32 {tile.multiple_of_8}, %{{[^,]*}}: i32, %{{[^,]*}}: !tile.ptr<i8> {tile.tensormap})
+module {
+  func.func @eight(%a: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %n: i32 {tile.divisibility = 16 : i32}, %k: i32 {tile.multiple_of_8}, %j: i32) {
+    %c0 = arith.constant 0 : i32
+    %one = arith.constant 1 : i64
+    %n64 = arith.extsi %n : i32 to i64
+    %k64 = arith.extsi %k : i32 to i64
+    %j64 = arith.extsi %j : i32 to i64
+    %z = arith.constant dense<0.0> : tensor<64x64xf16>
+    %p0 = tile.make_block_ptr %a, [%n64, %k64], [%k64, %one], [%c0, %c0] {order = array<i32: 1, 0>} : !tile.ptr<f16> -> !tile.block_ptr<tensor<64x64xf16>>
+    tile.block_store %p0, %z {boundaryCheck = array<i32: 0, 1>} : !tile.block_ptr<tensor<64x64xf16>>
+    %p1 = tile.make_block_ptr %a, [%n64, %j64], [%j64, %one], [%c0, %c0] {order = array<i32: 1, 0>} : !tile.ptr<f16> -> !tile.block_ptr<tensor<64x64xf16>>
+    tile.block_store %p1, %z {boundaryCheck = array<i32: 0, 1>} : !tile.block_ptr<tensor<64x64xf16>>
+    return
+  }
+}
+
+// -----
+
 // Tutorial 06's y_dim = Z * H * N_CTX in i32 (a store through it): the
 // recipe wraps as the kernel's arithmetic does (2^16 * 2^8 * 2^8 = 2^32 is 0 in i32), so the
 // launch describes the tensor the kernel addresses.

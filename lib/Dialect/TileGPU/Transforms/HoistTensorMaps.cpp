@@ -122,7 +122,9 @@ int64_t getDivisibility(func::FuncOp kernel, Value value) {
   if (std::optional<unsigned> index = getKernelArgument(kernel, value)) {
     auto attr =
         kernel.getArgAttrOfType<IntegerAttr>(*index, tile::kDivisibilityAttr);
-    return attr ? std::max<int64_t>(attr.getInt(), 1) : 1;
+    if (attr)
+      return std::max<int64_t>(attr.getInt(), 1);
+    return kernel.getArgAttr(*index, tile::kMultipleOf8Attr) ? 8 : 1;
   }
   Operation *def = value.getDefiningOp();
   if (!def)

@@ -39,6 +39,10 @@ Type withElementType(Type type, Type elementType);
 /// The argument attribute recording a divisibility specialization
 /// (pointers: bytes; integers: value), as Triton's tt.divisibility.
 inline constexpr llvm::StringLiteral kDivisibilityAttr = "tile.divisibility";
+/// An integer argument the specialization found divisible by 8 (a unit
+/// attribute; tilegpu-hoist-tensor-maps takes it for a 16-byte row stride
+/// of 2-byte elements).
+inline constexpr llvm::StringLiteral kMultipleOf8Attr = "tile.multiple_of_8";
 /// The argument attribute of a host tensor descriptor's TMA tensor map: the
 /// kernel takes the 128-byte map by value, as a grid constant (the launch
 /// passes the bytes, not their address), so that the TMA unit reads it with
