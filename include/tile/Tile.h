@@ -167,8 +167,8 @@ struct CompiledKernel {
   /// after the arguments (Kernel::launch does): their recipes as the PTX's
   /// tile_tensor_maps global holds them (count, then per map its argument,
   /// base argument, element, block and the steps of its extents and row
-  /// stride; include/tile/Dialect/TileGPU/IR/TensorMapRecipe.h). Empty
-  /// where there are none.
+  /// stride; include/tile/Dialect/TileGPU/IR/TensorMapRecipe.h), which
+  /// Device::load takes from here. Empty where there are none.
   std::vector<int64_t> tensorMapRecipes;
   /// Whether the PTX came from the kernel cache.
   bool fromCache = false;

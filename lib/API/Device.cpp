@@ -414,9 +414,16 @@ Status Device::load(const CompiledKernel &compiled, Kernel &out) {
   if (!driver.getFunction(kernel->module, compiled.name, kernel->function,
                           error))
     return Status::error(error);
-  if (!rt::readTensorMapRecipes(driver, kernel->module, compiled.ptx,
-                                kernel->tensorMaps, error))
-    return Status::error(compiled.name + ": " + error);
+  // The compile read the recipes of the maps the launch encodes from the
+  // PTX already.
+  if (!compiled.tensorMapRecipes.empty()) {
+    auto recipes =
+        mlir::tilegpu::parseTensorMapRecipes(compiled.tensorMapRecipes);
+    if (!recipes)
+      return Status::error(compiled.name +
+                           ": the kernel's tensor map recipes are malformed");
+    kernel->tensorMaps = std::move(*recipes);
+  }
   kernel->values += kernel->tensorMaps.size();
   if (compiled.sharedBytes > mlir::tilegpu::kMaxStaticSharedBytes) {
     if (!driver.setMaxDynamicShared(kernel->function, int(compiled.sharedBytes),

@@ -564,7 +564,7 @@ static uint16_t narrow_float_bits(double value, unsigned exponent_bits,
       conditions.push_back("1");
     std::vector<KernelArgument> kernelArgs = getKernelArguments(launcher, v);
     std::string encodeMaps, error;
-    if (!getMadeMapEncoding(launcher, v, kernelArgs, encodeMaps, error))
+    if (!getMadeMapEncoding(v, kernelArgs, encodeMaps, error))
       encodeMaps = "#error " + error + "\n"; // checkMadeMaps would say so
     std::vector<std::string> args;
     for (const KernelArgument &arg : kernelArgs)

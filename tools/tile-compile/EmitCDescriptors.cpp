@@ -320,10 +320,9 @@ static int encode_made_map(struct made_map *made,
 )";
 }
 
-bool detail::getMadeMapEncoding(const Launcher &launcher, const Variant &v,
+bool detail::getMadeMapEncoding(const Variant &v,
                                 std::vector<KernelArgument> &args,
                                 std::string &statements, std::string &error) {
-  (void)launcher;
   if (v.madeMaps.empty())
     return true;
   std::ostringstream kinds, encode;
@@ -392,7 +391,7 @@ std::string tile::aot::checkMadeMaps(const Launcher &launcher,
                                      const Variant &v) {
   std::vector<KernelArgument> args = getKernelArguments(launcher, v);
   std::string statements, error;
-  if (!getMadeMapEncoding(launcher, v, args, statements, error))
+  if (!getMadeMapEncoding(v, args, statements, error))
     return error;
   return "";
 }

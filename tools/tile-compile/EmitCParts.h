@@ -47,8 +47,7 @@ std::string getDescriptorDefinitions(const Launcher &launcher);
 /// change) from `args`, to which it appends the maps'
 /// arguments; false with `error` set where a recipe names an argument the
 /// launcher cannot pass as it needs.
-bool getMadeMapEncoding(const Launcher &launcher, const Variant &v,
-                        std::vector<KernelArgument> &args,
+bool getMadeMapEncoding(const Variant &v, std::vector<KernelArgument> &args,
                         std::string &statements, std::string &error);
 
 } // namespace tile::aot::detail
