@@ -243,11 +243,15 @@ bool Compilation::specializeFromSignature(const Specialization &spec,
                      p.type != "bf16";
     if (hint == "16" && (p.type[0] == '*' || isInteger)) {
       p.divisibleBy16 = true;
+    } else if (hint == "8" && isInteger) {
+      // An fp16 row stride of 8k elements is a 16-byte TMA stride.
+      p.divisibleBy8 = true;
     } else if (hint == "1" && isInteger) {
       p.equalsOne = true;
     } else if (!hint.empty()) {
       error(param, "'" + text + "': the hint of parameter '" + param.name +
-                       "' is :16 (pointers and integers) or :1 (integers)");
+                       "' is :16 (pointers and integers), :8 or :1 "
+                       "(integers)");
       ok = false;
       continue;
     }

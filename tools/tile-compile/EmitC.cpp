@@ -144,8 +144,10 @@ std::vector<std::string> getConditions(const Launcher &launcher,
                              "] % 16 == 0)");
       continue;
     }
-    conditions.push_back(v.hints[i] == 16 ? "(" + name + " % 16 == 0)"
-                                          : "(" + name + " == 1)");
+    conditions.push_back(v.hints[i] == 1
+                             ? "(" + name + " == 1)"
+                             : "(" + name + " % " + std::to_string(v.hints[i]) +
+                                   " == 0)");
   }
   return conditions;
 }
@@ -154,10 +156,11 @@ std::string describeHints(const Launcher &launcher, const Variant &v) {
   std::string text;
   for (size_t i = 0; i < launcher.params.size(); ++i)
     if (v.hints[i])
-      text += (text.empty() ? "" : ", ") + launcher.params[i].name +
-              (launcher.params[i].isTensorDescriptor() ? "'s extents % 16 == 0"
-               : v.hints[i] == 16                      ? " % 16 == 0"
-                                                       : " == 1");
+      text +=
+          (text.empty() ? "" : ", ") + launcher.params[i].name +
+          (launcher.params[i].isTensorDescriptor() ? "'s extents % 16 == 0"
+           : v.hints[i] == 1                       ? " == 1"
+                             : " % " + std::to_string(v.hints[i]) + " == 0");
   return text.empty() ? "any arguments" : text;
 }
 

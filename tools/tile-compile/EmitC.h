@@ -36,7 +36,8 @@ struct LauncherParam {
 struct Variant {
   tile::CompiledKernel kernel;
   /// For each launcher parameter: 16 (divisible by 16; a descriptor's
-  /// every extent), 1 (equal to 1, folded), or 0 (no hint).
+  /// every extent), 8 (an integer divisible by 8), 1 (equal to 1, folded),
+  /// or 0 (no hint).
   std::vector<int> hints;
   /// The constexprs' values as the signature gives them, for the header's
   /// comment and the algorithm groups.

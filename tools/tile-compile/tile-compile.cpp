@@ -5,7 +5,7 @@
 //       --signature '*fp32:16, *fp32:16, *fp32:16, i32, 1024'
 //
 // Compiles a .tile kernel for one or more specializations (Triton's AOT
-// signatures: a type per runtime parameter with :16 or :1 hints, a value
+// signatures: a type per runtime parameter with :16, :8 or :1 hints, a value
 // per constexpr) and writes out/add.h and out/add.c: the PTX of each and
 // one launcher, `int add(CUstream, grid, args...)`, that picks the first
 // specialization its arguments satisfy. Specializations that differ in
@@ -42,8 +42,9 @@ const char *kUsage =
     "args...).\n"
     "  SIG: one entry per kernel parameter, comma-separated: a type "
     "(*fp16, *fp32,\n"
-    "  i32, i64, fp32, ...) with an optional :16 (divisible by 16) or :1 "
-    "(always 1)\n"
+    "  i32, i64, fp32, ...) with an optional :16 (divisible by 16), :8 "
+    "(an integer\n"
+    "  divisible by 8: an fp16 row stride TMA takes) or :1 (always 1)\n"
     "  hint for runtime parameters, a value for constexprs (_ keeps the "
     "default);\n"
     "  a tensor descriptor is tensordesc<fp16[128, 64]> (element type and "
@@ -328,7 +329,10 @@ int main(int argc, char **argv) {
         continue;
       }
       params.push_back({"", type});
-      variant.hints.push_back(hint == "16" ? 16 : hint == "1" ? 1 : 0);
+      variant.hints.push_back(hint == "16"  ? 16
+                              : hint == "8" ? 8
+                              : hint == "1" ? 1
+                                            : 0);
     }
     // Names: the compiled kernel lists the unfolded ones in order; the
     // folded (":1") ones are named by position.
@@ -377,13 +381,18 @@ int main(int argc, char **argv) {
   // Within an algorithm the most specialized variant is tried first.
   std::stable_sort(launcher.variants.begin(), launcher.variants.end(),
                    [](const aot::Variant &a, const aot::Variant &b) {
-                     auto hinted = [](const aot::Variant &v) {
-                       return std::count_if(v.hints.begin(), v.hints.end(),
-                                            [](int h) { return h != 0; });
+                     auto hinted = [](const aot::Variant &v, bool weak) {
+                       return std::count_if(
+                           v.hints.begin(), v.hints.end(),
+                           [&](int h) { return h != 0 && (weak || h != 8); });
                      };
                      if (a.algo != b.algo)
                        return a.algo < b.algo;
-                     return hinted(a) > hinted(b);
+                     // More hints first; of as many, more that are not
+                     // ":8" (":16" says more than ":8").
+                     if (hinted(a, true) != hinted(b, true))
+                       return hinted(a, true) > hinted(b, true);
+                     return hinted(a, false) > hinted(b, false);
                    });
 
   for (const aot::Variant &v : launcher.variants)

@@ -82,10 +82,12 @@ def mm(a_ptr, b_ptr, c_ptr, M, N, K, BM: tl.constexpr, BN: tl.constexpr,
     c_desc.store([pid_m * BM, pid_n * BN], acc.to(tl.float16))
 )";
 
-tile::Specialization descriptorMatmulSpec() {
+/// K's hint: ":16", ":8" (a row of fp16 is then 16-byte aligned, enough
+/// for TMA) or "" (no tensor maps).
+tile::Specialization descriptorMatmulSpec(const std::string &kHint = ":16") {
   tile::Specialization spec;
-  spec.signature = {"*fp16:16", "*fp16:16", "*fp16:16", "i32:16", "i32:16",
-                    "i32:16",   "128",      "128",      "64"};
+  spec.signature = {"*fp16:16",    "*fp16:16", "*fp16:16", "i32:16", "i32:16",
+                    "i32" + kHint, "128",      "128",      "64"};
   spec.numWarps = 8;
   spec.useCache = false;
   return spec;
@@ -168,32 +170,39 @@ int main(int argc, char **argv) {
     spec.signature = {"tensordesc<fp32[16, 16]>", "tensordesc<fp32[16, 16]>"};
     spec.useCache = false;
     print(tile::compileString(kDescriptorCopy, "copy.tile", spec));
-  } else if (scenario == "descriptor-matmul") {
+  } else if (scenario == "descriptor-matmul" ||
+             scenario == "descriptor-matmul-k8" ||
+             scenario == "descriptor-matmul-k") {
+    std::string kHint = scenario == "descriptor-matmul"      ? ":16"
+                        : scenario == "descriptor-matmul-k8" ? ":8"
+                                                             : "";
     tile::CompileResult result = tile::compileString(
-        kDescriptorMatmul, "mm.tile", descriptorMatmulSpec());
+        kDescriptorMatmul, "mm.tile", descriptorMatmulSpec(kHint));
     std::cout << (result.ok() ? "compiled" : result.describe()) << "\n";
     if (result.ok())
-      std::cout << "tensor maps: "
-                << (result.kernel->ptx.find("tile_tensor_maps") !=
-                    std::string::npos)
+      std::cout << "tensor maps: " << !result.kernel->tensorMapRecipes.empty()
                 << " TMA copies: "
                 << (result.kernel->ptx.find("cp.async.bulk.tensor.2d.shared") !=
                     std::string::npos)
                 << "\n";
-  } else if (scenario == "descriptor-matmul-launch") {
+  } else if (scenario == "descriptor-matmul-launch" ||
+             scenario == "descriptor-matmul-launch-k8") {
     // On a GPU: C = A B^T through the maps Kernel::launch encodes, small
     // integers so that every sum is exact; then a launch whose K makes a
-    // map TMA cannot describe.
+    // map TMA cannot describe. -k8: K = 712 under the ":8" hint.
+    bool k8 = scenario == "descriptor-matmul-launch-k8";
     std::unique_ptr<tile::Device> device;
     tile::Status status = tile::Device::open(0, device);
     if (!status)
       return std::cout << "error: " << status.message() << "\n", 1;
     tile::CompileResult compiled = tile::compileString(
-        kDescriptorMatmul, "mm.tile", descriptorMatmulSpec());
+        kDescriptorMatmul, "mm.tile", descriptorMatmulSpec(k8 ? ":8" : ":16"));
     tile::Kernel mm;
     if (!compiled.ok() || !(status = device->load(*compiled.kernel, mm)))
       return std::cout << compiled.describe() << status.message() << "\n", 1;
-    const int m = 256, n = 384, k = 512;
+    std::cout << "tensor maps: "
+              << (compiled.kernel->tensorMapRecipes.empty() ? 0 : 1) << "\n";
+    const int m = 256, n = 384, k = k8 ? 712 : 512;
     std::vector<uint16_t> a(m * k), b(n * k), c(m * n);
     for (int i = 0; i < m * k; ++i)
       a[i] = halfOf((i * 7 + i / k) % 5 - 2);
@@ -238,7 +247,7 @@ int main(int argc, char **argv) {
     print(tile::compileString(kAdd, "add.tile", spec));
   } else if (scenario == "hint") {
     tile::Specialization spec = addSpec();
-    spec.signature[3] = "i32:8";
+    spec.signature[0] = "*fp32:8"; // :8 is for integers
     print(tile::compileString(kAdd, "add.tile", spec));
   } else if (scenario == "equal-one") {
     tile::Specialization spec = addSpec();
