@@ -21,6 +21,34 @@ using namespace tile::aot::detail;
 using mlir::tilegpu::TensorMapRecipe;
 
 namespace {
+/// The one cuTensorMapEncodeTiled call of the source, which descriptor
+/// parameters and the maps of descriptors the kernel makes share.
+const char *kTiledMapEncoder =
+    R"(/* Encodes the 2-D tensor map of `rows` x `cols` elements at `base`, rows
+   `stride_bytes` apart, in boxes of `box_rows` x `box_inner` elements:
+   no interleave, the swizzle given, 128-byte L2 promotion, zeros out of
+   bounds. */
+static int encode_tiled_map(void *map, int data_type, unsigned long long base,
+                            unsigned long long rows, unsigned long long cols,
+                            unsigned long long stride_bytes,
+                            unsigned box_rows, unsigned box_inner,
+                            unsigned swizzle) {
+  unsigned long long dims[2], strides[1];
+  unsigned box[2], element_strides[2] = {1, 1};
+  if (!cu.cuTensorMapEncodeTiled)
+    return CUDA_ERROR_NOT_FOUND;
+  dims[0] = cols;
+  dims[1] = rows;
+  strides[0] = stride_bytes;
+  box[0] = box_inner;
+  box[1] = box_rows;
+  return cu.cuTensorMapEncodeTiled(
+      map, data_type, 2, (void *)(size_t)base, dims, strides, box,
+      element_strides, 0, swizzle == 128 ? 3 : swizzle == 64 ? 2 : 1, 2, 0);
+}
+
+)";
+
 std::string getBlockText(const LauncherParam &param) {
   std::string text;
   for (int64_t extent : param.blockShape)
@@ -99,24 +127,14 @@ static int make_descriptor(struct )"
     return )"
      << name << R"(_BAD_DESCRIPTOR;
   if (kind->data_type >= 0) {
-    unsigned long long dims[2], stride_bytes[1];
-    unsigned box[2], element_strides[2] = {1, 1};
     status = )"
      << name << R"(_load();
-    if (status)
-      return status;
-    if (!cu.cuTensorMapEncodeTiled)
-      return CUDA_ERROR_NOT_FOUND;
-    dims[0] = (unsigned long long)shape[1];
-    dims[1] = (unsigned long long)shape[0];
-    stride_bytes[0] = (unsigned long long)(strides[0] * kind->bytes);
-    box[0] = kind->box_inner;
-    box[1] = kind->box_rows;
-    /* No interleave, 128-byte L2 promotion, zeros out of bounds. */
-    status = cu.cuTensorMapEncodeTiled(
-        encoded, kind->data_type, 2, (void *)(size_t)base, dims,
-        stride_bytes, box, element_strides, 0,
-        kind->swizzle == 128 ? 3 : kind->swizzle == 64 ? 2 : 1, 2, 0);
+    if (!status)
+      status = encode_tiled_map(
+          encoded, kind->data_type, base, (unsigned long long)shape[0],
+          (unsigned long long)shape[1],
+          (unsigned long long)(strides[0] * kind->bytes), kind->box_rows,
+          kind->box_inner, kind->swizzle);
     if (status)
       return status;
   }
@@ -251,7 +269,10 @@ std::string detail::getDescriptorDeclarations(const Launcher &launcher) {
 }
 
 std::string detail::getDescriptorDefinitions(const Launcher &launcher) {
-  std::string text = getParameterDescriptorDefinitions(launcher);
+  if (!hasDescriptors(launcher) && !hasMadeMaps(launcher))
+    return "";
+  std::string text = std::string(kTiledMapEncoder) +
+                     getParameterDescriptorDefinitions(launcher);
   if (!hasMadeMaps(launcher))
     return text;
   return text +
@@ -280,8 +301,6 @@ static int encode_made_map(struct made_map *made,
                            const struct made_map_kind *kind,
                            unsigned long long base, int64_t rows,
                            int64_t cols, int64_t stride) {
-  unsigned long long dims[2], stride_bytes[1];
-  unsigned box[2], element_strides[2] = {1, 1};
   int status;
   if (made->valid && made->base == base && made->rows == rows &&
       made->cols == cols && made->stride == stride)
@@ -294,18 +313,11 @@ static int encode_made_map(struct made_map *made,
       return )" +
          launcher.name +
          R"(_BAD_TENSOR_MAP;
-    if (!cu.cuTensorMapEncodeTiled)
-      return CUDA_ERROR_NOT_FOUND;
-    dims[0] = (unsigned long long)cols;
-    dims[1] = (unsigned long long)rows;
-    stride_bytes[0] = (unsigned long long)stride * 2;
-    box[0] = kind->box_inner;
-    box[1] = kind->box_rows;
-    /* No interleave, 128-byte L2 promotion, zeros out of bounds. */
-    status = cu.cuTensorMapEncodeTiled(
-        made->map, kind->data_type, 2, (void *)(size_t)base, dims,
-        stride_bytes, box, element_strides, 0,
-        kind->swizzle == 128 ? 3 : kind->swizzle == 64 ? 2 : 1, 2, 0);
+    status = encode_tiled_map(made->map, kind->data_type, base,
+                              (unsigned long long)rows,
+                              (unsigned long long)cols,
+                              (unsigned long long)stride * 2, kind->box_rows,
+                              kind->box_inner, kind->swizzle);
     if (status)
       return status;
   }
