@@ -24,7 +24,9 @@
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
 #include <cstring>
+#include <mutex>
 
 using namespace tile;
 namespace interp = mlir::tile::interp;
@@ -256,10 +258,24 @@ struct Kernel::Impl {
   std::vector<bool> integerValues;
   std::vector<mlir::tilegpu::TensorMapRecipe> tensorMaps;
 
+  /// The maps the last launch encoded and the kernel's own values they
+  /// came from: a launch that repeats those values passes the same maps
+  /// without encoding them again (cuTensorMapEncodeTiled is host time on
+  /// every launch otherwise). Launches come from the Device's thread; the
+  /// lock keeps the maps whole where a program breaks that.
+  std::mutex lastMapsLock;
+  std::vector<uint64_t> lastMapValues;
+  std::vector<rt::TensorMapBytes> lastMaps;
+
   /// Encodes the maps from the kernel's own `values` into `maps`.
   std::optional<std::string>
   encodeTensorMaps(const uint64_t *values,
                    std::vector<rt::TensorMapBytes> &maps) const;
+
+  /// The maps for the kernel's own `values`: the last launch's where they
+  /// are the same, else encoded.
+  std::optional<std::string>
+  getTensorMaps(const uint64_t *values, std::vector<rt::TensorMapBytes> &maps);
 
   /// Writes `descriptor`, the argument of parameter `index`, as its values
   /// from `values` on; an error where it does not fit the parameter.
@@ -323,6 +339,23 @@ Kernel::Impl::encodeTensorMaps(const uint64_t *values,
                                    error))
       return which + error;
   }
+  return std::nullopt;
+}
+
+std::optional<std::string>
+Kernel::Impl::getTensorMaps(const uint64_t *values,
+                            std::vector<rt::TensorMapBytes> &maps) {
+  size_t own = integerValues.size();
+  std::lock_guard<std::mutex> lock(lastMapsLock);
+  if (!lastMaps.empty() &&
+      std::equal(values, values + own, lastMapValues.begin())) {
+    maps = lastMaps;
+    return std::nullopt;
+  }
+  if (std::optional<std::string> error = encodeTensorMaps(values, maps))
+    return error;
+  lastMapValues.assign(values, values + own);
+  lastMaps = maps;
   return std::nullopt;
 }
 
@@ -499,7 +532,7 @@ Status Kernel::launch(Grid grid, const Arg *args, size_t count,
   // The maps of the descriptors the kernel makes follow its arguments.
   std::vector<rt::TensorMapBytes> maps;
   if (!impl->tensorMaps.empty()) {
-    if (std::optional<std::string> error = impl->encodeTensorMaps(values, maps))
+    if (std::optional<std::string> error = impl->getTensorMaps(values, maps))
       return Status::error(*error);
     for (rt::TensorMapBytes &map : maps) {
       values[next] = uint64_t(reinterpret_cast<uintptr_t>(map.bytes));

@@ -9,6 +9,7 @@
 
 #include "tile/Tile.h"
 
+#include <chrono>
 #include <cstring>
 #include <iostream>
 
@@ -147,6 +148,87 @@ tile::Specialization addSpec() {
 }
 } // namespace
 
+/// On a GPU: C = A B^T through the maps Kernel::launch encodes, small
+/// integers so that every sum is exact: at K, at K again (the last launch's
+/// maps kept), at K - 64 (encoded again: maps kept from K would read other
+/// rows); then a launch whose K makes a map TMA cannot describe. `k8`: K =
+/// 712 under the ":8" hint. `hostTime`: host time per queued launch with
+/// the maps kept against encoded at every launch (K alternating).
+int runDescriptorMatmul(bool k8, bool hostTime) {
+  std::unique_ptr<tile::Device> device;
+  tile::Status status = tile::Device::open(0, device);
+  if (!status)
+    return std::cout << "error: " << status.message() << "\n", 1;
+  tile::CompileResult compiled = tile::compileString(
+      kDescriptorMatmul, "mm.tile", descriptorMatmulSpec(k8 ? ":8" : ":16"));
+  tile::Kernel mm;
+  if (!compiled.ok() || !(status = device->load(*compiled.kernel, mm)))
+    return std::cout << compiled.describe() << status.message() << "\n", 1;
+  std::cout << "tensor maps: "
+            << (compiled.kernel->tensorMapRecipes.empty() ? 0 : 1) << "\n";
+  const int m = 256, n = 384, k = k8 ? 712 : 512;
+  std::vector<uint16_t> a(m * k), b(n * k), c(m * n);
+  for (int i = 0; i < m * k; ++i)
+    a[i] = halfOf((i * 7 + i / k) % 5 - 2);
+  for (int i = 0; i < n * k; ++i)
+    b[i] = halfOf((i * 3 + i / k) % 3 - 1);
+  tile::Buffer da, db, dc;
+  if (!(status = device->allocate(a.size() * 2, da)) ||
+      !(status = device->allocate(b.size() * 2, db)) ||
+      !(status = device->allocate(c.size() * 2, dc)) ||
+      !(status = device->copyToDevice(da.address(), a.data(), a.size() * 2)) ||
+      !(status = device->copyToDevice(db.address(), b.data(), b.size() * 2)))
+    return std::cout << status.message() << "\n", 1;
+  auto launch = [&](int kk) {
+    return mm.launch({m / 128, n / 128},
+                     {tile::ptr(da.address()), tile::ptr(db.address()),
+                      tile::ptr(dc.address()), m, n, kk});
+  };
+  if (hostTime) {
+    for (int round = 0; round < 3; ++round)
+      for (bool alternate : {false, true}) {
+        const int launches = 2000;
+        if (!(status = device->synchronize()))
+          break;
+        auto start = std::chrono::steady_clock::now();
+        for (int i = 0; i < launches && status; ++i)
+          status = launch(alternate && i % 2 ? k - 64 : k);
+        auto end = std::chrono::steady_clock::now();
+        if (!status || !(status = device->synchronize()))
+          break;
+        std::cout
+            << "round " << round << ", maps "
+            << (alternate ? "encoded every launch" : "kept") << ": "
+            << std::chrono::duration<double, std::micro>(end - start).count() /
+                   launches
+            << " us of host time per launch\n";
+      }
+    if (!status)
+      return std::cout << status.message() << "\n", 1;
+    return 0;
+  }
+  int failed = 0;
+  for (int kk : {k, k, k - 64}) {
+    if (!(status = launch(kk)) || !(status = device->synchronize()) ||
+        !(status = device->copyToHost(c.data(), dc.address(), c.size() * 2)))
+      return std::cout << status.message() << "\n", 1;
+    int mismatches = 0;
+    for (int i = 0; i < m; ++i)
+      for (int j = 0; j < n; ++j) {
+        double sum = 0;
+        for (int x = 0; x < kk; ++x)
+          sum += valueOfHalf(a[i * kk + x]) * valueOfHalf(b[j * kk + x]);
+        mismatches += valueOfHalf(c[i * n + j]) != sum;
+      }
+    std::cout << "K = " << kk << ": mismatches " << mismatches << " of "
+              << m * n << "\n";
+    failed |= mismatches != 0;
+  }
+  tile::Status huge = launch(-16);
+  std::cout << "negative K: " << huge.message() << "\n";
+  return failed;
+}
+
 int main(int argc, char **argv) {
   std::string scenario = argc > 1 ? argv[1] : "";
   if (scenario == "add") {
@@ -186,55 +268,10 @@ int main(int argc, char **argv) {
                     std::string::npos)
                 << "\n";
   } else if (scenario == "descriptor-matmul-launch" ||
-             scenario == "descriptor-matmul-launch-k8") {
-    // On a GPU: C = A B^T through the maps Kernel::launch encodes, small
-    // integers so that every sum is exact; then a launch whose K makes a
-    // map TMA cannot describe. -k8: K = 712 under the ":8" hint.
-    bool k8 = scenario == "descriptor-matmul-launch-k8";
-    std::unique_ptr<tile::Device> device;
-    tile::Status status = tile::Device::open(0, device);
-    if (!status)
-      return std::cout << "error: " << status.message() << "\n", 1;
-    tile::CompileResult compiled = tile::compileString(
-        kDescriptorMatmul, "mm.tile", descriptorMatmulSpec(k8 ? ":8" : ":16"));
-    tile::Kernel mm;
-    if (!compiled.ok() || !(status = device->load(*compiled.kernel, mm)))
-      return std::cout << compiled.describe() << status.message() << "\n", 1;
-    std::cout << "tensor maps: "
-              << (compiled.kernel->tensorMapRecipes.empty() ? 0 : 1) << "\n";
-    const int m = 256, n = 384, k = k8 ? 712 : 512;
-    std::vector<uint16_t> a(m * k), b(n * k), c(m * n);
-    for (int i = 0; i < m * k; ++i)
-      a[i] = halfOf((i * 7 + i / k) % 5 - 2);
-    for (int i = 0; i < n * k; ++i)
-      b[i] = halfOf((i * 3 + i / k) % 3 - 1);
-    tile::Buffer da, db, dc;
-    if (!(status = device->allocate(a.size() * 2, da)) ||
-        !(status = device->allocate(b.size() * 2, db)) ||
-        !(status = device->allocate(c.size() * 2, dc)) ||
-        !(status =
-              device->copyToDevice(da.address(), a.data(), a.size() * 2)) ||
-        !(status =
-              device->copyToDevice(db.address(), b.data(), b.size() * 2)) ||
-        !(status = mm.launch({m / 128, n / 128},
-                             {tile::ptr(da.address()), tile::ptr(db.address()),
-                              tile::ptr(dc.address()), m, n, k})) ||
-        !(status = device->synchronize()) ||
-        !(status = device->copyToHost(c.data(), dc.address(), c.size() * 2)))
-      return std::cout << status.message() << "\n", 1;
-    int mismatches = 0;
-    for (int i = 0; i < m; ++i)
-      for (int j = 0; j < n; ++j) {
-        double sum = 0;
-        for (int x = 0; x < k; ++x)
-          sum += valueOfHalf(a[i * k + x]) * valueOfHalf(b[j * k + x]);
-        mismatches += valueOfHalf(c[i * n + j]) != sum;
-      }
-    std::cout << "mismatches: " << mismatches << " of " << m * n << "\n";
-    tile::Status huge =
-        mm.launch({1, 1}, {tile::ptr(da.address()), tile::ptr(db.address()),
-                           tile::ptr(dc.address()), m, n, -16});
-    std::cout << "negative K: " << huge.message() << "\n";
+             scenario == "descriptor-matmul-launch-k8" ||
+             scenario == "descriptor-matmul-host-time") {
+    return runDescriptorMatmul(scenario == "descriptor-matmul-launch-k8",
+                               scenario == "descriptor-matmul-host-time");
   } else if (scenario == "syntax") {
     print(tile::compileString(kSyntaxError, "broken.tile", addSpec()));
   } else if (scenario == "signature-count") {
