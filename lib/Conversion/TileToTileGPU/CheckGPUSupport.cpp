@@ -2,7 +2,7 @@
 //
 // tile-check-gpu-support: before the GPU pipeline, reports every op of the
 // tile-dialect module that convert-tilegpu-to-llvm has no pattern for, and
-// every arith op on fp8 values but conversions, bitcasts, selects and
+// every arith or math op on fp8 values but conversions, bitcasts, selects and
 // constants (the GPU has no fp8 arithmetic; Triton has none either), as
 //
 //   file:line:col: error: tl.X is not supported on the GPU yet
@@ -19,6 +19,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/TypeUtilities.h"
@@ -141,7 +142,8 @@ struct TileCheckGPUSupport
         op->emitError() << getBuiltinSpelling(op)
                         << " is not supported on the GPU yet";
         unsupported = true;
-      } else if (isa<arith::ArithDialect>(op->getDialect()) &&
+      } else if (isa<arith::ArithDialect, math::MathDialect>(
+                     op->getDialect()) &&
                  (llvm::any_of(op->getOperandTypes(), isFloat8) ||
                   llvm::any_of(op->getResultTypes(), isFloat8))) {
         std::string problem = checkFp8Op(op, target);

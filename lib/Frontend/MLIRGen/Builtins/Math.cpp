@@ -314,6 +314,21 @@ KernelEmitter::Result KernelEmitter::emitMath(llvm::StringRef name,
   };
 
   if (name == "abs") {
+    if (isFloat8(*type)) {
+      // As Triton: the sign bit cleared (no fp8 arithmetic on the GPU).
+      mlir::Type bits = builder.getI8Type();
+      if (auto shaped = mlir::dyn_cast<mlir::RankedTensorType>(x.getType()))
+        bits = shaped.clone(bits);
+      mlir::Value code = mlir::arith::BitcastOp::create(builder, loc, bits, x);
+      mlir::TypedAttr mask = builder.getI8IntegerAttr(0x7f);
+      if (auto shaped = mlir::dyn_cast<mlir::ShapedType>(bits))
+        mask = mlir::DenseElementsAttr::get(shaped, mlir::Attribute(mask));
+      mlir::Value magnitude =
+          mlir::arith::ConstantOp::create(builder, loc, mask);
+      code = mlir::arith::AndIOp::create(builder, loc, code, magnitude);
+      return PyValue::runtime(
+          mlir::arith::BitcastOp::create(builder, loc, x.getType(), code));
+    }
     if (isFloat(*type))
       return PyValue::runtime(mlir::math::AbsFOp::create(builder, loc, x));
     if (isUnsigned || isBool(*type))
