@@ -205,30 +205,6 @@ mlir::LogicalResult KernelEmitter::emitRuntimeIf(const ast::IfStmt &stmt,
   return emitBranches(stmt.getLoc(), condition, thenParts, elseParts);
 }
 
-mlir::LogicalResult
-KernelEmitter::emitIfWithEarlyReturn(const ast::IfStmt &stmt,
-                                     llvm::ArrayRef<ast::StmtPtr> rest) {
-  Result test = emitExpr(stmt.getTest());
-  if (!test)
-    return mlir::failure();
-  if (!test->isRuntime()) {
-    if (mlir::failed(
-            emitBlock(isTruthy(*test) ? stmt.getBody() : stmt.getOrElse())))
-      return mlir::failure();
-    return returned ? mlir::success() : emitBlock(rest);
-  }
-  std::optional<mlir::Value> condition =
-      toCondition(*test, stmt.getTest(), "'if'");
-  if (!condition)
-    return mlir::failure();
-  // `if c: A; return` followed by B is `if c: A else: B`: the rest of the
-  // block moves into the else branch, so no early exit is needed.
-  llvm::ArrayRef<ast::StmtPtr> body = stmt.getBody();
-  llvm::ArrayRef<ast::StmtPtr> thenParts[] = {body.drop_back()};
-  llvm::ArrayRef<ast::StmtPtr> elseParts[] = {stmt.getOrElse(), rest};
-  return emitBranches(stmt.getLoc(), *condition, thenParts, elseParts);
-}
-
 mlir::LogicalResult KernelEmitter::collectCarried(
     const ast::StmtList &body, llvm::StringRef loopVariable,
     const ast::Location &loc, llvm::SmallVectorImpl<std::string> &names,

@@ -125,6 +125,9 @@ public:
   //===--------------------------------------------------------------------===//
 
   mlir::LogicalResult emitBlock(llvm::ArrayRef<ast::StmtPtr> body);
+  /// Statement sequences run one after the other at one block's level.
+  mlir::LogicalResult
+  emitParts(llvm::ArrayRef<llvm::ArrayRef<ast::StmtPtr>> parts);
   mlir::LogicalResult emitStmt(const ast::Stmt &stmt);
   mlir::LogicalResult emitAssign(const ast::AssignStmt &assign);
   mlir::LogicalResult bindTarget(const ast::Expr &target, const PyValue &value);
@@ -137,9 +140,6 @@ public:
   emitBranches(const ast::Location &loc, mlir::Value condition,
                llvm::ArrayRef<llvm::ArrayRef<ast::StmtPtr>> thenParts,
                llvm::ArrayRef<llvm::ArrayRef<ast::StmtPtr>> elseParts);
-  /// `if cond: ...; return` followed by `rest`.
-  mlir::LogicalResult emitIfWithEarlyReturn(const ast::IfStmt &stmt,
-                                            llvm::ArrayRef<ast::StmtPtr> rest);
   mlir::LogicalResult emitFor(const ast::ForStmt &stmt);
   mlir::LogicalResult emitWhile(const ast::WhileStmt &stmt);
   /// The names a loop body assigns that already have values: Triton's

@@ -16,19 +16,54 @@ mlir::LogicalResult
 KernelEmitter::emitBlock(llvm::ArrayRef<ast::StmtPtr> body) {
   ++blockNesting;
   llvm::scope_exit leave([&] { --blockNesting; });
-  for (auto [index, stmt] : llvm::enumerate(body)) {
-    if (returned)
-      break;
-    // `if cond: return` in a function's own body ends it early at run time:
-    // the rest of the body becomes the else branch. (Deeper, the rest of the
-    // function would not be inside that branch, so it is left to the
-    // 'return inside a region' error.)
-    auto *ifStmt = dyn_cast<ast::IfStmt>(stmt.get());
-    if (ifStmt && blockNesting == 1 && regionDepth == 0 &&
-        endsWithBareReturn(ifStmt->getBody()))
-      return emitIfWithEarlyReturn(*ifStmt, body.drop_front(index + 1));
-    if (mlir::failed(emitStmt(*stmt)))
-      return mlir::failure();
+  llvm::ArrayRef<ast::StmtPtr> parts[] = {body};
+  return emitParts(parts);
+}
+
+mlir::LogicalResult
+KernelEmitter::emitParts(llvm::ArrayRef<llvm::ArrayRef<ast::StmtPtr>> parts) {
+  for (auto [partIndex, part] : llvm::enumerate(parts)) {
+    for (auto [index, stmt] : llvm::enumerate(part)) {
+      if (returned)
+        return mlir::success();
+      auto *ifStmt = dyn_cast<ast::IfStmt>(stmt.get());
+      // In a function's own body (not in a loop or a runtime branch), an
+      // 'if' reaches the rest of the body: a compile-time one puts its
+      // taken branch in its place, so that the branch's statements are in
+      // the body too, and `if cond: ...; return` on a runtime condition
+      // ends the function early, the rest of the body becoming its else
+      // branch. (Deeper, the rest of the function would not be inside that
+      // branch, so it is left to the 'return inside a region' error.)
+      if (!ifStmt || blockNesting != 1 || regionDepth != 0) {
+        if (mlir::failed(emitStmt(*stmt)))
+          return mlir::failure();
+        continue;
+      }
+      Result test = emitExpr(ifStmt->getTest());
+      if (!test)
+        return mlir::failure();
+      llvm::SmallVector<llvm::ArrayRef<ast::StmtPtr>> rest = {
+          part.drop_front(index + 1)};
+      llvm::append_range(rest, parts.drop_front(partIndex + 1));
+      if (!test->isRuntime()) {
+        rest.insert(rest.begin(),
+                    isTruthy(*test) ? ifStmt->getBody() : ifStmt->getOrElse());
+        return emitParts(rest);
+      }
+      std::optional<mlir::Value> condition =
+          toCondition(*test, ifStmt->getTest(), "'if'");
+      if (!condition)
+        return mlir::failure();
+      if (endsWithBareReturn(ifStmt->getBody())) {
+        // `if c: A; return` followed by B is `if c: A else: B`.
+        llvm::ArrayRef<ast::StmtPtr> thenParts[] = {
+            llvm::ArrayRef<ast::StmtPtr>(ifStmt->getBody()).drop_back()};
+        rest.insert(rest.begin(), ifStmt->getOrElse());
+        return emitBranches(ifStmt->getLoc(), *condition, thenParts, rest);
+      }
+      if (mlir::failed(emitRuntimeIf(*ifStmt, *condition)))
+        return mlir::failure();
+    }
   }
   return mlir::success();
 }
