@@ -333,9 +333,12 @@ mlir::LogicalResult KernelEmitter::emitFor(const ast::ForStmt &stmt) {
                                     " must be a compile-time integer, got " +
                                     describe(bound));
   }
-  if (!bounds[2].isRuntime() && bounds[2].intValue <= 0)
-    return fail(boundLocs[2], displayName + "() step must be positive, got " +
-                                  llvm::Twine(bounds[2].intValue));
+  if (!bounds[2].isRuntime() && bounds[2].intValue == 0)
+    return fail(boundLocs[2], displayName + "() step must not be zero");
+  // A negative compile-time step counts down, as in Python: Triton runs it
+  // as the loop from end to start with the step negated, the variable
+  // start + end - v (scf.for steps up only).
+  bool countsDown = !bounds[2].isRuntime() && bounds[2].intValue < 0;
 
   llvm::StringRef variable = target->getName();
   if (isStatic) {
@@ -349,7 +352,14 @@ mlir::LogicalResult KernelEmitter::emitFor(const ast::ForStmt &stmt) {
                       llvm::Twine((end - start + step - 1) / step) +
                       " iterations; at most " + llvm::Twine(kMaxUnroll) +
                       " are allowed");
-    for (int64_t i = start; i < end; i += step) {
+    if (countsDown && start > end &&
+        (start - end - step - 1) / -step > kMaxUnroll)
+      return fail(call->getLoc(),
+                  displayName + "() would unroll " +
+                      llvm::Twine((start - end - step - 1) / -step) +
+                      " iterations; at most " + llvm::Twine(kMaxUnroll) +
+                      " are allowed");
+    for (int64_t i = start; countsDown ? i > end : i < end; i += step) {
       locals[variable] = PyValue::integer(i);
       if (mlir::failed(emitBlock(stmt.getBody())))
         return mlir::failure();
@@ -359,6 +369,10 @@ mlir::LogicalResult KernelEmitter::emitFor(const ast::ForStmt &stmt) {
     return mlir::success();
   }
 
+  if (countsDown) {
+    std::swap(bounds[0], bounds[1]);
+    bounds[2] = PyValue::integer(-bounds[2].intValue);
+  }
   // The induction variable has Triton's promoted type of the bounds.
   mlir::Type ivType = builder.getI32Type();
   for (const PyValue &bound : bounds) {
@@ -419,7 +433,13 @@ mlir::LogicalResult KernelEmitter::emitFor(const ast::ForStmt &stmt) {
     body->back().erase(); // The default scf.yield; ours comes last.
   llvm::StringMap<PyValue> saved = locals;
   builder.setInsertionPointToEnd(body);
-  locals[variable] = PyValue::runtime(forOp.getInductionVar());
+  mlir::Value iv = forOp.getInductionVar();
+  if (countsDown)
+    iv = mlir::arith::AddIOp::create(
+        builder, loc,
+        mlir::arith::SubIOp::create(builder, loc, boundValues[1], iv),
+        boundValues[0]);
+  locals[variable] = PyValue::runtime(iv);
   for (auto [index, name] : llvm::enumerate(names))
     locals[name] =
         PyValue::runtime(forOp.getRegionIterArgs()[index], unsignedness[index]);
