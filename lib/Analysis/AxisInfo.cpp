@@ -56,6 +56,28 @@ AxisInfo constantInfo(ArrayRef<int64_t> shape, int64_t value) {
 
 using AxisInfoLattice = Lattice<AxisInfo>;
 
+/// `info` raised to what the kernel's tl.multiple_of, tl.max_contiguous and
+/// tl.max_constancy on `op` say (tile.divisibility, tile.contiguity and
+/// tile.constancy, a value per dimension), which the analysis trusts as
+/// Triton's does.
+AxisInfo applyHints(Operation *op, const AxisInfo &info) {
+  auto raise = [&](StringRef name, const AxisInfo::DimVector &found) {
+    AxisInfo::DimVector values(found);
+    auto hint = op->getAttrOfType<DenseI32ArrayAttr>(name);
+    if (hint && size_t(hint.size()) == values.size())
+      for (auto [value, given] : llvm::zip(values, hint.asArrayRef()))
+        value = std::max<int64_t>(value, given);
+    return values;
+  };
+  if (!op->hasAttr(kHintDivisibilityAttr) &&
+      !op->hasAttr(kHintContiguityAttr) && !op->hasAttr(kHintConstancyAttr))
+    return info;
+  return AxisInfo(raise(kHintContiguityAttr, info.getContiguity()),
+                  raise(kHintDivisibilityAttr, info.getDivisibility()),
+                  raise(kHintConstancyAttr, info.getConstancy()),
+                  info.getConstantValue());
+}
+
 class AxisInfoAnalysis : public SparseForwardDataFlowAnalysis<AxisInfoLattice> {
 public:
   using SparseForwardDataFlowAnalysis::SparseForwardDataFlowAnalysis;
@@ -88,7 +110,7 @@ public:
     }
     for (auto [result, lattice] : llvm::zip(op->getResults(), results)) {
       AxisInfo info = isCovered(result.getType())
-                          ? transfer(op, in, result)
+                          ? applyHints(op, transfer(op, in, result))
                           : AxisInfo::getPessimisticValueState(result);
       propagateIfChanged(lattice, lattice->join(info));
     }

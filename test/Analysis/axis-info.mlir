@@ -112,3 +112,32 @@ func.func @ptr_cast(%p: !tile.ptr<i1> {tile.divisibility = 16 : i32}) {
   %words = tile.ptr_cast %pp : tensor<256x!tile.ptr<i1>> -> tensor<256x!tile.ptr<i32>>
   return
 }
+
+// -----
+
+// Triton's test_vectorization_hints: offsets plus a loaded value are known
+// only through tl.multiple_of and tl.max_contiguous (tile.divisibility and
+// tile.contiguity on their op), which the analysis takes as Triton does;
+// the mask against an n divisible by 16 is then constant in runs of 16.
+// expected-remark @below {{arg 0: contiguity = [1], divisibility = [1], constancy = [1]}}
+// expected-remark @below {{arg 1: contiguity = [1], divisibility = [16], constancy = [1]}}
+func.func @hinted(%p: !tile.ptr<i32>, %n: i32 {tile.divisibility = 16 : i32}) {
+  // expected-remark @below {{contiguity = [1024], divisibility = [1073741824], constancy = [1]}}
+  %range = tile.make_range {start = 0 : i32, end = 1024 : i32} : tensor<1024xi32>
+  // expected-remark @below {{contiguity = [1], divisibility = [1], constancy = [1]}}
+  %off = tile.load %p : !tile.ptr<i32>
+  // expected-remark @below {{contiguity = [1], divisibility = [1], constancy = [1024]}}
+  %offs = tile.splat %off : i32 -> tensor<1024xi32>
+  // expected-remark @below {{contiguity = [1024], divisibility = [1], constancy = [1]}}
+  %plain = arith.addi %range, %offs : tensor<1024xi32>
+  // expected-remark @below {{contiguity = [1024], divisibility = [1024], constancy = [1]}}
+  %hinted = arith.addi %range, %offs {tile.contiguity = array<i32: 1024>, tile.divisibility = array<i32: 1024>} : tensor<1024xi32>
+  // expected-remark @below {{contiguity = [1], divisibility = [16], constancy = [1024]}}
+  %ns = tile.splat %n : i32 -> tensor<1024xi32>
+  // expected-remark @below {{contiguity = [1], divisibility = [1], constancy = [16]}}
+  %mask = arith.cmpi slt, %hinted, %ns : tensor<1024xi32>
+  // A constancy hint on a scalar's block.
+  // expected-remark @below {{contiguity = [1], divisibility = [1], constancy = [64]}}
+  %runs = arith.muli %plain, %offs {tile.constancy = array<i32: 64>} : tensor<1024xi32>
+  return
+}
