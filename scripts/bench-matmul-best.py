@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
 """The fp16 S^3 matmul table of issue "matmul ahead of cuBLAS": for each S,
 the best of Tile's matmul kernels after autotuning, cuBLAS (torch.matmul)
-and the best of Triton's tutorial 09 TMA kernels after autotuning, in one
+and the best of Triton's tutorial 09 kernels after autotuning, in one
 process on one GPU, alternating.
 
 Tile: `tile-run KERNEL --autotune --set M=S --set N=S --set K=S` for
 kernels/matmul.tile (tutorial 03, 16 configurations),
+kernels/matmul_09.tile (tutorial 09's matmul_kernel, pointers, its 16),
 kernels/matmul_descriptor_persistent.tile and
 kernels/matmul_tma_persistent.tile (tutorial 09, 48 each),
 kernels/matmul_tma.tile (tutorial 09's matmul_kernel_tma: its 24 and five of
@@ -14,7 +15,7 @@ S = 2048 kernels/matmul_split_k.tile (Tile's own split-K kernel, 39
 configurations, SPLIT_K 1, 2 or 4); the first run
 tunes (and checks against float64), the timed runs reuse the choice the
 kernel cache keeps; tile-run's median ms.
-Triton: the same three tutorial 09 kernel texts (taken from the .tile files,
+Triton: the same four tutorial 09 kernel texts (taken from the .tile files,
 decorators and all) run by Triton with its autotuner over the same
 configurations; triton.testing.do_bench's median ms of the tuned kernel.
 cuBLAS: torch.matmul(a, b), do_bench.
@@ -44,7 +45,7 @@ from triton.tools.tensor_descriptor import TensorDescriptor
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TIME_RE = re.compile(r"^time: median ([0-9.]+) ms", re.M)
 CHOICE_RE = re.compile(r"autotune: (?:best config|cached choice config) [0-9]+/[0-9]+: (.*?): [0-9.]+ ms")
-TILE_KERNELS = ["matmul.tile", "matmul_descriptor_persistent.tile", "matmul_tma_persistent.tile",
+TILE_KERNELS = ["matmul.tile", "matmul_09.tile", "matmul_descriptor_persistent.tile", "matmul_tma_persistent.tile",
                 "matmul_tma.tile", "matmul_split_k.tile"]
 # Split-K is for sizes with too few output tiles; its fp32 partials would
 # take SPLIT_K x S^2 x 4 bytes at the large ones.
@@ -73,7 +74,8 @@ def load_triton_kernels():
     module_dir = tempfile.mkdtemp()
     sys.path.insert(0, module_dir)
     kernels = {}
-    for name, function in [("matmul_descriptor_persistent", "matmul_kernel_descriptor_persistent"),
+    for name, function in [("matmul_09", "matmul_kernel"),
+                           ("matmul_descriptor_persistent", "matmul_kernel_descriptor_persistent"),
                            ("matmul_tma_persistent", "matmul_kernel_tma_persistent"),
                            ("matmul_tma", "matmul_kernel_tma")]:
         text = open(os.path.join(ROOT, "kernels", name + ".tile")).read()
@@ -155,7 +157,17 @@ def main():
             kernels["matmul_tma"][grid](a_desc1, b_desc1, c_desc1, s, s, s, FP8_OUTPUT=False, WARP_SPECIALIZE=False)
             return c_out1
 
-        triton_runs = {"descriptor_persistent": run_descriptor, "tma_persistent": run_tma, "tma": run_tma_tiles}
+        # matmul_kernel: pointers, one program per C tile, B as K x N.
+        c_out2 = torch.empty(s, s, device="cuda", dtype=torch.float16)
+
+        def run_pointers():
+            grid = lambda meta: (triton.cdiv(s, meta["BLOCK_SIZE_M"]) * triton.cdiv(s, meta["BLOCK_SIZE_N"]),)
+            kernels["matmul_09"][grid](a, b, c_out2, s, s, s, a.stride(0), a.stride(1), b.stride(0), b.stride(1),
+                                       c_out2.stride(0), c_out2.stride(1))
+            return c_out2
+
+        triton_runs = {"descriptor_persistent": run_descriptor, "tma_persistent": run_tma, "tma": run_tma_tiles,
+                       "matmul_kernel": run_pointers}
         for name, run in triton_runs.items():
             c = run()
             err = ((c.float() - ref).norm() / ref.norm()).item()
