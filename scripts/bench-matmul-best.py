@@ -167,7 +167,7 @@ def main():
             return c_out2
 
         triton_runs = {"descriptor_persistent": run_descriptor, "tma_persistent": run_tma, "tma": run_tma_tiles,
-                       "matmul_kernel": run_pointers}
+                       "09": run_pointers}
         for name, run in triton_runs.items():
             c = run()
             err = ((c.float() - ref).norm() / ref.norm()).item()
