@@ -57,9 +57,10 @@ struct ElemExpr {
   DType dtype = DType::F32;
   /// A Python number: its dtype gives way to a buffer's (`x * 2` keeps x's).
   bool weak = false;
-  /// The result's shape ({} for a number; a reference has the check
-  /// output's).
+  /// The result's shape ({} for a number; a reference has the one its
+  /// arguments give, or else the check output's: shapeFromOutput).
   std::vector<int64_t> shape;
+  bool shapeFromOutput = false;
   std::vector<ElemExprPtr> operands;
   unsigned buffer = 0;     // Buffer
   Value constant;          // Constant: Int, Bool or Float

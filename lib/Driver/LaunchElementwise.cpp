@@ -374,18 +374,30 @@ std::optional<Value> Evaluator::evalElementwiseCall(const ast::CallExpr &expr) {
     node->op = ElemOp::Reference;
     node->dtype = DType::F64;
     node->name = name.str();
-    node->shape = spec.buffers[*checkOutput].shape;
     for (const auto &arg : args) {
       std::optional<Value> v = eval(*arg);
       if (!v)
         return std::nullopt;
       if (v->isDeferred())
         return error(*arg, kDeferredUse);
+      // A reference's result given to another reference must have its own
+      // shape, not the output's (ref_transpose(ref_matmul(a, b))).
+      if (v->kind == Value::Kind::Elementwise &&
+          v->expr->op == ElemOp::Reference && v->expr->shapeFromOutput)
+        return error(*arg, v->expr->name +
+                               "()'s result cannot be another reference's "
+                               "argument (its shape is known only when it "
+                               "runs); only " +
+                               listShapedReferences() + " can");
       // An expression argument becomes a buffer computed before the launch.
       if (v->kind == Value::Kind::Elementwise && !(v = materialize(*arg, *v)))
         return std::nullopt;
       node->args.push_back(*v);
     }
+    std::optional<std::vector<int64_t>> shape =
+        getReferenceShape(node->name, node->args);
+    node->shapeFromOutput = !shape;
+    node->shape = shape ? *shape : spec.buffers[*checkOutput].shape;
     return makeElementwise(node);
   }
 
@@ -472,6 +484,45 @@ std::optional<Value> Evaluator::evalElementwiseCall(const ast::CallExpr &expr) {
   auto node = makeNode(ElemOp::Math, dtype, shape, std::move(operands));
   node->name = name.str();
   return makeElementwise(node);
+}
+
+namespace {
+/// The references whose result's shape their arguments give: a matmul's
+/// rows by columns, a transpose's swapped extents, and those shaped as
+/// their first argument.
+const char *const kTransposeShaped[] = {"ref_transpose"};
+const char *const kFirstArgShaped[] = {
+    "ref_add",  "ref_cumsum",         "ref_dropout",
+    "ref_flip", "ref_seeded_dropout", "ref_sort"};
+} // namespace
+
+std::string Evaluator::listShapedReferences() {
+  std::string names = "ref_matmul, ref_matmul_bt";
+  for (const char *name : kTransposeShaped)
+    names += std::string(", ") + name;
+  for (const char *name : kFirstArgShaped)
+    names += std::string(", ") + name;
+  return names;
+}
+
+std::optional<std::vector<int64_t>>
+Evaluator::getReferenceShape(llvm::StringRef name,
+                             const std::vector<Value> &args) const {
+  auto shapeOf = [&](size_t i) -> const std::vector<int64_t> * {
+    if (i >= args.size() || args[i].kind != Value::Kind::Buffer)
+      return nullptr;
+    return &spec.buffers[args[i].buffer].shape;
+  };
+  const std::vector<int64_t> *a = shapeOf(0), *b = shapeOf(1);
+  if ((name == "ref_matmul" || name == "ref_matmul_bt") && a && b &&
+      a->size() == 2 && b->size() == 2)
+    return std::vector<int64_t>{(*a)[0],
+                                name == "ref_matmul" ? (*b)[1] : (*b)[0]};
+  if (llvm::is_contained(kTransposeShaped, name) && a && a->size() == 2)
+    return std::vector<int64_t>{(*a)[1], (*a)[0]};
+  if (llvm::is_contained(kFirstArgShaped, name) && a)
+    return *a;
+  return std::nullopt;
 }
 
 std::optional<Value> Evaluator::materialize(const ast::Expr &expr,
@@ -586,9 +637,8 @@ void printNode(const ElemExpr &e, const LaunchSpec &spec, std::string &out,
       out += buffer.name;
       return;
     }
-    static const char *const kInits[] = {"rand", "randn",  "zeros",  "empty",
-                                         "ptrs", "values", "derived",
-                                         "arange"};
+    static const char *const kInits[] = {"rand", "randn",  "zeros",   "empty",
+                                         "ptrs", "values", "derived", "arange"};
     out += std::string(kInits[int(buffer.init)]) + "(" +
            getName(buffer.dtype).str();
     for (int64_t extent : buffer.shape)

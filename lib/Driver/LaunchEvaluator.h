@@ -87,6 +87,11 @@ public:
   /// becomes a derived buffer, computed before the launch.
   std::optional<Value> materialize(const frontend::ast::Expr &expr,
                                    const Value &value);
+  /// The shape of ref_NAME(args...)'s result where its arguments give it
+  /// (getReferenceShape), and the references that have one.
+  std::optional<std::vector<int64_t>>
+  getReferenceShape(llvm::StringRef name, const std::vector<Value> &args) const;
+  static std::string listShapedReferences();
 
 private:
   std::optional<Value> error(const frontend::ast::Expr &expr,
