@@ -56,6 +56,24 @@ bool tile::evaluateLaunch(TileSource &source,
   if (!params)
     return false;
   source.params = std::move(*params);
+  // A runtime parameter the description leaves out takes its default, as
+  // a Triton launch that does not pass it (`def k(out, value=3)`).
+  for (const KernelParam &param : source.params) {
+    auto *constant =
+        llvm::dyn_cast_or_null<frontend::ast::ConstantExpr>(param.defaultValue);
+    if (param.isConstexpr || !constant ||
+        source.launch.variables.count(param.name))
+      continue;
+    if (constant->isInt() && !constant->isOversizedInt())
+      source.launch.variables[param.name] =
+          launch::Value::getInt(constant->getInt());
+    else if (constant->isFloat())
+      source.launch.variables[param.name] =
+          launch::Value::getFloat(constant->getFloat());
+    else if (constant->isBool())
+      source.launch.variables[param.name] =
+          launch::Value::getBool(constant->getBool());
+  }
   return true;
 }
 
