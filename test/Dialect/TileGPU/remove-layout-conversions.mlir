@@ -416,3 +416,40 @@ func.func @free_conversion_kept(%x: tensor<128xf32, #tilegpu.slice<{dim = 1, par
   %c = tilegpu.convert_layout %e : tensor<128xf32, #tilegpu.slice<{dim = 1, parent = #s}>> -> tensor<128xf32, #tilegpu.slice<{dim = 1, parent = #o}>>
   return %c : tensor<128xf32, #tilegpu.slice<{dim = 1, parent = #o}>>
 }
+
+// -----
+
+#rows = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+#cols = #tilegpu.blocked<{sizePerThread = [8, 1], threadsPerWarp = [16, 2], warpsPerCTA = [1, 4], order = [0, 1]}>
+#rows4 = #tilegpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+
+// A transposed store (Triton's test_permute): the loaded rows go to
+// pointers that are contiguous down the columns, so the store keeps its
+// coalesced layout and the conversion through shared memory stays (in the
+// rows' layout it would write one 2-byte element at a time).
+// CHECK-LABEL: func.func @transposed_store
+// CHECK: %[[X:.*]] = tile.load {{.*}} : tensor<64x64x!tile.ptr<f16>, #[[ROWS:.*]]>
+// CHECK: %[[C:.*]] = tilegpu.convert_layout %[[X]] : tensor<64x64xf16, #[[ROWS]]> -> tensor<64x64xf16, #[[COLS:.*]]>
+// CHECK: tile.store %{{.*}}, %[[C]] : tensor<64x64x!tile.ptr<f16>, #[[COLS]]>
+func.func @transposed_store(%x: !tile.ptr<f16>, %z: !tile.ptr<f16>) {
+  %px = tile.splat %x : !tile.ptr<f16> -> tensor<64x64x!tile.ptr<f16>, #rows>
+  %v = tile.load %px : tensor<64x64x!tile.ptr<f16>, #rows>
+  %pz = tile.splat %z : !tile.ptr<f16> -> tensor<64x64x!tile.ptr<f16>, #cols>
+  %c = tilegpu.convert_layout %v : tensor<64x64xf16, #rows> -> tensor<64x64xf16, #cols>
+  tile.store %pz, %c : tensor<64x64x!tile.ptr<f16>, #cols>
+  return
+}
+
+// A store coalesced along the same axis as the rows' layout takes that
+// layout: no conversion.
+// CHECK-LABEL: func.func @same_axis_store
+// CHECK-NOT: tilegpu.convert_layout
+// CHECK: tile.store {{.*}} : tensor<64x64x!tile.ptr<f16>, #[[ROWS]]>
+func.func @same_axis_store(%x: !tile.ptr<f16>, %z: !tile.ptr<f16>) {
+  %px = tile.splat %x : !tile.ptr<f16> -> tensor<64x64x!tile.ptr<f16>, #rows>
+  %v = tile.load %px : tensor<64x64x!tile.ptr<f16>, #rows>
+  %pz = tile.splat %z : !tile.ptr<f16> -> tensor<64x64x!tile.ptr<f16>, #rows4>
+  %c = tilegpu.convert_layout %v : tensor<64x64xf16, #rows> -> tensor<64x64xf16, #rows4>
+  tile.store %pz, %c : tensor<64x64x!tile.ptr<f16>, #rows4>
+  return
+}

@@ -9,7 +9,8 @@
 //     accumulator, a reduction's rows): elementwise users move into the
 //     source's layout, so the conversion travels to stores and reductions,
 //     which take a blocked source's layout and absorb it (an mma source
-//     stays converted: its stores would not coalesce);
+//     stays converted: its stores would not coalesce; so does a store
+//     coalesced along another axis than the source's layout runs);
 //   - through branches: an scf.if whose branches both yield conversions
 //     from one layout yields in that layout;
 //   - through loops: a tensor an scf.for carries takes the layout its
@@ -316,7 +317,10 @@ bool derivesFromMma(Value value, unsigned depth = 0) {
 
 /// store(ptr, convert(x)) -> store(ptr', x) when the pointers (and mask) can
 /// be recomputed in x's layout: a store in any layout beats moving the data
-/// through shared memory first. (Not for values from an mma accumulator,
+/// through shared memory first, unless x's layout runs along another axis
+/// than the one the store's coalesced layout vectorizes (a transposed
+/// store: Triton's test_permute, whose 2-byte stores would become one per
+/// element instead of 16 bytes). (Not for values from an mma accumulator,
 /// which are converted once, straight to the coalesced layout.)
 struct StoreOfConversion : public OpRewritePattern<tile::StoreOp> {
   using OpRewritePattern::OpRewritePattern;
@@ -326,6 +330,13 @@ struct StoreOfConversion : public OpRewritePattern<tile::StoreOp> {
     if (!convert)
       return failure();
     Attribute layout = layoutOf(convert.getSrc());
+    auto coalesced =
+        dyn_cast<BlockedEncodingAttr>(convert.getType().getEncoding());
+    auto source = dyn_cast<BlockedEncodingAttr>(layout);
+    if (coalesced && source &&
+        coalesced.getOrder()[0] != source.getOrder()[0] &&
+        coalesced.getSizePerThread()[coalesced.getOrder()[0]] > 1)
+      return failure();
     if (!isa<BlockedEncodingAttr>(layout) || derivesFromMma(convert.getSrc()) ||
         !canRematerialize(store.getPtr(), layout) ||
         (store.getMask() && !canRematerialize(store.getMask(), layout)))
