@@ -55,6 +55,13 @@ KernelEmitter::Result KernelEmitter::foldBinary(ast::BinaryOp op,
   llvm::StringRef opName = ast::spell(op);
   using Kind = PyValue::Kind;
 
+  // Tuples concatenate, as in Python.
+  if (op == ast::BinaryOp::Add && lhs.kind == Kind::Tuple &&
+      rhs.kind == Kind::Tuple) {
+    std::vector<PyValue> elements(lhs.elements.begin(), lhs.elements.end());
+    elements.insert(elements.end(), rhs.elements.begin(), rhs.elements.end());
+    return PyValue::tuple(std::move(elements));
+  }
   if (lhs.kind == Kind::String || rhs.kind == Kind::String) {
     if (op == ast::BinaryOp::Add && lhs.kind == Kind::String &&
         rhs.kind == Kind::String)

@@ -6,6 +6,8 @@
 
 #include "Builtins/Builtins.h"
 
+#include <functional>
+
 namespace tile::frontend::mlirgen {
 
 //===----------------------------------------------------------------------===//
@@ -62,7 +64,7 @@ KernelEmitter::Result KernelEmitter::emitExpr(const ast::Expr &expr) {
   case ast::Expr::Kind::Dict:
     return error(expr.getLoc(), "dicts are not supported yet");
   case ast::Expr::Kind::ListComp:
-    return error(expr.getLoc(), "list comprehensions are not supported yet");
+    return emitListComp(cast<ast::ListCompExpr>(expr));
   }
   return error(expr.getLoc(), "this expression is not supported yet");
 }
@@ -343,6 +345,63 @@ KernelEmitter::emitRuntimeIfExp(const ast::IfExpExpr &ifExp,
   ifOp.erase();
   builder.setInsertionPointAfter(newIf);
   return PyValue::runtime(newIf.getResult(0), isUnsigned);
+}
+
+} // namespace tile::frontend::mlirgen
+
+namespace tile::frontend::mlirgen {
+
+KernelEmitter::Result
+KernelEmitter::emitListComp(const ast::ListCompExpr &comp) {
+  // Unrolled at compile time over tuples (as Triton's tl.tuple([v + 1 for
+  // v in values])); the result is a tuple, and the comprehension's
+  // variables stay inside it, as in Python 3.
+  llvm::StringMap<PyValue> saved = locals;
+  std::vector<PyValue> elements;
+  std::function<bool(size_t)> generate = [&](size_t index) -> bool {
+    if (index == comp.getGenerators().size()) {
+      Result element = emitExpr(comp.getElement());
+      if (!element)
+        return false;
+      elements.push_back(*element);
+      return true;
+    }
+    const ast::Comprehension &clause = comp.getGenerators()[index];
+    Result iterable = emitExpr(*clause.iter);
+    if (!iterable)
+      return false;
+    if (iterable->kind != PyValue::Kind::Tuple) {
+      error(clause.iter->getLoc(),
+            "a comprehension in a kernel iterates a tuple or a list, got " +
+                describe(*iterable));
+      return false;
+    }
+    for (const PyValue &item : iterable->elements) {
+      if (mlir::failed(bindTarget(*clause.target, item)))
+        return false;
+      bool keep = true;
+      for (const ast::ExprPtr &condition : clause.conditions) {
+        Result test = emitExpr(*condition);
+        if (!test)
+          return false;
+        if (test->isRuntime()) {
+          error(condition->getLoc(), "a comprehension's condition must be "
+                                     "known at compile time, got " +
+                                         describe(*test));
+          return false;
+        }
+        keep = keep && isTruthy(*test);
+      }
+      if (keep && !generate(index + 1))
+        return false;
+    }
+    return true;
+  };
+  bool ok = generate(0);
+  locals = std::move(saved);
+  if (!ok)
+    return std::nullopt;
+  return PyValue::tuple(std::move(elements));
 }
 
 } // namespace tile::frontend::mlirgen

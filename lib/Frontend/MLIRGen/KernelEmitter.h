@@ -176,6 +176,8 @@ public:
   Result emitCall(const ast::CallExpr &call);
   Result emitSubscript(const ast::SubscriptExpr &subscript);
   Result emitSequence(const ast::ExprList &elements);
+  /// `[element for x in t if c]` over compile-time tuples: a tuple.
+  Result emitListComp(const ast::ListCompExpr &comp);
   Result emitRuntimeIfExp(const ast::IfExpExpr &ifExp, mlir::Value condition);
   /// Inlines the @triton.jit helper `function` with bound arguments.
   Result callFunction(const ast::FunctionDef &function,

@@ -114,6 +114,16 @@ KernelEmitter::emitPythonBuiltin(const ast::CallExpr &call,
   if (name == "len" && values.size() == 1 &&
       values[0].kind == PyValue::Kind::Tuple)
     return PyValue::integer(values[0].elements.size());
+  // tuple(x) / list(x) / tl.tuple(x) of a compile-time sequence (a kernel
+  // has tuples only: lists are tuples too).
+  if ((name == "tuple" || name == "list") && values.size() <= 1) {
+    if (values.empty())
+      return PyValue::tuple({});
+    if (values[0].kind == PyValue::Kind::Tuple)
+      return PyValue::tuple(values[0].elements);
+    return error(call.getLoc(), name + "() takes a tuple or a list here, got " +
+                                    describe(values[0]));
+  }
   if (name == "isinstance") {
     if (values.size() != 2 || !call.getKeywords().empty())
       return error(call.getLoc(), "isinstance() takes two arguments");

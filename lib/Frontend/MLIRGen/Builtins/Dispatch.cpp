@@ -61,6 +61,8 @@ KernelEmitter::emitLanguageCall(const ast::CallExpr &call, llvm::StringRef name,
       return std::nullopt;
     return builtin->emit(*this, builtinCall);
   }
+  if (name == "tuple" && !self) // tl.tuple(iterable): Python's tuple()
+    return emitPythonBuiltin(call, "tuple");
   if (name == "static_range" || name == "range")
     return error(call.getLoc(), displayName +
                                     "() can only be used as the iterable "
