@@ -219,6 +219,10 @@ KernelEmitter::emitAttribute(const ast::AttributeExpr &attribute) {
   }
   if (base->kind == PyValue::Kind::Int && attr == "value")
     return base; // tl.constexpr's .value
+  // A compile-time number's dtype is the one it takes as a scalar
+  // (Triton's to_tensor: i32 or i64, fp32 or fp64, i1).
+  if (base->isNumber() && attr == "dtype")
+    return PyValue::dtype(getDefaultType(*base));
   return error(attribute.getAttrLoc(), "attribute '" + attr + "' of " +
                                            describe(*base) +
                                            " is not supported");

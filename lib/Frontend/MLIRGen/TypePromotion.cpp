@@ -6,6 +6,8 @@
 
 #include "KernelEmitter.h"
 
+#include <cmath>
+
 namespace tile::frontend::mlirgen {
 
 //===----------------------------------------------------------------------===//
@@ -16,8 +18,16 @@ mlir::Type KernelEmitter::getDefaultType(const PyValue &value) {
   switch (value.kind) {
   case PyValue::Kind::Bool:
     return builder.getI1Type();
-  case PyValue::Kind::Float:
-    return builder.getF32Type();
+  case PyValue::Kind::Float: {
+    // Triton's to_tensor: fp32 unless the magnitude is outside fp32's
+    // normal range (then fp64: 1e50 stays 1e50).
+    double magnitude = std::fabs(value.floatValue);
+    bool fp32 = std::isinf(magnitude) || std::isnan(magnitude) ||
+                magnitude == 0.0 ||
+                (magnitude >= 0x1p-126 && magnitude <= 0x1.fffffep127);
+    return fp32 ? mlir::Type(builder.getF32Type())
+                : mlir::Type(builder.getF64Type());
+  }
   default:
     return llvm::isInt<32>(value.intValue) ? builder.getI32Type()
                                            : builder.getI64Type();
