@@ -315,14 +315,28 @@ KernelEmitter::emitRuntimeIfExp(const ast::IfExpExpr &ifExp,
   bool isUnsigned = false;
   ++regionDepth;
   llvm::scope_exit done([&] { --regionDepth; });
+  Result armValues[2];
   for (int branch = 0; branch < 2; ++branch) {
     mlir::Block *block = branch == 0 ? ifOp.thenBlock() : ifOp.elseBlock();
     builder.setInsertionPoint(block->getTerminator());
     const ast::Expr &arm = branch == 0 ? ifExp.getBody() : ifExp.getOrElse();
-    Result value = emitExpr(arm);
-    if (!value)
+    armValues[branch] = emitExpr(arm);
+    if (!armValues[branch])
       return std::nullopt;
-    std::optional<PyValue> runtimeValue = toRuntime(*value, arm.getLoc());
+  }
+  // `tl.store(...) if c else tl.store(...)`: both arms give None (run for
+  // their effects, as Triton's test_if "if_exp_dynamic_void").
+  if (armValues[0]->kind == PyValue::Kind::None &&
+      armValues[1]->kind == PyValue::Kind::None) {
+    builder.setInsertionPointAfter(ifOp);
+    return PyValue::none();
+  }
+  for (int branch = 0; branch < 2; ++branch) {
+    mlir::Block *block = branch == 0 ? ifOp.thenBlock() : ifOp.elseBlock();
+    builder.setInsertionPoint(block->getTerminator());
+    const ast::Expr &arm = branch == 0 ? ifExp.getBody() : ifExp.getOrElse();
+    std::optional<PyValue> runtimeValue =
+        toRuntime(*armValues[branch], arm.getLoc());
     if (!runtimeValue)
       return std::nullopt;
     values[branch] = runtimeValue->value;
