@@ -148,7 +148,8 @@ private:
 };
 
 /// A constexpr's value as the signature writes it: an integer, a float,
-/// True/False or a quoted string.
+/// True/False, a quoted string or a dtype (tl.float16; the front end
+/// checks the name).
 std::optional<ParamSpec> parseConstexpr(llvm::StringRef text) {
   ParamSpec spec;
   spec.type = "constexpr";
@@ -163,6 +164,8 @@ std::optional<ParamSpec> parseConstexpr(llvm::StringRef text) {
   else if (text.size() >= 2 && (text.front() == '"' || text.front() == '\'') &&
            text.back() == text.front())
     spec.value = text.drop_front().drop_back().str();
+  else if (text.starts_with("tl.") && text.size() > 3)
+    spec.value = ParamSpec::DTypeName{text.drop_front(3).str()};
   else
     return std::nullopt;
   return spec;
@@ -196,8 +199,8 @@ bool Compilation::specializeFromSignature(const Specialization &spec,
       if (!value) {
         error(param, "constexpr '" + param.name +
                          "' needs a value in the "
-                         "signature (an integer, a float, True, False or a "
-                         "quoted string" +
+                         "signature (an integer, a float, True, False, a "
+                         "quoted string or a dtype such as tl.float16" +
                          (param.defaultValue ? ", or _ for its default" : "") +
                          "), got '" + text + "'");
         ok = false;

@@ -87,6 +87,46 @@ tile::loadTileSource(llvm::StringRef path,
   return source;
 }
 
+namespace {
+/// triton.language's name of a launch description's dtype ("int16" for
+/// i16).
+std::string getTritonDTypeName(launch::DType dtype) {
+  switch (dtype) {
+  case launch::DType::F16:
+    return "float16";
+  case launch::DType::BF16:
+    return "bfloat16";
+  case launch::DType::F32:
+    return "float32";
+  case launch::DType::F64:
+    return "float64";
+  case launch::DType::I8:
+    return "int8";
+  case launch::DType::I16:
+    return "int16";
+  case launch::DType::I32:
+    return "int32";
+  case launch::DType::I64:
+    return "int64";
+  case launch::DType::U8:
+    return "uint8";
+  case launch::DType::U16:
+    return "uint16";
+  case launch::DType::U32:
+    return "uint32";
+  case launch::DType::U64:
+    return "uint64";
+  case launch::DType::Bool:
+    return "int1";
+  case launch::DType::F8E4NV:
+    return "float8e4nv";
+  case launch::DType::F8E5:
+    return "float8e5";
+  }
+  return "";
+}
+} // namespace
+
 std::optional<KernelSpecialization> tile::specialize(TileSource &source) {
   DiagEmitter &diag = *source.diag;
   const launch::LaunchSpec &launch = source.launch;
@@ -112,10 +152,13 @@ std::optional<KernelSpecialization> tile::specialize(TileSource &source) {
         case launch::Value::Kind::String:
           spec.value = v.stringValue;
           break;
+        case launch::Value::Kind::DType:
+          spec.value = ParamSpec::DTypeName{getTritonDTypeName(v.dtype)};
+          break;
         default:
           diag.error(launch.getLocation(param.name),
                      "constexpr '" + param.name +
-                         "' must be a number, bool or string, "
+                         "' must be a number, bool, string or dtype, "
                          "got " +
                          v.describe());
           return std::nullopt;
@@ -198,6 +241,8 @@ tile::getSpecializationKey(const KernelSpecialization &specialization) {
             os << llvm::format("%.17g", v);
           else if constexpr (std::is_same_v<T, std::string>)
             os << v.size() << ":" << v;
+          else if constexpr (std::is_same_v<T, ParamSpec::DTypeName>)
+            os << "tl." << v.name;
           else if constexpr (!std::is_same_v<T, std::monostate>)
             os << int64_t(v);
         },

@@ -42,9 +42,15 @@ struct ParamSpec {
   /// "i8", "i16", "u8".."u64", "fp16", "bf16") for scalars; "constexpr" for
   /// tl.constexpr parameters.
   std::string type;
+  /// A dtype given to a constexpr (`TO_TYPE = tl.int16`): its
+  /// triton.language name ("int16").
+  struct DTypeName {
+    std::string name;
+  };
   /// The constexpr value when type == "constexpr". Left empty, the
   /// parameter's default (a literal) is used.
-  std::variant<std::monostate, int64_t, double, bool, std::string> value;
+  std::variant<std::monostate, int64_t, double, bool, std::string, DTypeName>
+      value;
   /// Pointer (address) or integer (value) % 16 == 0.
   bool divisibleBy16 = false;
   /// Integer % 8 == 0: a row stride of 16 bytes' multiple for 2-byte

@@ -92,7 +92,6 @@ KernelEmitter::emitConstant(const ast::ConstantExpr &constant) {
   return std::nullopt;
 }
 
-namespace {
 /// triton.language's dtypes by name, with their MLIR type and signedness.
 std::optional<std::pair<mlir::Type, bool>>
 lookupDType(mlir::MLIRContext &context, llvm::StringRef name) {
@@ -120,8 +119,6 @@ lookupDType(mlir::MLIRContext &context, llvm::StringRef name) {
             Entry{b.getType<mlir::Float8E4M3B11FNUZType>(), false})
       .Default(std::nullopt);
 }
-
-} // namespace
 
 const char *const kDTypeNames =
     "tl.int1, tl.int8, tl.int16, tl.int32, tl.int64, tl.uint8, tl.uint16, "

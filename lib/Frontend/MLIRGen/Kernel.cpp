@@ -185,6 +185,16 @@ KernelEmitter::emit(const ast::FunctionDef &kernel,
         value = PyValue::boolean(*b);
       } else if (auto *s = std::get_if<std::string>(&paramSpec->value)) {
         value = PyValue::string(*s);
+      } else if (auto *dtype =
+                     std::get_if<ParamSpec::DTypeName>(&paramSpec->value)) {
+        auto known = lookupDType(context, dtype->name);
+        if (!known) {
+          diag.error(param.loc, "constexpr '" + param.name +
+                                    "' is given the dtype 'tl." + dtype->name +
+                                    "', which triton.language does not have");
+          return nullptr;
+        }
+        value = PyValue::dtype(known->first, known->second);
       } else if (param.defaultValue) {
         Result defaultValue = evaluateInModuleScope(*param.defaultValue);
         if (!defaultValue)

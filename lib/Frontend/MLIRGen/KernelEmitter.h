@@ -57,6 +57,11 @@
 
 namespace tile::frontend::mlirgen {
 
+/// triton.language's dtype named `name` ("int16"): its MLIR type and
+/// whether it is unsigned; nullopt for another name.
+std::optional<std::pair<mlir::Type, bool>>
+lookupDType(mlir::MLIRContext &context, llvm::StringRef name);
+
 namespace arith = mlir::arith;
 
 class KernelEmitter {
