@@ -396,9 +396,6 @@ public:
                     const ast::CallExpr &call, llvm::StringRef displayName);
   Result emitDot(const CallArgs &args, const ast::CallExpr &call,
                  llvm::StringRef displayName);
-  /// tl.dot of [B, M, K] and [B, K, N] blocks, as B 2-D dots.
-  Result emitBatchedDot(const CallArgs &args, const ast::CallExpr &call,
-                        llvm::StringRef displayName);
   Result emitMinMax(bool isMax, const PyValue &lhs, const PyValue &rhs,
                     bool propagateNan, const ast::Location &loc);
   Result emitWhere(const PyValue &condition, const PyValue &x, const PyValue &y,
