@@ -164,6 +164,8 @@ std::optional<ParamSpec> parseConstexpr(llvm::StringRef text) {
   else if (text.size() >= 2 && (text.front() == '"' || text.front() == '\'') &&
            text.back() == text.front())
     spec.value = text.drop_front().drop_back().str();
+  else if (text == "None")
+    spec.value = ParamSpec::NoneValue{};
   else if (text.starts_with("tl.") && text.size() > 3)
     spec.value = ParamSpec::DTypeName{text.drop_front(3).str()};
   else
@@ -199,8 +201,8 @@ bool Compilation::specializeFromSignature(const Specialization &spec,
       if (!value) {
         error(param, "constexpr '" + param.name +
                          "' needs a value in the "
-                         "signature (an integer, a float, True, False, a "
-                         "quoted string or a dtype such as tl.float16" +
+                         "signature (an integer, a float, True, False, None, "
+                         "a quoted string or a dtype such as tl.float16" +
                          (param.defaultValue ? ", or _ for its default" : "") +
                          "), got '" + text + "'");
         ok = false;

@@ -155,11 +155,25 @@ std::optional<KernelSpecialization> tile::specialize(TileSource &source) {
         case launch::Value::Kind::DType:
           spec.value = ParamSpec::DTypeName{getTritonDTypeName(v.dtype)};
           break;
+        case launch::Value::Kind::None:
+          spec.value = ParamSpec::NoneValue{};
+          break;
+        case launch::Value::Kind::Tuple: {
+          ParamSpec::IntTuple tuple;
+          for (const launch::Value &element : v.elements)
+            if (element.kind == launch::Value::Kind::Int)
+              tuple.push_back(element.intValue);
+          if (tuple.size() == v.elements.size()) {
+            spec.value = std::move(tuple);
+            break;
+          }
+          [[fallthrough]];
+        }
         default:
           diag.error(launch.getLocation(param.name),
                      "constexpr '" + param.name +
-                         "' must be a number, bool, string or dtype, "
-                         "got " +
+                         "' must be a number, bool, string, dtype, None "
+                         "or tuple of integers, got " +
                          v.describe());
           return std::nullopt;
         }
@@ -243,7 +257,14 @@ tile::getSpecializationKey(const KernelSpecialization &specialization) {
             os << v.size() << ":" << v;
           else if constexpr (std::is_same_v<T, ParamSpec::DTypeName>)
             os << "tl." << v.name;
-          else if constexpr (!std::is_same_v<T, std::monostate>)
+          else if constexpr (std::is_same_v<T, ParamSpec::NoneValue>)
+            os << "None";
+          else if constexpr (std::is_same_v<T, ParamSpec::IntTuple>) {
+            os << "(";
+            for (int64_t element : v)
+              os << element << ",";
+            os << ")";
+          } else if constexpr (!std::is_same_v<T, std::monostate>)
             os << int64_t(v);
         },
         param.value);

@@ -323,7 +323,7 @@ int main(int argc, char **argv) {
                              : trim(entry.substr(entry.find(':') + 1));
       bool isType = !type.empty() &&
                     (type[0] == '*' || std::isalpha((unsigned char)type[0])) &&
-                    type != "True" && type != "False" &&
+                    type != "True" && type != "False" && type != "None" &&
                     type.rfind("tl.", 0) != 0; // a dtype constexpr
       if (!isType) {
         constexprs += (constexprs.empty() ? "" : ", ") + entry;

@@ -47,9 +47,14 @@ struct ParamSpec {
   struct DTypeName {
     std::string name;
   };
+  /// None given to a constexpr (`AXIS = None`).
+  struct NoneValue {};
+  /// A tuple of integers given to a constexpr (a shape: `(8, 8)`).
+  using IntTuple = std::vector<int64_t>;
   /// The constexpr value when type == "constexpr". Left empty, the
   /// parameter's default (a literal) is used.
-  std::variant<std::monostate, int64_t, double, bool, std::string, DTypeName>
+  std::variant<std::monostate, int64_t, double, bool, std::string, DTypeName,
+               NoneValue, IntTuple>
       value;
   /// Pointer (address) or integer (value) % 16 == 0.
   bool divisibleBy16 = false;

@@ -185,6 +185,15 @@ KernelEmitter::emit(const ast::FunctionDef &kernel,
         value = PyValue::boolean(*b);
       } else if (auto *s = std::get_if<std::string>(&paramSpec->value)) {
         value = PyValue::string(*s);
+      } else if (std::holds_alternative<ParamSpec::NoneValue>(
+                     paramSpec->value)) {
+        value = PyValue::none();
+      } else if (auto *tuple =
+                     std::get_if<ParamSpec::IntTuple>(&paramSpec->value)) {
+        std::vector<PyValue> elements;
+        for (int64_t element : *tuple)
+          elements.push_back(PyValue::integer(element));
+        value = PyValue::tuple(std::move(elements));
       } else if (auto *dtype =
                      std::get_if<ParamSpec::DTypeName>(&paramSpec->value)) {
         auto known = lookupDType(context, dtype->name);
