@@ -597,7 +597,10 @@ Comparison tile::compare(const HostArray &output,
         result.firstMismatch = i;
       continue;
     }
-    double diff = std::fabs(got - want);
+    // Exact checks compare with the reference rounded to the output's
+    // type (a u64 bitcast of a negative reference is a large value).
+    double diff =
+        std::fabs(got - (tolerance == 0 ? output.roundToElement(want) : want));
     result.maxAbsError = std::max(result.maxAbsError, diff);
     errorSquares += diff * diff;
     referenceSquares += want * want;

@@ -261,6 +261,15 @@ mlir::LogicalResult KernelEmitter::bindTarget(const ast::Expr &target,
   if (isa<ast::AttributeExpr>(&target))
     return fail(target.getLoc(),
                 "assignment to an attribute is not supported yet");
+  // Python's error for a tuple (Triton's test_tuple expects one); blocks
+  // cannot be assigned into in Triton either.
+  if (auto *subscript = dyn_cast<ast::SubscriptExpr>(&target)) {
+    auto *base = dyn_cast<ast::NameExpr>(&subscript->getValue());
+    auto it = base ? locals.find(base->getName()) : locals.end();
+    if (it != locals.end() && it->second.kind == PyValue::Kind::Tuple)
+      return fail(target.getLoc(),
+                  "'tuple' object does not support item assignment");
+  }
   return fail(target.getLoc(),
               "assignment to a subscript is not supported yet");
 }
