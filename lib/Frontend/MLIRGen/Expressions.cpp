@@ -126,32 +126,34 @@ const char *const kDTypeNames =
     "tl.float8e4nv, tl.float8e5, tl.float8e4b15";
 
 KernelEmitter::Result
+KernelEmitter::emitNamespaceAttribute(const PyValue &base, llvm::StringRef attr,
+                                      const ast::Location &loc) {
+  std::string qualified = base.text + "." + attr.str();
+  llvm::StringRef module = base.text;
+  if (module == "triton.language" || module == "triton.language.core") {
+    if (auto dtype = lookupDType(context, attr))
+      return PyValue::dtype(dtype->first, dtype->second);
+    // Triton's spellings of the same dtypes.
+    if (attr == "bool")
+      return PyValue::dtype(builder.getI1Type());
+    // AMD's fp8 formats: Triton's NVIDIA backend rejects them.
+    if (attr == "float8e4b8" || attr == "float8e5b16")
+      return error(loc, "tl." + attr.str() +
+                            " is not supported on NVIDIA GPUs (Triton's "
+                            "NVIDIA backend supports the fp8 types "
+                            "tl.float8e4nv, tl.float8e5 and tl.float8e4b15)");
+  }
+  return PyValue::named(PyValue::Kind::Namespace, qualified);
+}
+
+KernelEmitter::Result
 KernelEmitter::emitAttribute(const ast::AttributeExpr &attribute) {
   Result base = emitExpr(attribute.getValue());
   if (!base)
     return std::nullopt;
   llvm::StringRef attr = attribute.getAttr();
-  if (base->kind == PyValue::Kind::Namespace) {
-    std::string qualified = base->text + "." + attr.str();
-    llvm::StringRef module = base->text;
-    if (module == "triton.language" || module == "triton.language.core") {
-      if (auto dtype = lookupDType(context, attr))
-        return PyValue::dtype(dtype->first, dtype->second);
-      // Triton's spellings of the same dtypes.
-      if (attr == "bool")
-        return PyValue::dtype(builder.getI1Type());
-      // AMD's fp8 formats: Triton's NVIDIA backend rejects them.
-      if (attr == "float8e4b8" || attr == "float8e5b16") {
-        diag.error(attribute.getLoc(),
-                   "tl." + attr.str() +
-                       " is not supported on NVIDIA GPUs (Triton's NVIDIA "
-                       "backend supports the fp8 types tl.float8e4nv, "
-                       "tl.float8e5 and tl.float8e4b15)");
-        return std::nullopt;
-      }
-    }
-    return PyValue::named(PyValue::Kind::Namespace, qualified);
-  }
+  if (base->kind == PyValue::Kind::Namespace)
+    return emitNamespaceAttribute(*base, attr, attribute.getLoc());
   if (base->isRuntime()) {
     mlir::Value value = base->value;
     if (attr == "shape") {

@@ -181,6 +181,9 @@ public:
   Result emitCall(const ast::CallExpr &call);
   Result emitSubscript(const ast::SubscriptExpr &subscript);
   Result emitSequence(const ast::ExprList &elements);
+  /// `module.attr` (tl.float16, tl.clamp, tl.PropagateNan.ALL).
+  Result emitNamespaceAttribute(const PyValue &base, llvm::StringRef attr,
+                                const ast::Location &loc);
   /// `[element for x in t if c]` over compile-time tuples: a tuple.
   Result emitListComp(const ast::ListCompExpr &comp);
   Result emitRuntimeIfExp(const ast::IfExpExpr &ifExp, mlir::Value condition);

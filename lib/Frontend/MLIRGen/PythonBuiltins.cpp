@@ -111,6 +111,16 @@ KernelEmitter::emitPythonBuiltin(const ast::CallExpr &call,
     args.locs.push_back(call.getLoc());
     return emitMath("abs", args, call, "abs");
   }
+  // getattr(module, "name") with a compile-time name, as Triton's
+  // test_propagate_nan calls getattr(tl, func).
+  if (name == "getattr" && values.size() == 2 &&
+      values[1].kind == PyValue::Kind::String) {
+    if (values[0].kind != PyValue::Kind::Namespace)
+      return error(call.getLoc(), "getattr() in a kernel takes a module "
+                                  "(tl, tl.PropagateNan, ...), got " +
+                                      describe(values[0]));
+    return emitNamespaceAttribute(values[0], values[1].text, call.getLoc());
+  }
   if (name == "len" && values.size() == 1 &&
       values[0].kind == PyValue::Kind::Tuple)
     return PyValue::integer(values[0].elements.size());
