@@ -87,46 +87,6 @@ tile::loadTileSource(llvm::StringRef path,
   return source;
 }
 
-namespace {
-/// triton.language's name of a launch description's dtype ("int16" for
-/// i16).
-std::string getTritonDTypeName(launch::DType dtype) {
-  switch (dtype) {
-  case launch::DType::F16:
-    return "float16";
-  case launch::DType::BF16:
-    return "bfloat16";
-  case launch::DType::F32:
-    return "float32";
-  case launch::DType::F64:
-    return "float64";
-  case launch::DType::I8:
-    return "int8";
-  case launch::DType::I16:
-    return "int16";
-  case launch::DType::I32:
-    return "int32";
-  case launch::DType::I64:
-    return "int64";
-  case launch::DType::U8:
-    return "uint8";
-  case launch::DType::U16:
-    return "uint16";
-  case launch::DType::U32:
-    return "uint32";
-  case launch::DType::U64:
-    return "uint64";
-  case launch::DType::Bool:
-    return "int1";
-  case launch::DType::F8E4NV:
-    return "float8e4nv";
-  case launch::DType::F8E5:
-    return "float8e5";
-  }
-  return "";
-}
-} // namespace
-
 std::optional<KernelSpecialization> tile::specialize(TileSource &source) {
   DiagEmitter &diag = *source.diag;
   const launch::LaunchSpec &launch = source.launch;
@@ -153,7 +113,7 @@ std::optional<KernelSpecialization> tile::specialize(TileSource &source) {
           spec.value = v.stringValue;
           break;
         case launch::Value::Kind::DType:
-          spec.value = ParamSpec::DTypeName{getTritonDTypeName(v.dtype)};
+          spec.value = ParamSpec::DTypeName{launch::getTritonName(v.dtype)};
           break;
         case launch::Value::Kind::None:
           spec.value = ParamSpec::NoneValue{};

@@ -10,7 +10,6 @@
 #include "LaunchEvaluator.h"
 
 #include "Elementwise.h"
-#include "llvm/ADT/StringSwitch.h"
 
 #include "llvm/ADT/StringExtras.h"
 
@@ -286,23 +285,7 @@ std::optional<Value> Evaluator::eval(const ast::Expr &expr) {
     auto *module = dyn_cast<ast::NameExpr>(&attribute.getValue());
     std::optional<DType> dtype;
     if (module && module->getName() == "tl")
-      dtype = llvm::StringSwitch<std::optional<DType>>(attribute.getAttr())
-                  .Case("float16", DType::F16)
-                  .Case("bfloat16", DType::BF16)
-                  .Case("float32", DType::F32)
-                  .Case("float64", DType::F64)
-                  .Case("int8", DType::I8)
-                  .Case("int16", DType::I16)
-                  .Case("int32", DType::I32)
-                  .Case("int64", DType::I64)
-                  .Case("uint8", DType::U8)
-                  .Case("uint16", DType::U16)
-                  .Case("uint32", DType::U32)
-                  .Case("uint64", DType::U64)
-                  .Case("int1", DType::Bool)
-                  .Case("float8e4nv", DType::F8E4NV)
-                  .Case("float8e5", DType::F8E5)
-                  .Default(std::nullopt);
+      dtype = parseDType(attribute.getAttr());
     if (!dtype)
       return error(expr, "a launch description names dtypes as fp16, i32, "
                          "... or tl.float16, tl.int32, ...");

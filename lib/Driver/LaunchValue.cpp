@@ -49,6 +49,21 @@ llvm::StringRef tile::launch::getName(DType type) {
   return "?";
 }
 
+std::string tile::launch::getTritonName(DType type) {
+  // triton.language spells fp16 float16, i16 int16, u16 uint16.
+  if (type == DType::Bool)
+    return "int1";
+  if (type == DType::BF16)
+    return "bfloat16";
+  llvm::StringRef name = getName(type);
+  if (name.consume_front("fp"))
+    return ("float" + name).str();
+  if (name.consume_front("i"))
+    return ("int" + name).str();
+  name.consume_front("u");
+  return ("uint" + name).str();
+}
+
 std::optional<DType> tile::launch::parseDType(llvm::StringRef name) {
   return llvm::StringSwitch<std::optional<DType>>(name)
       .Cases({"fp16", "float16"}, DType::F16)
@@ -63,7 +78,7 @@ std::optional<DType> tile::launch::parseDType(llvm::StringRef name) {
       .Cases({"u16", "uint16"}, DType::U16)
       .Cases({"u32", "uint32"}, DType::U32)
       .Cases({"u64", "uint64"}, DType::U64)
-      .Cases({"i1", "bool"}, DType::Bool)
+      .Cases({"i1", "bool", "int1"}, DType::Bool)
       .Cases({"fp8e4nv", "float8e4nv", "float8_e4m3fn"}, DType::F8E4NV)
       .Cases({"fp8e5", "float8e5", "float8_e5m2"}, DType::F8E5)
       .Default(std::nullopt);

@@ -599,12 +599,12 @@ Comparison tile::compare(const HostArray &output,
     }
     // Exact checks compare with the reference rounded to the output's
     // type (a u64 bitcast of a negative reference is a large value).
-    double diff =
-        std::fabs(got - (tolerance == 0 ? output.roundToElement(want) : want));
+    double expected = tolerance == 0 ? output.roundToElement(want) : want;
+    double diff = std::fabs(got - expected);
     result.maxAbsError = std::max(result.maxAbsError, diff);
     errorSquares += diff * diff;
     referenceSquares += want * want;
-    if (tolerance == 0 && got != output.roundToElement(want)) {
+    if (tolerance == 0 && got != expected) {
       ++result.mismatches;
       if (result.firstMismatch < 0)
         result.firstMismatch = i;

@@ -69,6 +69,8 @@ enum class DType {
 /// "fp32" and friends, as in Triton's signatures.
 llvm::StringRef getName(DType type);
 std::optional<DType> parseDType(llvm::StringRef name);
+/// triton.language's name of the dtype ("int16" for i16).
+std::string getTritonName(DType type);
 unsigned getByteWidth(DType type);
 bool isFloat(DType type);
 

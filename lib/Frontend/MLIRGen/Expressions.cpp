@@ -364,10 +364,6 @@ KernelEmitter::emitRuntimeIfExp(const ast::IfExpExpr &ifExp,
   return PyValue::runtime(newIf.getResult(0), isUnsigned);
 }
 
-} // namespace tile::frontend::mlirgen
-
-namespace tile::frontend::mlirgen {
-
 KernelEmitter::Result
 KernelEmitter::emitListComp(const ast::ListCompExpr &comp) {
   // Unrolled at compile time over tuples (as Triton's tl.tuple([v + 1 for
